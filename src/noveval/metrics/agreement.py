@@ -22,7 +22,9 @@ CLAIMCHECK (§3.4, §4.1, Tables 2 and 5):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+import math
+from collections import Counter
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -36,6 +38,10 @@ __all__ = [
     "alpha_by_label",
     "pairwise_agreement",
     "agreement_with_model",
+    "fleiss_kappa",
+    "majority_vote",
+    "majority_agreement",
+    "spearman_rho",
 ]
 
 Level = Literal["nominal", "ordinal", "interval"]
@@ -243,3 +249,140 @@ def agreement_with_model(
 
 # --------------------------------------------------------------------------------
 # NovBench agreement helpers (Fleiss' kappa, majority vote) belong below this line.
+
+
+# --- NovBench human agreement (Wu et al., Appendix D) ------------------------------
+
+
+def fleiss_kappa(ratings: Sequence[Sequence[Hashable]]) -> float:
+    """Fleiss' kappa (Fleiss, 1971) for a fixed number of raters per item.
+
+    NovBench Appendix D reports kappa = 0.72 among four annotators' A/B preferences.
+
+    Args:
+        ratings: ``ratings[i][j]`` is rater j's category for item i. Every item must
+            have the same number (>= 2) of ratings; categories are any hashables.
+
+    Returns:
+        kappa in [-1, 1], higher is better (1 = perfect agreement, 0 = chance level).
+        NaN when chance agreement is 1 (one category used throughout).
+
+    Raises:
+        ValueError: no items, fewer than two raters, or ragged rows.
+    """
+    if len(ratings) == 0:
+        raise ValueError("fleiss_kappa needs at least one item")
+    n_raters = len(ratings[0])
+    if n_raters < 2:
+        raise ValueError("fleiss_kappa needs at least two raters per item")
+    if any(len(r) != n_raters for r in ratings):
+        raise ValueError("every item must have the same number of ratings")
+    cats = sorted({c for row in ratings for c in row}, key=repr)
+    index = {c: k for k, c in enumerate(cats)}
+    table = np.zeros((len(ratings), len(cats)), dtype=float)
+    for i, row in enumerate(ratings):
+        for c in row:
+            table[i, index[c]] += 1
+    p_j = table.sum(axis=0) / (table.shape[0] * n_raters)
+    p_i = (np.square(table).sum(axis=1) - n_raters) / (n_raters * (n_raters - 1))
+    p_e = float(np.square(p_j).sum())
+    if math.isclose(p_e, 1.0):
+        return math.nan
+    return float((p_i.mean() - p_e) / (1.0 - p_e))
+
+
+def majority_vote(labels: Sequence[Hashable]) -> Hashable | None:
+    """Strict-majority label of one item (NovBench Appendix D).
+
+    Returns:
+        The label chosen by more than half of the annotators, or ``None`` when no
+        label has a strict majority (such items are excluded from agreement).
+    """
+    if not labels:
+        return None
+    label, count = Counter(labels).most_common(1)[0]
+    return label if count * 2 > len(labels) else None
+
+
+def majority_agreement(
+    human: Sequence[Sequence[Hashable]], metric: Sequence[Hashable]
+) -> tuple[float, int]:
+    """Agreement of a metric with the human majority (NovBench Appendix D, Eq. 8).
+
+    ``Agreement = (1/|D|) sum_{i in D} 1(H_i = M_i)``, ``H_i`` the strict-majority human
+    label, ``D`` the items that have one.
+
+    Args:
+        human: Per item, the list of annotator labels.
+        metric: Per item, the metric's label.
+
+    Returns:
+        ``(agreement, |D|)``; agreement in [0, 1], higher is better (best 1). NaN when
+        no item has a strict majority.
+
+    Raises:
+        ValueError: ``human`` and ``metric`` differ in length.
+    """
+    if len(human) != len(metric):
+        raise ValueError(f"{len(human)} human items but {len(metric)} metric labels")
+    hits = n = 0
+    for labels, m in zip(human, metric, strict=True):
+        h = majority_vote(labels)
+        if h is None:
+            continue
+        n += 1
+        hits += int(h == m)
+    return (hits / n if n else math.nan), n
+
+
+def _average_ranks(x: np.ndarray) -> np.ndarray:
+    order = np.argsort(x, kind="mergesort")
+    ranks = np.empty(len(x), dtype=float)
+    sx = x[order]
+    i = 0
+    while i < len(x):
+        j = i
+        while j + 1 < len(x) and sx[j + 1] == sx[i]:
+            j += 1
+        ranks[order[i : j + 1]] = (i + j) / 2.0 + 1.0
+        i = j + 1
+    return ranks
+
+
+def spearman_rho(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
+    """Spearman rank correlation (average ranks for ties) and its p-value.
+
+    NovBench Appendix D correlates metric and human preferences (rho = 0.61).
+
+    Args:
+        x: First variable.
+        y: Second variable, same length (>= 3).
+
+    Returns:
+        ``(rho, p_value)``; rho in [-1, 1], higher means stronger agreement (best 1).
+        Two-sided p-value from the t approximation with n - 2 degrees of freedom.
+        ``(nan, nan)`` when either variable is constant.
+
+    Raises:
+        ValueError: lengths differ or fewer than 3 pairs.
+    """
+    a = np.asarray(x, dtype=float)
+    b = np.asarray(y, dtype=float)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError("x and y must be 1-D and of the same length")
+    n = len(a)
+    if n < 3:
+        raise ValueError("spearman_rho needs at least 3 pairs")
+    ra, rb = _average_ranks(a), _average_ranks(b)
+    ra -= ra.mean()
+    rb -= rb.mean()
+    denom = math.sqrt(float((ra**2).sum() * (rb**2).sum()))
+    if denom == 0.0:
+        return math.nan, math.nan
+    rho = float(np.clip((ra * rb).sum() / denom, -1.0, 1.0))
+    if abs(rho) == 1.0:
+        return rho, 0.0
+    from scipy.stats import t as t_dist
+
+    t = rho * math.sqrt((n - 2) / (1.0 - rho**2))
+    return rho, float(2 * t_dist.sf(abs(t), n - 2))
