@@ -1,0 +1,239 @@
+"""Shared pieces of the CLAIMCHECK tasks: prompts, reply schemas, paper context."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from string import Template
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from noveval.benchmarks.claimcheck.data import WEAKNESS_TYPES
+
+__all__ = [
+    "TaskOptions",
+    "prompt",
+    "prompt_hashes",
+    "paper_context",
+    "split_chunks",
+    "strip_references",
+    "TypeFlags",
+    "ExtractReply",
+    "WIReply",
+    "CAReply",
+    "WLReply",
+    "CVEvidenceReply",
+    "CVGenerateReply",
+    "CVJudgeReply",
+    "WLERewriteReply",
+    "WLEJudgeReply",
+    "structured",
+]
+
+
+@dataclass(frozen=True)
+class TaskOptions:
+    """Generation settings of a task (Appendix C.1: temperature 0.9 for CA, 0.3 else).
+
+    Attributes:
+        temperature: Sampling temperature (``None`` = the paper's value for the task).
+        seed: Sampling seed (the paper averages seeds 0, 42, 2025).
+        max_tokens: Reply budget per call.
+        context_chars: Characters of paper text put in a prompt. The paper gives GPT-4o
+            the whole paper; small local models cannot hold it, so noveval picks the
+            paragraphs that share most words with the weakness/claim up to this budget
+            (``0`` = the whole text).
+        chunk_chars: Chunk size for claim extraction.
+        max_chunks: Extract from at most this many chunks per paper (``None`` = all).
+    """
+
+    temperature: float | None = None
+    seed: int = 0
+    max_tokens: int = 512
+    context_chars: int = 6000
+    chunk_chars: int = 3000
+    max_chunks: int | None = None
+
+    def temp(self, task: str) -> float:
+        """The temperature for ``task`` (explicit value, else Appendix C.1)."""
+        if self.temperature is not None:
+            return self.temperature
+        return 0.9 if task == "ca" else 0.3
+
+
+@cache
+def _template(name: str) -> str:
+    return resources.files("noveval.benchmarks.claimcheck.prompts").joinpath(f"{name}.txt").read_text(
+        encoding="utf-8"
+    )
+
+
+def prompt(name: str, **values: Any) -> str:
+    """Fill the prompt template ``prompts/<name>.txt`` (``$name`` placeholders)."""
+    return Template(_template(name)).substitute({k: str(v) for k, v in values.items()})
+
+
+def prompt_hashes(names: list[str]) -> dict[str, str]:
+    """Content hashes of the prompt templates used by a run (for ``config.json``)."""
+    return {n: hashlib.sha256(_template(n).encode()).hexdigest()[:12] for n in names}
+
+
+_REF_HEAD = re.compile(r"^#+\s*(\d+\s*)?(references|bibliography)\b", re.I | re.M)
+
+
+def strip_references(fulltext: str) -> str:
+    """Drop the References section and everything after it (Markdown heading)."""
+    m = _REF_HEAD.search(fulltext)
+    return fulltext[: m.start()] if m else fulltext
+
+
+def split_chunks(text: str, size: int) -> list[tuple[int, str]]:
+    """Split ``text`` into chunks of at most ~``size`` characters on paragraph breaks.
+
+    Returns:
+        ``(offset, chunk)`` pairs; ``text[offset:offset+len(chunk)] == chunk``.
+    """
+    chunks: list[tuple[int, str]] = []
+    start = 0
+    n = len(text)
+    while start < n:
+        end = min(n, start + size)
+        if end < n:
+            cut = text.rfind("\n\n", start + size // 2, end)
+            if cut < 0:
+                cut = text.rfind(". ", start + size // 2, end)
+                cut = cut + 1 if cut >= 0 else end
+            end = cut
+        piece = text[start:end]
+        if piece.strip():
+            chunks.append((start, piece))
+        start = end
+        while start < n and text[start] in "\n":
+            start += 1
+    return chunks
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if len(w) > 3}
+
+
+def paper_context(fulltext: str, query: str, budget: int) -> str:
+    """Paper text for a prompt: whole text, or the paragraphs most related to ``query``.
+
+    Paragraphs are ranked by the number of (4+ letter) words they share with ``query``,
+    kept up to ``budget`` characters, and printed in paper order. The first paragraph
+    (title/abstract) is always kept.
+
+    Args:
+        fulltext: Paper Markdown.
+        query: Weakness and/or claim text.
+        budget: Character budget; ``0`` or a text that fits returns the text unchanged.
+    """
+    body = strip_references(fulltext)
+    if budget <= 0 or len(body) <= budget:
+        return body
+    paras = [p for p in re.split(r"\n\s*\n", body) if p.strip()]
+    q = _words(query)
+    ranked = sorted(range(1, len(paras)), key=lambda i: -len(q & _words(paras[i])))
+    keep = {0}
+    used = len(paras[0]) if paras else 0
+    for i in ranked:
+        if used + len(paras[i]) > budget:
+            continue
+        keep.add(i)
+        used += len(paras[i]) + 2
+    return "\n\n".join(paras[i][:budget] for i in sorted(keep))
+
+
+# ---------------------------------------------------------------- reply schemas
+class TypeFlags(BaseModel):
+    """Multi-label weakness types (Appendix B.3)."""
+
+    insufficient: bool = False
+    contradictory: bool = False
+    novelty: bool = False
+    clarity: bool = False
+    related_work: bool = False
+    other: bool = False
+
+    def labels(self) -> list[str]:
+        """The true labels, in :data:`WEAKNESS_TYPES` order."""
+        return [t for t in WEAKNESS_TYPES if getattr(self, t)]
+
+
+class ExtractReply(BaseModel):
+    claims: list[str] = Field(default_factory=list)
+
+
+class _WIItem(BaseModel):
+    text: str
+    groundedness: int = Field(ge=1, le=5)
+
+
+class WIReply(BaseModel):
+    weaknesses: list[_WIItem] = Field(default_factory=list)
+
+
+class CAReply(BaseModel):
+    reasoning: str = ""
+    target_claims: list[int] = Field(default_factory=list)
+    custom_claim: str | None = None
+
+
+class WLReply(BaseModel):
+    reasoning: str = ""
+    objectivity: int = Field(ge=1, le=5)
+    agreement: int = Field(ge=1, le=5)
+    types: TypeFlags
+
+
+class CVEvidenceReply(BaseModel):
+    evidence: list[str] = Field(default_factory=list)
+    weakness: str
+
+
+class CVGenerateReply(CVEvidenceReply):
+    types: TypeFlags
+
+
+class CVJudgeReply(BaseModel):
+    reasoning: str = ""
+    verdict: Literal["same", "similar", "different"]
+
+
+class WLERewriteReply(BaseModel):
+    reasoning: str = ""
+    revised_weakness: str
+
+
+class WLEJudgeReply(BaseModel):
+    reasoning: str = ""
+    preference: Literal["A", "B", "tie"]
+
+
+async def structured(
+    client: Any, text: str, schema: type[BaseModel], *, task: str, options: TaskOptions, tag: str
+) -> Any:
+    """One schema-constrained call through the client (cached, re-asked on bad JSON).
+
+    Returns:
+        A :class:`~noveval.models.structured.StructuredResult`.
+    """
+    from noveval.models.chat import ChatRequest, GenerationParams
+    from noveval.models.structured import acomplete_structured, schema_of
+
+    params = GenerationParams(
+        temperature=options.temp(task),
+        seed=options.seed,
+        max_tokens=options.max_tokens,
+        json_schema=schema_of(schema),
+    )
+    req = ChatRequest(messages=[{"role": "user", "content": text}], params=params, tag=tag)
+    return await acomplete_structured(client, req, schema, max_reasks=1)

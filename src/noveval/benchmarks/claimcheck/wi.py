@@ -1,0 +1,63 @@
+"""Weakness identification, WI (CLAIMCHECK §3.3).
+
+The model reads one review and returns the passages that describe claim-related
+weaknesses, each copied verbatim, with a 1-5 groundedness label (Appendix B.3).
+Passages are located in the review after whitespace normalisation and stored as
+character offsets; passages that are not substrings are kept in ``unverified``.
+Scored against gold spans with ``F1_edit`` / ``F1_exact`` (§3.4).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from noveval.benchmarks.claimcheck._common import TaskOptions, WIReply, prompt, structured
+from noveval.benchmarks.claimcheck.data import find_span
+
+__all__ = ["identify_weaknesses"]
+
+
+async def identify_weaknesses(
+    client: Any, *, paper_id: str, review_index: int, review_text: str, title: str,
+    options: TaskOptions,
+) -> dict:
+    """Find claim-related weakness spans in one review.
+
+    Args:
+        client: A chat client.
+        paper_id: Paper id.
+        review_index: Index of the review among the paper's reviews.
+        review_text: The review.
+        title: Paper title (context for the model).
+        options: Generation settings.
+
+    Returns:
+        ``{"id": "<paper_id>#<review_index>", "paper_id", "review_index",
+        "weaknesses": [{"id", "text", "start", "end", "groundedness"}],
+        "unverified": [{"text", "groundedness"}], "error"}``. The row's weaknesses have
+        the shape of the annotation format, so they can feed CA/WL/CV/WLE.
+    """
+    rid = f"{paper_id}#{review_index}"
+    res = await structured(client, prompt("wi", title=title, review=review_text), WIReply,
+                           task="wi", options=options, tag=f"claimcheck.wi:{rid}")
+    row: dict = {"id": rid, "paper_id": paper_id, "review_index": review_index,
+                 "weaknesses": [], "unverified": [], "error": None}
+    if not res.ok:
+        row["error"] = res.error
+        return row
+    seen: set[tuple[int, int]] = set()
+    for w in res.value.weaknesses:
+        span = find_span(review_text, w.text)
+        if span is None:
+            row["unverified"].append({"text": w.text, "groundedness": w.groundedness})
+            continue
+        if span in seen:
+            continue
+        seen.add(span)
+        row["weaknesses"].append({"text": review_text[span[0]:span[1]], "start": span[0],
+                                  "end": span[1], "groundedness": w.groundedness})
+    row["weaknesses"].sort(key=lambda w: w["start"])
+    for i, w in enumerate(row["weaknesses"], 1):
+        w["id"] = f"w{i}"
+    row["weaknesses"] = [{"id": w.pop("id"), **w} for w in row["weaknesses"]]
+    return row

@@ -1,0 +1,196 @@
+"""Weakness editing, WLE (CLAIMCHECK §4.3 "Results: Edited Weaknesses", Table 6).
+
+1. **Rewrite** a reviewer weakness (with target claims and paper context) to be more
+   specific (prompt ``wle_rewrite``).
+2. **Similarity** of revised vs. original: ROUGE-1 F1 (lexical, **R**) and BERTScore
+   F1 (semantic, **BS**) from :mod:`noveval.metrics.text`.
+3. **Pairwise specificity** of (original, revised): a judge sees the target claims and
+   the two texts as "A" and "B" -- provenance hidden, order randomised per item with a
+   seeded RNG (:func:`presentation_order`) -- and prefers A, B or a tie. Outcomes are
+   reported from the revised weakness's side as win / tie / loss (paper: 20.0% win,
+   47.8% tie).
+4. **Humans**: :func:`export_pairs_csv` writes the same blinded pairs for human judges;
+   :func:`import_human_choices` reads their A/B/tie choices back and maps them to
+   outcomes with the hidden order.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import random
+from pathlib import Path
+from typing import Any
+
+from noveval.benchmarks.claimcheck._common import (
+    TaskOptions,
+    WLEJudgeReply,
+    WLERewriteReply,
+    paper_context,
+    prompt,
+    structured,
+)
+from noveval.benchmarks.claimcheck.items import WeaknessItem
+from noveval.benchmarks.claimcheck.wl import format_targets
+from noveval.errors import InputError
+
+__all__ = [
+    "rewrite_weakness",
+    "presentation_order",
+    "judge_pair",
+    "outcome_of",
+    "export_pairs_csv",
+    "import_human_choices",
+    "CSV_FIELDS",
+]
+
+CSV_FIELDS = ("pair_id", "target_claims", "weakness_A", "weakness_B", "choice")
+"""Columns of the human-judging CSV; judges fill ``choice`` with A, B or tie."""
+
+
+async def rewrite_weakness(client: Any, item: WeaknessItem, *, options: TaskOptions) -> dict:
+    """Rewrite one weakness for specificity.
+
+    Returns:
+        ``{"id", "original", "revised", "target_claims", "reasoning", "error"}``; on a
+        failed call ``revised`` is ``None``.
+    """
+    context = paper_context(item.fulltext, item.weakness + " " + " ".join(item.gold_targets),
+                            options.context_chars)
+    res = await structured(
+        client, prompt("wle_rewrite", title=item.title, context=context,
+                       targets=format_targets(item.gold_targets), weakness=item.weakness),
+        WLERewriteReply, task="wle", options=options, tag=f"claimcheck.wle.rewrite:{item.id}")
+    row = {"id": item.id, "original": item.weakness, "revised": None,
+           "target_claims": item.gold_targets, "reasoning": None, "error": None}
+    if res.ok and res.value.revised_weakness.strip():
+        row.update(revised=res.value.revised_weakness.strip(), reasoning=res.value.reasoning)
+    else:
+        row["error"] = res.error or "empty rewrite"
+    return row
+
+
+def presentation_order(item_id: str, seed: int) -> bool:
+    """Whether the *revised* weakness is shown as "A" for this item.
+
+    Deterministic per ``(seed, item_id)`` and independent of item order, so a resumed
+    or re-scored run shows every pair the same way.
+    """
+    digest = hashlib.sha256(f"{seed}:{item_id}".encode()).digest()
+    return random.Random(digest).random() < 0.5
+
+
+def outcome_of(choice: str, revised_is_a: bool) -> str:
+    """Map an A/B/tie choice to ``"win"``/``"tie"``/``"loss"`` for the revised text."""
+    c = choice.strip().lower()
+    if c == "tie":
+        return "tie"
+    if c not in ("a", "b"):
+        raise ValueError(f"choice must be A, B or tie, got {choice!r}")
+    return "win" if (c == "a") == revised_is_a else "loss"
+
+
+async def judge_pair(judge: Any, row: dict, *, options: TaskOptions) -> dict:
+    """Blinded pairwise specificity judgment of (original, revised).
+
+    Returns:
+        ``{"id", "revised_is_a", "preference": "A"|"B"|"tie"|None,
+        "outcome": "win"|"tie"|"loss"|None, "reasoning", "raw", "error"}``.
+    """
+    revised_is_a = presentation_order(row["id"], options.seed)
+    a, b = (row["revised"], row["original"]) if revised_is_a else (row["original"], row["revised"])
+    out: dict = {"id": row["id"], "revised_is_a": revised_is_a, "preference": None,
+                 "outcome": None, "reasoning": None, "raw": [], "error": None}
+    if row.get("revised") is None:
+        out["error"] = "no revised weakness"
+        return out
+    res = await structured(
+        judge, prompt("wle_judge", targets=format_targets(row.get("target_claims") or []), a=a, b=b),
+        WLEJudgeReply, task="wle", options=options, tag=f"claimcheck.wle.judge:{row['id']}")
+    out["raw"] = res.raw
+    if res.ok:
+        out.update(preference=res.value.preference, reasoning=res.value.reasoning,
+                   outcome=outcome_of(res.value.preference, revised_is_a))
+    else:
+        out["error"] = res.error
+    return out
+
+
+def export_pairs_csv(rows: list[dict], path: str | Path, *, seed: int = 0) -> tuple[Path, Path]:
+    """Write blinded (A, B) pairs for human judges, plus a private key file.
+
+    The CSV (``CSV_FIELDS``) shows neither provenance nor the order; the key
+    (``<path>.key.csv``: ``pair_id, revised_is_a``) must be kept from the judges.
+    Rows without a revision are skipped.
+
+    Returns:
+        ``(csv_path, key_path)``.
+    """
+    from noveval.io import write_text
+
+    path = Path(path)
+    key_path = path.with_suffix(".key.csv")
+    import io
+
+    body, key = io.StringIO(), io.StringIO()
+    w = csv.writer(body)
+    k = csv.writer(key)
+    w.writerow(CSV_FIELDS)
+    k.writerow(("pair_id", "revised_is_a"))
+    for row in rows:
+        if row.get("revised") is None:
+            continue
+        rev_a = presentation_order(row["id"], seed)
+        a, b = (row["revised"], row["original"]) if rev_a else (row["original"], row["revised"])
+        w.writerow((row["id"], " | ".join(row.get("target_claims") or []), a, b, ""))
+        k.writerow((row["id"], "1" if rev_a else "0"))
+    write_text(path, body.getvalue())
+    write_text(key_path, key.getvalue())
+    return path, key_path
+
+
+def import_human_choices(csv_path: str | Path, key_path: str | Path | None = None) -> list[dict]:
+    """Read human A/B/tie choices and map them to win/tie/loss for the revision.
+
+    Args:
+        csv_path: The exported CSV with the ``choice`` column filled in.
+        key_path: The key file (default ``<csv_path>.key.csv``).
+
+    Returns:
+        Judgment rows ``{"id", "revised_is_a", "preference", "outcome", "judge": "human"}``
+        for every row with a choice (blank choices are skipped).
+
+    Raises:
+        InputError: Missing columns, unknown pair ids, or a choice other than A/B/tie.
+    """
+    csv_path = Path(csv_path)
+    key_path = Path(key_path) if key_path else csv_path.with_suffix(".key.csv")
+    key: dict[str, bool] = {}
+    for _line, rec in _read_csv(key_path, ("pair_id", "revised_is_a")):
+        key[rec["pair_id"]] = rec["revised_is_a"].strip() in ("1", "true", "True")
+    out = []
+    for line, rec in _read_csv(csv_path, ("pair_id", "choice")):
+        choice = (rec["choice"] or "").strip()
+        if not choice:
+            continue
+        if rec["pair_id"] not in key:
+            raise InputError(csv_path, line, "pair_id", f"{rec['pair_id']!r} is not in the key file")
+        try:
+            outcome = outcome_of(choice, key[rec["pair_id"]])
+        except ValueError as e:
+            raise InputError(csv_path, line, "choice", str(e)) from None
+        pref = {"a": "A", "b": "B", "tie": "tie"}[choice.lower()]
+        out.append({"id": rec["pair_id"], "revised_is_a": key[rec["pair_id"]], "preference": pref,
+                    "outcome": outcome, "judge": "human"})
+    return out
+
+
+def _read_csv(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict]]:
+    if not path.exists():
+        raise InputError(path, None, None, "file not found")
+    with open(path, newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        missing = [c for c in required if c not in (reader.fieldnames or [])]
+        if missing:
+            raise InputError(path, 1, missing[0], "required column is missing")
+        return [(i, rec) for i, rec in enumerate(reader, 2)]
