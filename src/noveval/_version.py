@@ -1,0 +1,3 @@
+"""Package version (single source; ``pyproject.toml`` carries the same string)."""
+
+__version__ = "0.1.0"

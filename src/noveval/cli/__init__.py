@@ -1,0 +1,1 @@
+"""The command-line interface: a thin shell over the library."""

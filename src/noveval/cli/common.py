@@ -1,0 +1,74 @@
+"""Helpers every CLI command uses: error handling and client construction."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+
+from noveval.errors import ConfigError, InputError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_INPUT = 2
+
+
+def fail(message: str, code: int = EXIT_INPUT) -> None:
+    """Print ``error: message`` on stderr and exit with ``code``."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def cli_errors(fn: F) -> F:
+    """Turn :class:`InputError` / :class:`ConfigError` into one line on stderr and exit 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (InputError, ConfigError) as e:
+            fail(str(e))
+        except KeyboardInterrupt:
+            typer.echo("interrupted: finished items are saved; run the same command again to resume", err=True)
+            raise typer.Exit(130) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def make_client(
+    model: str,
+    *,
+    no_cache: bool = False,
+    refresh: bool = False,
+    concurrency: int | None = None,
+    timeout_s: float = 120.0,
+) -> Any:
+    """Build a chat client from CLI options (lazy import keeps ``--help`` fast)."""
+    from noveval.models.client import get_client
+
+    return get_client(
+        model,
+        cache=None if no_cache else "default",
+        refresh=refresh,
+        concurrency=concurrency,
+        timeout_s=timeout_s,
+    )
+
+
+def print_cache_summary(client: Any) -> None:
+    """One line with the client's request, cache and failure counts (stderr)."""
+    s = client.stats
+    typer.echo(
+        f"[{client.model_id}] requests {s['requests']}, cache hits {s['cache_hits']}, "
+        f"misses {s['cache_misses']}, failures {s['failures']}, "
+        f"tokens {s['prompt_tokens']}+{s['completion_tokens']}",
+        err=True,
+    )
+
+
+def stdout_is_tty() -> bool:
+    """True when stdout is a terminal."""
+    return sys.stdout.isatty()

@@ -1,0 +1,215 @@
+"""``noveval``: the command-line entry point.
+
+Top-level commands: ``run <benchmark>``, ``score <benchmark>``, one group per
+benchmark for its extra steps, ``models check``, ``cache stats|clear``, ``demo``,
+and (when installed) ``report``, ``novelty``, ``check``. Heavy libraries are
+imported inside commands, so ``noveval --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from noveval._version import __version__
+from noveval.cli.common import cli_errors
+from noveval.cli.options import DataDirOpt, EmbedderOpt, ModelOpt
+
+app = typer.Typer(
+    name="noveval",
+    help="Evaluate machine judgments of scientific novelty and of peer-review critique.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+run_app = typer.Typer(help="Run a benchmark's task with a model (resumable).", no_args_is_help=True)
+score_app = typer.Typer(help="Score saved predictions of a benchmark (made anywhere).", no_args_is_help=True)
+models_app = typer.Typer(help="Inspect and check model backends.", no_args_is_help=True)
+cache_app = typer.Typer(help="Inspect or clear the response and vector caches.", no_args_is_help=True)
+app.add_typer(run_app, name="run")
+app.add_typer(score_app, name="score")
+app.add_typer(models_app, name="models")
+app.add_typer(cache_app, name="cache")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"noveval {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Debug logging.")] = False,
+    log_file: Annotated[Path | None, typer.Option("--log-file", help="Also write logs to this file.")] = None,
+) -> None:
+    """Evaluate machine judgments of scientific novelty and of peer-review critique."""
+    from noveval.progress import set_quiet
+
+    set_quiet(quiet)
+    level = logging.DEBUG if verbose else (logging.WARNING if quiet else logging.INFO)
+    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    if log_file is not None:
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S", handlers=handlers, force=True)
+    for noisy in ("httpx", "openai", "sentence_transformers", "transformers", "urllib3"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+@models_app.command("check")
+@cli_errors
+def models_check(
+    model: ModelOpt = "local",
+    embedder: EmbedderOpt = "local",
+    no_cache: Annotated[bool, typer.Option("--no-cache/--cache", help="Bypass the cache (default) to time real calls.")] = True,
+) -> None:
+    """Load the chat model and the embedder, run one generation and one embedding, time them."""
+    from noveval.cli.common import make_client
+
+    t0 = time.perf_counter()
+    client = make_client(model, no_cache=no_cache)
+    resp = client.complete("In one sentence, what makes a research idea novel?", max_tokens=48)
+    t_chat = time.perf_counter() - t0
+    if not resp.ok:
+        typer.echo(f"chat   {client.model_id}: FAILED: {resp.error}", err=True)
+        raise typer.Exit(1)
+    tps = resp.completion_tokens / resp.latency_s if resp.latency_s else float("nan")
+    typer.echo(f"chat   {client.model_id}: {t_chat:.2f}s incl. load, {resp.completion_tokens} tokens at {tps:.0f} tok/s")
+    typer.echo(f"       reply: {resp.text.strip()[:160]!r}")
+    from noveval.models.embed import get_embedder
+
+    t0 = time.perf_counter()
+    emb = get_embedder(embedder, cache=not no_cache)
+    vec = emb.encode(["Novelty is the degree to which a contribution differs from prior work."])
+    t_emb = time.perf_counter() - t0
+    typer.echo(f"embed  {emb.model_id}: {t_emb:.2f}s incl. load, dim {vec.shape[1]}, norm {float((vec[0] ** 2).sum()) ** 0.5:.3f}")
+
+
+@cache_app.command("stats")
+@cli_errors
+def cache_stats() -> None:
+    """Show where the caches are, how many entries and how large."""
+    from noveval.models.cache import ResponseCache, default_cache_path
+    from noveval.models.embed import VectorCache, default_vector_cache_path
+
+    s = ResponseCache(default_cache_path()).stats()
+    typer.echo(f"responses: {s['path']}  {s['entries']} entries, {s['bytes'] / 1e6:.1f} MB")
+    for m, n in sorted(s["by_model"].items()):
+        typer.echo(f"  {m}: {n}")
+    vc = VectorCache(default_vector_cache_path())
+    counts = vc.count()
+    typer.echo(f"vectors:   {vc.path}  {sum(counts.values())} vectors")
+    for m, n in sorted(counts.items()):
+        typer.echo(f"  {m}: {n}")
+
+
+@cache_app.command("clear")
+@cli_errors
+def cache_clear(
+    model: Annotated[str | None, typer.Option("--model", help="Only this model id's responses.")] = None,
+    vectors: Annotated[bool, typer.Option("--vectors", help="Also clear the vector cache.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+) -> None:
+    """Delete cached responses (and optionally vectors)."""
+    from noveval.models.cache import ResponseCache, default_cache_path
+    from noveval.models.embed import VectorCache, default_vector_cache_path
+
+    if not yes:
+        typer.confirm("Delete cached model responses?", abort=True)
+    n = ResponseCache(default_cache_path()).clear(model)
+    typer.echo(f"removed {n} cached responses")
+    if vectors:
+        typer.echo(f"removed {VectorCache(default_vector_cache_path()).clear()} cached vectors")
+
+
+@app.command("demo")
+@cli_errors
+def demo(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the demo runs and report.")] = Path("noveval-demo"),
+    model: ModelOpt = "local",
+    embedder: EmbedderOpt = "local",
+    real: Annotated[bool, typer.Option("--real", help="Use the real datasets (../shared/data or --data-dir) instead of the shipped samples.")] = False,
+    data_dir: DataDirOpt = None,
+    only: Annotated[list[str] | None, typer.Option("--only", help="Run only these benchmarks (repeatable).")] = None,
+) -> None:
+    """Run every benchmark on small shipped samples with the embedded models, then write the report."""
+    from noveval.benchmarks import available
+    from noveval.errors import InputError
+    from noveval.settings import data_dir as find_data_dir
+
+    ddir = None
+    if real:
+        ddir = find_data_dir(data_dir)
+        if ddir is None:
+            raise InputError(data_dir, None, "--data-dir", "no real data folder found (give --data-dir)")
+    out.mkdir(parents=True, exist_ok=True)
+    runs: list[Path] = []
+    mods = available()
+    for name, mod in mods.items():
+        if only and name not in only:
+            continue
+        if not hasattr(mod, "demo"):
+            continue
+        typer.echo(f"== demo: {name}", err=True)
+        t0 = time.perf_counter()
+        runs.extend(mod.demo(out / name, model=model, embedder=embedder, real=real, data_dir=ddir))
+        typer.echo(f"== {name} done in {time.perf_counter() - t0:.0f}s", err=True)
+    try:
+        from noveval.report import write_report
+    except ImportError:
+        write_report = None
+    if write_report is not None and runs:
+        path = write_report(runs, out / "report.html")
+        typer.echo(f"report: {path.resolve()}")
+    else:
+        for r in runs:
+            typer.echo(f"run: {r}")
+        if not runs:
+            typer.echo("no benchmark demos are installed yet", err=True)
+
+
+def _mount_benchmarks() -> None:
+    from noveval.benchmarks import available
+
+    for name, mod in available().items():
+        if hasattr(mod, "run"):
+            run_app.command(name, help=(mod.run.__doc__ or "").strip().split("\n")[0] or None)(mod.run)
+        if hasattr(mod, "score"):
+            score_app.command(name, help=(mod.score.__doc__ or "").strip().split("\n")[0] or None)(mod.score)
+        if hasattr(mod, "app"):
+            app.add_typer(mod.app, name=name)
+        if hasattr(mod, "novelty_app"):
+            app.add_typer(mod.novelty_app, name="novelty")
+
+
+def _mount_extras() -> None:
+    import importlib
+    import importlib.util
+
+    for modname, attr in (("noveval.report.cli", "register"), ("noveval.check.cli", "register")):
+        try:
+            if importlib.util.find_spec(modname) is None:
+                continue
+        except ModuleNotFoundError:
+            continue
+        getattr(importlib.import_module(modname), attr)(app)
+
+
+_mount_benchmarks()
+_mount_extras()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+"""Shared CLI options: one vocabulary for every command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+ModelOpt = Annotated[
+    str,
+    typer.Option("--model", "-m", help="Model spec: local | local:/path.gguf | openai/<model> | openai-compatible/<model>@<url>."),
+]
+JudgeOpt = Annotated[
+    str | None,
+    typer.Option("--judge", "-j", help="Judge model spec (same grammar as --model); default: no judge metrics."),
+]
+EmbedderOpt = Annotated[
+    str,
+    typer.Option("--embedder", "-e", help="Embedding model spec: local (bundled all-MiniLM-L6-v2) | local:/folder | openai-compatible/<model>@<url>."),
+]
+OutOpt = Annotated[Path, typer.Option("--out", "-o", help="Run directory (created; an existing run with the same settings is resumed).")]
+LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Use only the first N items.")]
+ConcurrencyOpt = Annotated[int | None, typer.Option("--concurrency", "-c", min=1, help="Max model requests in flight (default: 1 local, 8 HTTP).")]
+NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Do not read or write the response cache.")]
+RefreshOpt = Annotated[bool, typer.Option("--refresh", help="Ignore cached responses and overwrite them.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Random seed (sampling, example selection, bootstrap).")]
+OverwriteOpt = Annotated[bool, typer.Option("--overwrite", help="Discard an existing run in --out with different settings.")]
+TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Per-request timeout in seconds.")]
+DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Folder with the real datasets (default: ../shared/data or $NOVEVAL_DATA_DIR).")]

@@ -1,0 +1,1 @@
+"""Pure metric functions: numbers in, numbers out. No models, no files."""

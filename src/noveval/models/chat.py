@@ -1,0 +1,102 @@
+"""Request and response types shared by every chat backend, and the backend protocol."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Message = dict[str, str]
+"""A chat message: ``{"role": "system"|"user"|"assistant", "content": "..."}``."""
+
+
+class GenerationParams(BaseModel):
+    """Generation settings passed through to the backend (all part of the cache key)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    temperature: float = Field(default=0.0, ge=0.0, description="Sampling temperature; 0 = greedy.")
+    max_tokens: int = Field(default=512, ge=1, description="Maximum new tokens.")
+    seed: int | None = Field(default=0, description="Sampling seed (ignored by some servers).")
+    top_p: float | None = Field(default=None, description="Nucleus sampling mass.")
+    stop: tuple[str, ...] | None = Field(default=None, description="Stop strings.")
+    json_schema: dict[str, Any] | None = Field(
+        default=None,
+        description="JSON schema the reply must follow (grammar on the local backend, "
+        "response_format on OpenAI-compatible servers).",
+    )
+    logprobs: bool = Field(default=False, description="Return per-token log-probabilities.")
+    top_logprobs: int | None = Field(default=None, description="Alternatives per token (needs logprobs).")
+
+
+class ChatRequest(BaseModel):
+    """One chat completion request."""
+
+    messages: list[Message] = Field(description="The conversation, oldest first.")
+    params: GenerationParams = Field(default_factory=GenerationParams, description="Generation settings.")
+    tag: str | None = Field(default=None, description="Label for logs and progress; not in the cache key.")
+
+
+class TopLogprob(BaseModel):
+    """One alternative token at a position."""
+
+    token: str
+    logprob: float
+
+
+class TokenLogprob(BaseModel):
+    """The chosen token at a position, its log-probability and the top alternatives."""
+
+    token: str
+    logprob: float
+    top: list[TopLogprob] = Field(default_factory=list)
+
+
+class ChatResponse(BaseModel):
+    """The outcome of one request: a reply or a recorded failure, never an exception."""
+
+    text: str | None = Field(default=None, description="The reply text (None on failure).")
+    error: str | None = Field(default=None, description="Why the request failed, after all retries.")
+    finish_reason: str | None = Field(default=None, description="stop, length, ... as the backend said.")
+    prompt_tokens: int = Field(default=0, description="Prompt tokens billed/used.")
+    completion_tokens: int = Field(default=0, description="Generated tokens.")
+    latency_s: float = Field(default=0.0, description="Wall time of the successful attempt.")
+    cached: bool = Field(default=False, description="Served from the response cache.")
+    attempts: int = Field(default=0, description="Backend attempts made (0 when cached).")
+    logprobs: list[TokenLogprob] | None = Field(default=None, description="Per-token log-probabilities.")
+
+    @property
+    def ok(self) -> bool:
+        """True when a reply was obtained."""
+        return self.error is None and self.text is not None
+
+
+class TransientBackendError(Exception):
+    """A failure worth retrying (429, 5xx, timeout, dropped connection, malformed body)."""
+
+    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class PermanentBackendError(Exception):
+    """A failure that retrying cannot fix (4xx other than 429, prompt too long, ...)."""
+
+
+class ChatBackend(Protocol):
+    """What a backend implements: one attempt at one request.
+
+    Backends raise :class:`TransientBackendError` or :class:`PermanentBackendError`;
+    retries, caching, concurrency and accounting are the client's job.
+    """
+
+    model_id: str
+    """Identity of the model for cache keys and run configs (no secrets)."""
+    base_url: str | None
+    """Endpoint, part of the cache key (None for in-process backends)."""
+    default_concurrency: int
+    """Concurrency that suits the backend when the user gives none."""
+
+    async def send(self, request: ChatRequest) -> ChatResponse:
+        """Make one attempt; return a response with ``text`` set or raise."""
+        ...

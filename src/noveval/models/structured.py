@@ -1,0 +1,224 @@
+"""Structured output: get a reply that validates against a pydantic model, or a recorded failure.
+
+Steps for each request:
+
+1. ask with ``json_schema`` set from the model (grammar-constrained on the local
+   backend, ``response_format`` on servers), unless the request already sets one;
+2. pull the first JSON value out of the reply (:func:`extract_json` tolerates code
+   fences, prose around it, trailing commas, single quotes in simple cases);
+3. validate it; on failure re-ask up to ``max_reasks`` times, showing the model its
+   reply and the error;
+4. if it never validates, return a :class:`StructuredResult` with ``value=None`` and the
+   error — never raise, so one bad item never stops a run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Sequence
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, Field, ValidationError
+
+from noveval.models.chat import ChatRequest
+
+T = TypeVar("T", bound=BaseModel)
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+
+
+def _candidates(text: str) -> list[str]:
+    out = [m.group(1) for m in _FENCE.finditer(text)]
+    for opener, closer in (("{", "}"), ("[", "]")):
+        start = text.find(opener)
+        if start >= 0:
+            end = text.rfind(closer)
+            if end > start:
+                out.append(text[start : end + 1])
+            out.append(text[start:])
+    out.append(text)
+    return out
+
+
+def extract_json(text: str) -> Any:
+    """Return the first JSON value found in a model reply.
+
+    Tries, in order: fenced code blocks, the span from the first ``{``/``[`` to the
+    last ``}``/``]``, then the whole text; each raw and with light repairs (trailing
+    commas removed, Python ``True/False/None``, single quotes). For a span that starts
+    correctly but has trailing prose, the first complete JSON value is decoded.
+
+    Raises:
+        ValueError: no JSON value could be recovered.
+    """
+    if not text or not text.strip():
+        raise ValueError("empty reply")
+    dec = json.JSONDecoder()
+    for cand in _candidates(text):
+        cand = cand.strip()
+        if not cand:
+            continue
+        for variant in (cand, _repair(cand)):
+            try:
+                return json.loads(variant)
+            except json.JSONDecodeError:
+                pass
+            try:
+                value, _ = dec.raw_decode(variant)
+                return value
+            except json.JSONDecodeError:
+                pass
+    raise ValueError("no JSON object found in the reply")
+
+
+def _repair(s: str) -> str:
+    s = _TRAILING_COMMA.sub(r"\1", s)
+    s = re.sub(r"\bTrue\b", "true", s)
+    s = re.sub(r"\bFalse\b", "false", s)
+    s = re.sub(r"\bNone\b", "null", s)
+    if "'" in s and '"' not in s:
+        s = s.replace("'", '"')
+    return s
+
+
+class StructuredResult(BaseModel, Generic[T]):
+    """A validated value or the reason there is none, with every raw reply kept."""
+
+    value: T | None = Field(default=None, description="The validated object, or None on failure.")
+    error: str | None = Field(default=None, description="Why no valid object was obtained.")
+    raw: list[str | None] = Field(default_factory=list, description="Every reply, in order.")
+    attempts: int = Field(default=0, description="Model calls made (cached ones included).")
+    cached: bool = Field(default=False, description="All calls were served from the cache.")
+
+    @property
+    def ok(self) -> bool:
+        """True when ``value`` is set."""
+        return self.value is not None
+
+
+def schema_of(model: type[BaseModel]) -> dict[str, Any]:
+    """JSON schema of a pydantic model, inlined (no ``$ref``) for grammar-based decoding."""
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                name = node["$ref"].split("/")[-1]
+                return inline(dict(defs[name]))
+            return {k: inline(v) for k, v in node.items() if k != "title"}
+        if isinstance(node, list):
+            return [inline(x) for x in node]
+        return node
+
+    return inline(schema)  # type: ignore[no-any-return]
+
+
+def parse_as(text: str | None, model: type[T]) -> T:
+    """Extract JSON from ``text`` and validate it as ``model``.
+
+    Raises:
+        ValueError: no JSON, or it does not validate (message says which field).
+    """
+    if text is None:
+        raise ValueError("no reply")
+    data = extract_json(text)
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        loc = ".".join(str(x) for x in first.get("loc", ())) or "<root>"
+        raise ValueError(f"{loc}: {first.get('msg')}") from e
+
+
+async def acomplete_structured(
+    client: Any,
+    request: ChatRequest,
+    model: type[T],
+    *,
+    max_reasks: int = 2,
+    use_schema: bool = True,
+    sem: asyncio.Semaphore | None = None,
+) -> StructuredResult[T]:
+    """Ask until the reply validates as ``model`` (at most ``1 + max_reasks`` calls).
+
+    Args:
+        client: A :class:`~noveval.models.client.ChatClient`.
+        request: The request; ``json_schema`` is filled in from ``model`` when unset.
+        model: The pydantic model the reply must validate against.
+        max_reasks: Extra attempts after an invalid reply.
+        use_schema: Ask the backend for schema-constrained decoding.
+        sem: A semaphore shared with sibling calls to bound concurrency.
+    """
+    if use_schema and request.params.json_schema is None:
+        request = request.model_copy(
+            update={"params": request.params.model_copy(update={"json_schema": schema_of(model)})}
+        )
+    raw: list[str | None] = []
+    messages = list(request.messages)
+    error = "no attempt"
+    all_cached = True
+    for attempt in range(max_reasks + 1):
+        req = request.model_copy(update={"messages": messages})
+        resp = await client.acomplete(req, _sem=sem)
+        raw.append(resp.text)
+        all_cached = all_cached and resp.cached
+        if not resp.ok:
+            return StructuredResult(error=f"model call failed: {resp.error}", raw=raw, attempts=attempt + 1, cached=False)
+        try:
+            value = parse_as(resp.text, model)
+            return StructuredResult(value=value, raw=raw, attempts=attempt + 1, cached=all_cached)
+        except ValueError as e:
+            error = str(e)
+        messages = [
+            *request.messages,
+            {"role": "assistant", "content": resp.text or ""},
+            {
+                "role": "user",
+                "content": f"That reply could not be used ({error}). Answer again with only a JSON "
+                "value that follows the requested format exactly.",
+            },
+        ]
+    return StructuredResult(error=f"invalid reply after {max_reasks + 1} attempts: {error}", raw=raw, attempts=max_reasks + 1, cached=all_cached)
+
+
+async def acomplete_structured_many(
+    client: Any,
+    requests: Sequence[ChatRequest],
+    model: type[T],
+    *,
+    max_reasks: int = 2,
+    use_schema: bool = True,
+    progress: str | None = None,
+) -> list[StructuredResult[T]]:
+    """:func:`acomplete_structured` over many requests, concurrently, in order."""
+    from noveval.progress import track
+
+    sem = client.semaphore()
+    out: list[StructuredResult[T] | None] = [None] * len(requests)
+    with track(len(requests), progress or "", client=client) as tr:
+
+        async def one(i: int, r: ChatRequest) -> None:
+            out[i] = await acomplete_structured(client, r, model, max_reasks=max_reasks, use_schema=use_schema, sem=sem)
+            tr.advance()
+
+        await asyncio.gather(*(one(i, r) for i, r in enumerate(requests)))
+    return [r for r in out if r is not None]
+
+
+def complete_structured_many(
+    client: Any,
+    requests: Sequence[ChatRequest],
+    model: type[T],
+    *,
+    max_reasks: int = 2,
+    use_schema: bool = True,
+    progress: str | None = None,
+) -> list[StructuredResult[T]]:
+    """Synchronous :func:`acomplete_structured_many`."""
+    return asyncio.run(
+        acomplete_structured_many(client, requests, model, max_reasks=max_reasks, use_schema=use_schema, progress=progress)
+    )

@@ -1,0 +1,208 @@
+"""Run directories: everything needed to audit, resume or re-score a run.
+
+Layout of a run directory::
+
+    config.json       benchmark, model specs, prompt hashes, parameters, version, seed
+    predictions.jsonl one row per item, the model's output (``id`` field)
+    judgments.jsonl   raw judge outputs, one row per judge call or item
+    per_item.jsonl    per-item metrics
+    scores.json       aggregate metrics with 95% bootstrap CIs
+
+Resumability: rows are appended (and fsynced) the moment an item finishes, so a
+run killed at any point keeps its finished items; re-running with the same config
+skips them and redoes nothing. At the end the file is rewritten atomically in input
+order, so an interrupted-then-resumed run ends byte-identical to an uninterrupted one.
+A torn last line (a kill mid-write) is ignored on resume.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as _dt
+import hashlib
+import json
+import platform
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from noveval._version import __version__
+from noveval.errors import InputError
+from noveval.io import append_jsonl, read_json, to_jsonable, write_json, write_jsonl
+
+T = TypeVar("T")
+
+KINDS = ("predictions", "judgments", "per_item")
+_VOLATILE = {"created", "noveval_version", "python", "resumed"}
+
+
+def text_sha(text: str) -> str:
+    """Short SHA-256 of a text (12 hex chars): how configs identify prompt templates."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+class RunDir:
+    """A run directory. Make one with :meth:`create` (new or resumed) or :meth:`open`."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    # -- creation -----------------------------------------------------------------
+    @classmethod
+    def create(cls, path: str | Path, config: dict[str, Any], *, overwrite: bool = False) -> RunDir:
+        """Create a run directory, or resume the one there if its config matches.
+
+        Args:
+            path: The folder.
+            config: Everything that determines the results (benchmark, model specs,
+                prompt hashes, parameters, seed). Version/time fields are added.
+            overwrite: Start afresh even if a run with another config is there.
+
+        Raises:
+            InputError: a run with a different config exists and ``overwrite`` is False.
+        """
+        run = cls(path)
+        cfg = dict(to_jsonable(config))
+        cfg_file = run.path / "config.json"
+        if cfg_file.exists() and not overwrite:
+            old = read_json(cfg_file)
+            diff = _config_diff(old, cfg)
+            if diff:
+                raise InputError(
+                    cfg_file,
+                    None,
+                    diff[0],
+                    "this folder holds a run with different settings "
+                    f"({', '.join(diff[:5])}); use another --out folder or --overwrite",
+                )
+            cfg["created"] = old.get("created")
+            cfg["resumed"] = int(old.get("resumed", 0)) + 1
+        else:
+            if overwrite and run.path.exists():
+                for name in ("config.json", "scores.json", *(f"{k}.jsonl" for k in KINDS)):
+                    (run.path / name).unlink(missing_ok=True)
+            cfg["created"] = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+        cfg["noveval_version"] = __version__
+        cfg["python"] = platform.python_version()
+        run.path.mkdir(parents=True, exist_ok=True)
+        write_json(cfg_file, cfg)
+        return run
+
+    @classmethod
+    def open(cls, path: str | Path) -> RunDir:
+        """Open an existing run directory (must have config.json)."""
+        run = cls(path)
+        if not (run.path / "config.json").exists():
+            raise InputError(run.path, None, None, "not a run directory (no config.json)")
+        return run
+
+    # -- files ----------------------------------------------------------------------
+    @property
+    def config(self) -> dict[str, Any]:
+        """The run's config.json."""
+        return read_json(self.path / "config.json")  # type: ignore[no-any-return]
+
+    def file(self, kind: str) -> Path:
+        """Path of ``<kind>.jsonl``."""
+        return self.path / f"{kind}.jsonl"
+
+    def rows(self, kind: str) -> list[dict[str, Any]]:
+        """All complete rows of ``<kind>.jsonl`` (a torn last line is skipped)."""
+        f = self.file(kind)
+        if not f.exists():
+            return []
+        out = []
+        for line in f.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue  # torn write from a killed process
+        return out
+
+    def done(self, kind: str = "predictions", *, key: str = "id") -> dict[str, dict[str, Any]]:
+        """Rows already finished, by ``key`` (the last one wins)."""
+        return {str(r[key]): r for r in self.rows(kind) if key in r}
+
+    def append(self, kind: str, row: Any) -> None:
+        """Append one finished row (fsynced)."""
+        append_jsonl(self.file(kind), row)
+
+    def write(self, kind: str, rows: Iterable[Any]) -> None:
+        """Atomically replace ``<kind>.jsonl``."""
+        write_jsonl(self.file(kind), rows)
+
+    def finalize(self, kind: str, order: Sequence[str], *, key: str = "id") -> list[dict[str, Any]]:
+        """Rewrite ``<kind>.jsonl`` with one row per id, in ``order`` (atomic)."""
+        done = self.done(kind, key=key)
+        rows = [done[i] for i in order if i in done]
+        self.write(kind, rows)
+        return rows
+
+    def write_scores(self, scores: dict[str, Any]) -> None:
+        """Atomically write scores.json."""
+        write_json(self.path / "scores.json", scores)
+
+    @property
+    def scores(self) -> dict[str, Any]:
+        """scores.json (empty dict if not scored yet)."""
+        f = self.path / "scores.json"
+        return read_json(f) if f.exists() else {}  # type: ignore[no-any-return]
+
+
+def _config_diff(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    keys = (set(old) | set(new)) - _VOLATILE
+    return sorted(k for k in keys if to_jsonable(old.get(k)) != to_jsonable(new.get(k)))
+
+
+async def run_items(
+    run: RunDir,
+    kind: str,
+    items: Sequence[T],
+    worker: Callable[[T], Awaitable[dict[str, Any]]],
+    *,
+    id_of: Callable[[T], str],
+    progress: str | None = None,
+    client: Any = None,
+    concurrency: int = 64,
+) -> list[dict[str, Any]]:
+    """The resumable loop: run ``worker`` on every item not yet in ``<kind>.jsonl``.
+
+    Each finished row (which must carry ``"id": id_of(item)``) is appended at once;
+    at the end the file is rewritten in input order. Model-call concurrency is bounded
+    by the client; ``concurrency`` only bounds how many items are open at once.
+
+    Args:
+        run: The run directory.
+        kind: ``predictions``, ``judgments`` or ``per_item``.
+        items: Inputs, in order.
+        worker: ``async worker(item) -> row``.
+        id_of: The item's id.
+        progress: Label for the progress display.
+        client: A chat client whose cache hits the progress display shows.
+        concurrency: Items in flight at once.
+
+    Returns:
+        All rows in input order (resumed ones included).
+    """
+    from noveval.progress import track
+
+    ids = [str(id_of(it)) for it in items]
+    if len(set(ids)) != len(ids):
+        dup = next(i for i in ids if ids.count(i) > 1)
+        raise InputError(None, None, "id", f"duplicate item id {dup!r}: ids must be unique")
+    done = run.done(kind)
+    todo = [(i, it) for i, it in zip(ids, items) if i not in done]
+    sem = asyncio.Semaphore(concurrency)
+    with track(len(todo), progress or "", client=client) as tr:
+
+        async def one(item_id: str, item: T) -> None:
+            async with sem:
+                row = await worker(item)
+            row = {"id": item_id, **{k: v for k, v in row.items() if k != "id"}}
+            run.append(kind, row)
+            tr.advance()
+
+        await asyncio.gather(*(one(i, it) for i, it in todo))
+    return run.finalize(kind, ids)
