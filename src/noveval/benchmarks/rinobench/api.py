@@ -1,0 +1,191 @@
+"""Python API of RINoBench: ``run`` (generate + score) and ``score`` (saved predictions).
+
+Everything the CLI does is one call here::
+
+    from noveval.benchmarks import rinobench
+    run_dir = rinobench.run("test.json", model="local", out="runs/rino", judge="local")
+    scores = rinobench.score("novelty_predictions-o3.json", "test.json", out="runs/o3")
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from noveval.benchmarks.rinobench.data import load_items, load_predictions, load_rubric
+from noveval.benchmarks.rinobench.judge import JudgeOptions
+
+__all__ = ["run", "score"]
+
+
+def _client(spec: str | Any, **kw: Any) -> Any:
+    if not isinstance(spec, str):
+        return spec
+    from noveval.models.client import get_client
+
+    return get_client(spec, **kw)
+
+
+def run(
+    items: str | Path,
+    *,
+    model: str | Any = "local",
+    out: str | Path,
+    judge: str | Any | None = None,
+    rubric: str | Path | None = None,
+    limit: int | None = None,
+    structured: bool = True,
+    max_tokens: int = 512,
+    seed: int = 0,
+    max_related_works: int | None = None,
+    max_abstract_chars: int | None = None,
+    judge_options: JudgeOptions | None = None,
+    overwrite: bool = False,
+    cache: str | None = "default",
+    concurrency: int | None = None,
+    progress: bool = True,
+) -> Path:
+    """Run the novelty-judgment task on ``items`` and score it (Section 5).
+
+    Gold scores are optional: without them only ``predictions.jsonl`` is written.
+
+    Args:
+        items: A ``test.json``-format file.
+        model: Model spec (or a ready client).
+        out: Run directory (resumed when it holds the same settings).
+        judge: Judge model spec/client for the justification metrics (None: skip).
+        rubric: ``label_descriptions.json`` (default: Table 1).
+        limit: Use only the first N items.
+        structured: Ask for schema-constrained JSON answers.
+        max_tokens: Answer token budget.
+        seed: Sampling and bootstrap seed.
+        max_related_works: Show only the first N related works.
+        max_abstract_chars: Cut related-work abstracts to this length.
+        judge_options: Judge settings.
+        overwrite: Replace a run with other settings in ``out``.
+        cache: Response cache (``"default"``, a path, or None).
+        concurrency: Max requests in flight.
+        progress: Show progress.
+
+    Returns:
+        The run directory.
+
+    Raises:
+        InputError: bad items/rubric file, or a run with other settings in ``out``.
+    """
+    from noveval.benchmarks.rinobench.generate import agenerate
+    from noveval.benchmarks.rinobench.prompts import prompt_hashes
+    from noveval.benchmarks.rinobench.scoring import ascore
+    from noveval.runs import RunDir
+
+    all_items = load_items(items)
+    sel = all_items[:limit] if limit else all_items
+    rub = load_rubric(rubric)
+    client = _client(model, cache=cache, concurrency=concurrency)
+    judge_client = _client(judge, cache=cache, concurrency=concurrency) if judge is not None else None
+    jopts = judge_options or JudgeOptions()
+    config = {
+        "benchmark": "rinobench",
+        "items": str(Path(items).resolve()),
+        "n_items": len(sel),
+        "model": client.model_id,
+        "judge": judge_client.model_id if judge_client else None,
+        "rubric": rub,
+        "prompts": prompt_hashes(),
+        "params": {
+            "structured": structured,
+            "max_tokens": max_tokens,
+            "temperature": 0.0,
+            "seed": seed,
+            "max_related_works": max_related_works,
+            "max_abstract_chars": max_abstract_chars,
+        },
+        "judge_options": jopts.model_dump() if judge_client else None,
+    }
+    rd = RunDir.create(out, config, overwrite=overwrite)
+
+    async def go() -> None:
+        rows = await agenerate(
+            sel, client, rd, rubric=rub, structured=structured, max_tokens=max_tokens, seed=seed,
+            max_related_works=max_related_works, max_abstract_chars=max_abstract_chars,
+            progress="rinobench: judging novelty" if progress else None,
+        )
+        if all(it.novelty_score is not None for it in sel):
+            from noveval.benchmarks.rinobench.data import Prediction
+
+            preds = [Prediction.model_validate(r) for r in rows]
+            await ascore(
+                sel, preds, run=rd, judge=judge_client, judge_options=jopts, model=client.model_id, seed=seed,
+                progress="rinobench: judging justifications" if progress else None,
+            )
+
+    asyncio.run(go())
+    return rd.path
+
+
+def score(
+    predictions: str | Path,
+    gold: str | Path,
+    *,
+    judge: str | Any | None = None,
+    out: str | Path | None = None,
+    judge_options: JudgeOptions | None = None,
+    overwrite: bool = False,
+    cache: str | None = "default",
+    concurrency: int | None = None,
+    seed: int = 0,
+    n_resamples: int = 1000,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Score saved predictions (published ``[{reasoning, novelty_score}]`` or ours).
+
+    Both files are fully validated before anything is written.
+
+    Args:
+        predictions: Predictions file (aligned with the gold by id, else by order).
+        gold: Gold ``test.json``-format file.
+        judge: Judge model spec/client for the justification metrics (None: skip).
+        out: Run directory for judgments / per-item rows / scores (None: write nothing).
+        judge_options: Judge settings.
+        overwrite: Replace a run with other settings in ``out``.
+        cache: Response cache for the judge.
+        concurrency: Max judge requests in flight.
+        seed: Bootstrap seed.
+        n_resamples: Bootstrap resamples.
+        progress: Show progress.
+
+    Returns:
+        The ``scores.json`` dict.
+    """
+    from noveval.benchmarks.rinobench.scoring import align_predictions, ascore
+
+    items = load_items(gold, require_gold=True)
+    preds = load_predictions(predictions)
+    align_predictions(items, preds, path=predictions)  # validate before writing anything
+    judge_client = _client(judge, cache=cache, concurrency=concurrency) if judge is not None else None
+    jopts = judge_options or JudgeOptions()
+    rd = None
+    if out is not None:
+        from noveval.runs import RunDir
+
+        rd = RunDir.create(
+            out,
+            {
+                "benchmark": "rinobench",
+                "task": "score",
+                "predictions": str(Path(predictions).resolve()),
+                "gold": str(Path(gold).resolve()),
+                "judge": judge_client.model_id if judge_client else None,
+                "judge_options": jopts.model_dump() if judge_client else None,
+                "seed": seed,
+            },
+            overwrite=overwrite,
+        )
+    return asyncio.run(
+        ascore(
+            items, preds, run=rd, judge=judge_client, judge_options=jopts, predictions_path=predictions,
+            model=Path(predictions).stem, n_resamples=n_resamples, seed=seed,
+            progress="rinobench: judging justifications" if progress else None,
+        )
+    )

@@ -1,0 +1,218 @@
+"""RINoBench records and loaders for the published formats (Section 4.1.2).
+
+Published files (TimSchopf/RINoBench):
+
+- ``train.json`` / ``test.json``: a JSON array of items ``{source, venueid,
+  research_idea{objective, problem_statement, solution_approach}, novelty_score,
+  novelty_reasoning, related_works[{title, abstract, authors, url, venue, year}]}``.
+- ``label_descriptions.json``: the 1-5 rubric (Table 1) as five strings ``"N: text"``.
+- ``novelty_predictions-<model>.json``: a JSON array ``[{reasoning, novelty_score}]``
+  in test-set order (no ids: predictions are aligned with the gold by position).
+
+Items carry no id in the published format; :func:`load_items` gives each the id
+``str(index)`` (0-based position) unless the record has its own ``id``. Predictions
+made by :mod:`noveval` carry the same ids and are aligned by id; published prediction
+files are aligned by position.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from noveval.errors import InputError
+from noveval.io import read_json, read_records, validation_field
+from noveval.records import Idea, RelatedWork
+
+__all__ = [
+    "DEFAULT_RUBRIC",
+    "RINoBenchItem",
+    "Prediction",
+    "load_items",
+    "load_predictions",
+    "load_rubric",
+    "rubric_text",
+    "coerce_score",
+]
+
+DEFAULT_RUBRIC: dict[int, str] = {
+    1: "The idea is not novel. All aspects already exist in prior work.",
+    2: "The idea is marginally novel. It represents only a minor variation of existing work.",
+    3: (
+        "The idea is somewhat novel. Aspects already exist in prior work. However, it might "
+        "combine known approaches in new ways, apply them to new contexts, or propose "
+        "incremental updates."
+    ),
+    4: "The idea is novel. It introduces new aspects not present in existing work.",
+    5: (
+        "The idea is highly innovative and novel. It is not present in existing work and "
+        "potentially encourages new thinking or opens up new research directions."
+    ),
+}
+"""The novelty judgment rubric, Table 1 of the paper (CC BY 4.0)."""
+
+
+class RINoBenchItem(BaseModel):
+    """One research idea with its related works and (for gold data) the human judgment."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str | None = Field(default=None, description="Item id; the 0-based position when absent.")
+    source: str | None = Field(default=None, description="Where the idea comes from (OpenReview link).")
+    venueid: str | None = Field(default=None, description="OpenReview venue id, e.g. ICLR.cc/2023/Conference.")
+    research_idea: Idea = Field(description="Problem statement, objective and solution approach.")
+    novelty_score: int | None = Field(default=None, ge=1, le=5, description="Gold score 1-5 (gold files only).")
+    novelty_reasoning: str | None = Field(default=None, description="Gold justification (gold files only).")
+    related_works: list[RelatedWork] = Field(default_factory=list, description="Titles and abstracts of related works.")
+
+
+class Prediction(BaseModel):
+    """A model's novelty judgment: a justification and a 1-5 score (``None``: unparseable)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str | None = Field(default=None, description="Item id; absent in published files (aligned by order).")
+    reasoning: str | None = Field(default=None, description="The justification text.")
+    novelty_score: int | None = Field(default=None, description="Score in 1..5, or None when unparseable.")
+    parse_status: str = Field(default="ok", description="'ok', or why the score is missing.")
+
+
+def coerce_score(value: Any) -> int | None:
+    """Read a score value from a predictions file: 1..5 as int, integral float or digit string.
+
+    Returns:
+        The score, or ``None`` when the value is not a score in 1..5 (counted as unparseable).
+    """
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value if 1 <= value <= 5 else None
+    if isinstance(value, float):
+        return int(value) if value.is_integer() and 1 <= value <= 5 else None
+    if isinstance(value, str):
+        m = re.fullmatch(r"\s*([1-5])(?:\.0+)?\s*(?:/\s*5)?\s*", value)
+        return int(m.group(1)) if m else None
+    return None
+
+
+def load_items(path: str | Path, *, require_gold: bool = False) -> list[RINoBenchItem]:
+    """Load RINoBench items from a ``.json`` array or ``.jsonl`` file.
+
+    Args:
+        path: The file (published ``train.json`` / ``test.json`` format).
+        require_gold: Demand ``novelty_score`` and ``novelty_reasoning`` on every item.
+
+    Returns:
+        The items in file order, each with an id (``str(index)`` when absent).
+
+    Raises:
+        InputError: naming the file, line and field of the first problem (duplicate ids too).
+    """
+    p = Path(path)
+    items = read_records(p, RINoBenchItem)
+    seen: set[str] = set()
+    for i, it in enumerate(items):
+        if it.id is None:
+            it.id = str(i)
+        if it.id in seen:
+            raise InputError(p, None, f"[{i}].id", f"duplicate id {it.id!r}")
+        seen.add(it.id)
+        if require_gold:
+            if it.novelty_score is None:
+                raise InputError(p, None, f"[{i}].novelty_score", "gold score is missing")
+            if not (it.novelty_reasoning or "").strip():
+                raise InputError(p, None, f"[{i}].novelty_reasoning", "gold justification is missing")
+    return items
+
+
+def load_predictions(path: str | Path) -> list[Prediction]:
+    """Load predictions: a published ``[{reasoning, novelty_score}]`` file or our JSONL.
+
+    A ``novelty_score`` that is not a score in 1..5 (null, 0, 7, "high") is kept as an
+    unparseable prediction (``novelty_score=None``), never dropped. A record without a
+    ``novelty_score`` key at all is a format error.
+
+    Raises:
+        InputError: bad JSON, a record that is not an object, a missing ``novelty_score``
+            key, or a ``reasoning`` that is not text.
+    """
+    p = Path(path)
+    raw_rows = _read_rows(p)
+    out: list[Prediction] = []
+    for i, row in enumerate(raw_rows):
+        where = f"[{i}]"
+        if not isinstance(row, dict):
+            raise InputError(p, None, where, f"expected an object, got {type(row).__name__}")
+        if "novelty_score" not in row:
+            raise InputError(p, None, f"{where}.novelty_score", "required field is missing")
+        reasoning = row.get("reasoning")
+        if reasoning is not None and not isinstance(reasoning, str):
+            raise InputError(p, None, f"{where}.reasoning", "must be text or null")
+        data = dict(row)
+        score = coerce_score(row["novelty_score"])
+        data["novelty_score"] = score
+        if score is None:
+            data["parse_status"] = row.get("parse_status") or "unparseable"
+            data.setdefault("raw_novelty_score", row["novelty_score"])
+        if data.get("id") is not None:
+            data["id"] = str(data["id"])
+        try:
+            out.append(Prediction.model_validate(data))
+        except ValidationError as e:
+            field, msg = validation_field(e)
+            raise InputError(p, None, f"{where}.{field}", msg) from e
+    ids = [r.id for r in out if r.id is not None]
+    if len(set(ids)) != len(ids):
+        raise InputError(p, None, "id", "duplicate prediction ids")
+    return out
+
+
+def _read_rows(p: Path) -> list[Any]:
+    name = p.name[:-3] if p.name.endswith(".gz") else p.name
+    if name.endswith(".jsonl"):
+        from noveval.io import read_jsonl
+
+        return read_jsonl(p)
+    data = read_json(p)
+    if isinstance(data, dict) and isinstance(data.get("predictions"), list):
+        data = data["predictions"]
+    if not isinstance(data, list):
+        raise InputError(p, None, None, "expected a JSON array of predictions")
+    if not data:
+        raise InputError(p, None, None, "file holds an empty list: no predictions")
+    return data
+
+
+def load_rubric(path: str | Path | None = None) -> dict[int, str]:
+    """Load ``label_descriptions.json`` (five ``"N: text"`` strings); default: Table 1.
+
+    Raises:
+        InputError: not a list of five strings numbered 1..5.
+    """
+    if path is None:
+        return dict(DEFAULT_RUBRIC)
+    p = Path(path)
+    data = read_json(p)
+    if isinstance(data, dict):
+        entries = [f"{k}: {v}" for k, v in data.items()]
+    elif isinstance(data, list):
+        entries = data
+    else:
+        raise InputError(p, None, None, "expected a list of 'N: description' strings")
+    rubric: dict[int, str] = {}
+    for i, e in enumerate(entries):
+        m = re.match(r"\s*([1-5])\s*[:.)-]\s*(.+)", e, re.S) if isinstance(e, str) else None
+        if not m:
+            raise InputError(p, None, f"[{i}]", "expected 'N: description' with N in 1..5")
+        rubric[int(m.group(1))] = m.group(2).strip()
+    if sorted(rubric) != [1, 2, 3, 4, 5]:
+        raise InputError(p, None, None, f"rubric must describe scores 1..5, got {sorted(rubric)}")
+    return rubric
+
+
+def rubric_text(rubric: dict[int, str]) -> str:
+    """Render the rubric as ``N: description`` lines, lowest score first."""
+    return "\n".join(f"{k}: {rubric[k]}" for k in sorted(rubric))

@@ -1,0 +1,150 @@
+"""The RINoBench task: a model judges an idea's novelty, 1-5 with a justification (Section 5).
+
+The model gets the rubric (Table 1), the research idea (problem statement, objective,
+solution approach) and the titles and abstracts of its related works, and is asked to
+analyse the idea, compare it with the related works and answer a score and a brief
+justification (the zero-shot setup of Section 5 / Figure 6; the wording is ours, see
+``prompts/judge_novelty.txt``). With ``structured=True`` (default) the backend is asked
+for schema-constrained JSON; the answer is parsed robustly either way
+(:mod:`.parse`), and an unparseable answer is kept with ``novelty_score=None``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from noveval.benchmarks.rinobench.data import RINoBenchItem, rubric_text
+from noveval.benchmarks.rinobench.parse import parse_judgment
+from noveval.benchmarks.rinobench.prompts import render_messages
+
+__all__ = ["JUDGMENT_SCHEMA", "format_related_works", "build_request", "agenerate"]
+
+JUDGMENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "reasoning": {"type": "string"},
+        "novelty_score": {"type": "integer", "enum": [1, 2, 3, 4, 5]},
+    },
+    "required": ["reasoning", "novelty_score"],
+}
+"""JSON schema of the answer: justification first, then the score."""
+
+
+def format_related_works(
+    item: RINoBenchItem, *, max_related_works: int | None = None, max_abstract_chars: int | None = None
+) -> str:
+    """Render the related works as numbered ``[i] title: abstract`` entries.
+
+    Args:
+        item: The item.
+        max_related_works: Keep only the first N related works (None: all).
+        max_abstract_chars: Cut each abstract to this many characters (None: whole).
+    """
+    works = item.related_works[:max_related_works] if max_related_works else item.related_works
+    lines = []
+    for i, w in enumerate(works, start=1):
+        abstract = (w.abstract or "").strip()
+        if max_abstract_chars and len(abstract) > max_abstract_chars:
+            abstract = abstract[:max_abstract_chars].rstrip() + " ..."
+        lines.append(f"[{i}] {w.title.strip()}: {abstract}" if abstract else f"[{i}] {w.title.strip()}")
+    return "\n".join(lines) if lines else "(none given)"
+
+
+def build_request(
+    item: RINoBenchItem,
+    rubric: dict[int, str],
+    *,
+    structured: bool = True,
+    max_tokens: int = 512,
+    temperature: float = 0.0,
+    seed: int = 0,
+    max_related_works: int | None = None,
+    max_abstract_chars: int | None = None,
+) -> Any:
+    """Build the :class:`~noveval.models.chat.ChatRequest` for one item."""
+    from noveval.models.chat import ChatRequest, GenerationParams
+
+    idea = item.research_idea
+    messages = render_messages(
+        "judge_novelty",
+        rubric=rubric_text(rubric),
+        problem_statement=idea.problem_statement,
+        objective=idea.objective,
+        solution_approach=idea.solution_approach,
+        related_works=format_related_works(
+            item, max_related_works=max_related_works, max_abstract_chars=max_abstract_chars
+        ),
+    )
+    params = GenerationParams(
+        temperature=temperature,
+        max_tokens=max_tokens,
+        seed=seed,
+        json_schema=JUDGMENT_SCHEMA if structured else None,
+    )
+    return ChatRequest(messages=messages, params=params, tag=f"rinobench:{item.id}")
+
+
+async def agenerate(
+    items: Sequence[RINoBenchItem],
+    client: Any,
+    run: Any,
+    *,
+    rubric: dict[int, str],
+    structured: bool = True,
+    max_tokens: int = 512,
+    temperature: float = 0.0,
+    seed: int = 0,
+    max_related_works: int | None = None,
+    max_abstract_chars: int | None = None,
+    progress: str | None = "rinobench: judging novelty",
+) -> list[dict[str, Any]]:
+    """Run the task over ``items``, resumably, writing ``predictions.jsonl`` in ``run``.
+
+    Each row: ``id, reasoning, novelty_score`` (1..5 or None), ``parse_status``,
+    ``raw`` (the model's words), ``error`` (a failed call), ``finish_reason``, ``cached``.
+
+    Returns:
+        The prediction rows in input order.
+    """
+    from noveval.runs import run_items
+
+    sem = client.semaphore()
+
+    async def worker(item: RINoBenchItem) -> dict[str, Any]:
+        req = build_request(
+            item,
+            rubric,
+            structured=structured,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            seed=seed,
+            max_related_works=max_related_works,
+            max_abstract_chars=max_abstract_chars,
+        )
+        resp = await client.acomplete(req, _sem=sem)
+        if not resp.ok:
+            return {
+                "id": item.id,
+                "reasoning": None,
+                "novelty_score": None,
+                "parse_status": "call_failed",
+                "raw": resp.text,
+                "error": resp.error,
+                "finish_reason": resp.finish_reason,
+                "cached": resp.cached,
+            }
+        parsed = parse_judgment(resp.text)
+        return {
+            "id": item.id,
+            "reasoning": parsed.reasoning,
+            "novelty_score": parsed.score,
+            "parse_status": "ok" if parsed.ok else parsed.status,
+            "parse_method": parsed.status if parsed.ok else None,
+            "raw": resp.text,
+            "error": None,
+            "finish_reason": resp.finish_reason,
+            "cached": resp.cached,
+        }
+
+    return await run_items(run, "predictions", list(items), worker, id_of=lambda it: it.id, progress=progress)
