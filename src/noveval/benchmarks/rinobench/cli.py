@@ -1,0 +1,136 @@
+"""CLI of RINoBench: ``noveval run rinobench``, ``noveval score rinobench``,
+``noveval rinobench construct``. Nothing heavy is imported at module level."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from noveval.cli.common import cli_errors
+from noveval.cli.options import (
+    ConcurrencyOpt,
+    JudgeOpt,
+    LimitOpt,
+    ModelOpt,
+    NoCacheOpt,
+    OutOpt,
+    OverwriteOpt,
+    SeedOpt,
+)
+
+app = typer.Typer(help="RINoBench extras: dataset construction (Section 4.1).", no_args_is_help=True)
+
+ItemsOpt = Annotated[Path | None, typer.Option("--items", "-i", help="Items in the published test.json format (default: the shipped samples).")]
+RubricOpt = Annotated[Path | None, typer.Option("--rubric", help="label_descriptions.json (default: the paper's Table 1).")]
+
+
+def _samples() -> Path:
+    from importlib.resources import files
+
+    return Path(str(files("noveval").joinpath("samples", "rinobench")))
+
+
+def _summary(scores: dict) -> None:
+    ev = scores["extra"]["evaluation"]
+    typer.echo(json.dumps(ev, indent=2))
+    dist = scores["extra"]["predicted_score_distribution"]
+    typer.echo(f"predicted score distribution: {dist}", err=True)
+
+
+@cli_errors
+def run(
+    out: OutOpt,
+    items: ItemsOpt = None,
+    model: ModelOpt = "local",
+    judge: JudgeOpt = None,
+    rubric: RubricOpt = None,
+    limit: LimitOpt = None,
+    max_related_works: Annotated[int | None, typer.Option(help="Show only the first N related works.")] = None,
+    max_abstract_chars: Annotated[int | None, typer.Option(help="Cut related-work abstracts to N characters.")] = None,
+    free_text: Annotated[bool, typer.Option("--free-text", help="Do not ask for schema-constrained JSON; parse free text.")] = False,
+    max_tokens: Annotated[int, typer.Option(help="Answer token budget.")] = 512,
+    seed: SeedOpt = 0,
+    concurrency: ConcurrencyOpt = None,
+    no_cache: NoCacheOpt = False,
+    overwrite: OverwriteOpt = False,
+) -> None:
+    """Judge research-idea novelty (1-5 + justification) and score it (RINoBench, Section 5)."""
+    from noveval.benchmarks.rinobench.api import run as api_run
+    from noveval.runs import RunDir
+
+    path = api_run(
+        items or _samples() / "test.json", model=model, out=out, judge=judge, rubric=rubric, limit=limit,
+        structured=not free_text, max_tokens=max_tokens, seed=seed, max_related_works=max_related_works,
+        max_abstract_chars=max_abstract_chars, overwrite=overwrite, cache=None if no_cache else "default",
+        concurrency=concurrency,
+    )
+    scores = RunDir.open(path).scores
+    if scores:
+        _summary(scores)
+    typer.echo(f"run: {path}", err=True)
+
+
+@cli_errors
+def score(
+    predictions: Annotated[Path, typer.Option("--predictions", "-p", help="Predictions: published [{reasoning, novelty_score}] JSON or our predictions.jsonl.")],
+    gold: Annotated[Path, typer.Option("--gold", "-g", help="Gold items (test.json format).")],
+    judge: JudgeOpt = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Run directory for judgments, per-item rows and scores.")] = None,
+    seed: SeedOpt = 0,
+    concurrency: ConcurrencyOpt = None,
+    no_cache: NoCacheOpt = False,
+    overwrite: OverwriteOpt = False,
+) -> None:
+    """Score saved RINoBench predictions: F1 1..5/macro, MAE, and with --judge the justification metrics."""
+    from noveval.benchmarks.rinobench.api import score as api_score
+
+    scores = api_score(
+        predictions, gold, judge=judge, out=out, seed=seed, concurrency=concurrency,
+        cache=None if no_cache else "default", overwrite=overwrite,
+    )
+    _summary(scores)
+
+
+@app.command("construct")
+@cli_errors
+def construct_cmd(
+    reviews: Annotated[Path, typer.Option("--reviews", "-r", help="OpenReview-like paper records (JSON array or JSONL), see noveval.benchmarks.rinobench.construct.")],
+    out: OutOpt,
+    model: ModelOpt = "local",
+    binning: Annotated[str, typer.Option(help="'fixed' (equal-width edges over the 1-4 rating scale) or 'blended' (released code: 0.7 quantile + 0.3 equal-width).")] = "fixed",
+    min_related_works: Annotated[int, typer.Option(help="Drop ideas with fewer related works (paper: 5).")] = 5,
+    test_size: Annotated[float, typer.Option(help="Test share of the stratified split (paper: 0.2).")] = 0.2,
+    skip_grounding: Annotated[bool, typer.Option("--skip-grounding", help="Skip the LLM grounding filter of gold justifications.")] = False,
+    seed: SeedOpt = 0,
+    no_cache: NoCacheOpt = False,
+) -> None:
+    """Build a RINoBench dataset (train.json / test.json) from review records (Section 4.1)."""
+    from noveval.benchmarks.rinobench.construct import construct
+
+    manifest = construct(
+        reviews, out, model=model, binning=binning, min_related_works=min_related_works, test_size=test_size,
+        check_grounding=not skip_grounding, seed=seed, cache=None if no_cache else "default",
+    )
+    typer.echo(json.dumps(manifest["counts"], indent=2))
+    typer.echo(f"dataset: {out}", err=True)
+
+
+def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False, data_dir: Path | None = None) -> list[Path]:
+    """Tiny end-to-end run on the shipped samples: generate, score and judge two items.
+
+    With ``real`` the rubric is read from ``<data_dir>/rinobench/label_descriptions.json``
+    (no gold test set is available there, so the items stay the shipped samples).
+    """
+    from noveval.benchmarks.rinobench.api import run as api_run
+
+    rubric = None
+    if real and data_dir is not None and (Path(data_dir) / "rinobench" / "label_descriptions.json").exists():
+        rubric = Path(data_dir) / "rinobench" / "label_descriptions.json"
+    path = api_run(
+        _samples() / "test.json", model=model, judge=model, out=Path(out_dir) / "run", rubric=rubric, limit=2,
+        max_tokens=256, overwrite=True,
+    )
+    return [path]

@@ -1,0 +1,462 @@
+"""RINoBench dataset construction (Section 4.1.1), from OpenReview-like review records.
+
+Input: a JSON array or JSONL of :class:`ReviewedPaper` records::
+
+    {"id": "abc123", "title": "...", "abstract": "...",
+     "venueid": "ICLR.cc/2023/Conference", "source": "https://openreview.net/forum?id=abc123",
+     "reviews": [{"summary": "...", "text": "<the review's comments>",
+                  "technical_novelty": "3: The contributions are significant and somewhat new.",
+                  "empirical_novelty": 2}, ...],
+     "related_works": [{"title": "...", "abstract": "...", "authors": [...], "url": null,
+                        "venue": "...", "year": 2021}, ...]}
+
+Each review carries the two ICLR 2022/2023 novelty ratings, "Technical Novelty And
+Significance" and "Empirical Novelty And Significance", on the 1-4 scale, as a number
+or as OpenReview's ``"N: text"`` string; ``null`` / ``"N/A"`` means not given. Related
+works are part of the input: the paper retrieved the works cited in the introduction
+and related-work sections with Nougat and Semantic Scholar, which needs the network.
+
+Stages (the manifest records every paper dropped and why):
+
+1. **Agreement filter**: drop a paper when its reviewers' ratings differ by more than
+   ``max_disagreement`` (1) within the technical ratings, within the empirical ratings,
+   or across both pooled; papers with no rating are dropped too.
+2. **Average** all ratings of both dimensions into one mean in [1, 4].
+3. **Bin** the mean into the 1-5 rubric (Table 1). The paper does not state its edges.
+   ``binning="fixed"`` (default) uses equal-width edges over the rating scale
+   :data:`FIXED_BIN_EDGES` = (1.0, 1.6, 2.2, 2.8, 3.4, 4.0), intervals closed on the
+   right, the first also on the left: [1, 1.6] -> 1, (1.6, 2.2] -> 2, (2.2, 2.8] -> 3,
+   (2.8, 3.4] -> 4, (3.4, 4] -> 5. ``binning="blended"`` reproduces the released code:
+   ``0.7 * quantile edges + 0.3 * equal-width edges`` over the observed means (edges
+   depend on the data; the manifest records them).
+4. **Related works**: drop ideas with fewer than ``min_related_works`` (5). Done before the
+   LLM stages to save calls; the outcome is the same as filtering last.
+5. **Idea structuring** (LLM, ``construct_idea.txt``): title, abstract and reviewer
+   summaries -> problem statement, objective, solution approach (first person).
+6. **Justification synthesis** (LLM, ``construct_justification.txt``): the reviewers'
+   comments, the idea, the gold score and the rubric -> one coherent justification.
+7. **Quality filters**: formal check of the idea (LLM, ``construct_formal.txt``: first
+   person, not a summary of reviews, no numerical novelty score; plus a regular-expression
+   check for numeric scores), and grounding of the justification: its known-aspect
+   arguments must each be backed by a related work and its novelty-aspect arguments by
+   the idea (the judge's extraction and grounding prompts). Only ideas that pass both stay.
+8. **Stratified split** 80/20 by score (largest-remainder allocation per class, seeded).
+
+Output in ``out``: ``train.json``, ``test.json`` (published format), ``label_descriptions.json``,
+``manifest.json`` (counts per stage, bin edges, drops) and ``judgments.jsonl`` (every LLM
+reply per paper; resumable).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, RINoBenchItem, rubric_text
+from noveval.records import Idea, RelatedWork
+
+__all__ = [
+    "FIXED_BIN_EDGES",
+    "NoveltyReview",
+    "ReviewedPaper",
+    "parse_rating",
+    "agreement_ok",
+    "mean_rating",
+    "bin_edges",
+    "bin_score",
+    "stratified_split",
+    "has_numeric_score",
+    "construct",
+]
+
+FIXED_BIN_EDGES: tuple[float, ...] = (1.0, 1.6, 2.2, 2.8, 3.4, 4.0)
+"""Equal-width edges over the ICLR 1-4 novelty scale: five bins -> rubric scores 1..5."""
+
+
+class NoveltyReview(BaseModel):
+    """One review with its two novelty ratings (ICLR 2022/2023 form)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str | None = Field(default=None, description="Review id.")
+    summary: str = Field(default="", description="The reviewer's summary of the paper.")
+    text: str = Field(default="", description="The review's comments (strengths, weaknesses, novelty).")
+    technical_novelty: int | str | None = Field(default=None, description="Technical novelty and significance, 1-4 or 'N: text'.")
+    empirical_novelty: int | str | None = Field(default=None, description="Empirical novelty and significance, 1-4 or 'N: text'.")
+
+
+class ReviewedPaper(BaseModel):
+    """A submission with its reviews and related works (construction input)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str = Field(description="Submission id.")
+    title: str = Field(description="Title.")
+    abstract: str = Field(default="", description="Abstract.")
+    venueid: str | None = Field(default=None, description="OpenReview venue id.")
+    source: str | None = Field(default=None, description="Link to the submission.")
+    reviews: list[NoveltyReview] = Field(description="The reviews.")
+    related_works: list[RelatedWork] = Field(default_factory=list, description="Works cited in introduction / related work.")
+
+
+def parse_rating(value: int | str | None) -> int | None:
+    """Read a 1-4 rating from ``3`` or ``"3: The contributions are ..."``; None if absent/invalid."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if 1 <= value <= 4 else None
+    m = re.match(r"\s*(\d+)", value)
+    if not m:
+        return None
+    v = int(m.group(1))
+    return v if 1 <= v <= 4 else None
+
+
+def _ratings(paper: ReviewedPaper) -> tuple[list[int], list[int]]:
+    tech = [r for r in (parse_rating(x.technical_novelty) for x in paper.reviews) if r is not None]
+    emp = [r for r in (parse_rating(x.empirical_novelty) for x in paper.reviews) if r is not None]
+    return tech, emp
+
+
+def agreement_ok(technical: list[int], empirical: list[int], *, max_disagreement: int = 1) -> bool:
+    """Section 4.1.1 filter: max - min <= ``max_disagreement`` within each dimension and pooled.
+
+    Returns:
+        True when the paper is kept; False also when there is no rating at all.
+    """
+    pooled = technical + empirical
+    if not pooled:
+        return False
+    return all(max(v) - min(v) <= max_disagreement for v in (technical, empirical, pooled) if v)
+
+
+def mean_rating(technical: list[int], empirical: list[int]) -> float:
+    """Average of all ratings of both dimensions (Section 4.1.1)."""
+    return float(np.mean(technical + empirical))
+
+
+def bin_edges(means: list[float], *, binning: Literal["fixed", "blended"] = "fixed", quantile_mix: float = 0.7) -> list[float]:
+    """Six edges of the five bins: :data:`FIXED_BIN_EDGES`, or the released code's blend.
+
+    ``blended``: ``quantile_mix * quantiles(means, 0, .2, ..., 1) + (1 - quantile_mix) *
+    linspace(min, max, 6)``.
+    """
+    if binning == "fixed":
+        return list(FIXED_BIN_EDGES)
+    if binning != "blended":
+        raise ValueError(f"binning must be 'fixed' or 'blended', got {binning!r}")
+    if not means:
+        return list(FIXED_BIN_EDGES)
+    x = np.asarray(means, dtype=float)
+    width = np.linspace(x.min(), x.max(), 6)
+    quant = np.quantile(x, np.linspace(0, 1, 6))
+    return [float(v) for v in quantile_mix * quant + (1 - quantile_mix) * width]
+
+
+def bin_score(mean: float, edges: list[float] | tuple[float, ...] = FIXED_BIN_EDGES) -> int:
+    """Map a mean rating to 1..5: bin i is ``(edges[i-1], edges[i]]``, the first closed on the left.
+
+    Values outside the edges go to the nearest end bin.
+    """
+    for i in range(1, 6):
+        if mean <= edges[i] + 1e-12:
+            return i
+    return 5
+
+
+def stratified_split(scores: list[int], *, test_size: float = 0.2, seed: int = 0) -> tuple[list[int], list[int]]:
+    """Stratified split of indices into (train, test), Section 4.1.2 (80:20).
+
+    The test set gets ``round(test_size * N)`` items, spread over classes by largest
+    remainder of ``test_size * n_class`` (ties: smaller class label first); within a class
+    the test items are a seeded random choice. Deterministic for a given seed.
+    """
+    n = len(scores)
+    by_class: dict[int, list[int]] = {}
+    for i, s in enumerate(scores):
+        by_class.setdefault(s, []).append(i)
+    target = int(round(test_size * n))
+    quota = {c: int(np.floor(test_size * len(ix))) for c, ix in by_class.items()}
+    rem = sorted(by_class, key=lambda c: (-(test_size * len(by_class[c]) - quota[c]), c))
+    for c in rem[: max(0, target - sum(quota.values()))]:
+        quota[c] += 1
+    rng = np.random.default_rng(seed)
+    test: list[int] = []
+    for c in sorted(by_class):
+        ix = by_class[c]
+        pick = rng.permutation(len(ix))[: quota[c]]
+        test.extend(ix[j] for j in pick)
+    test_set = set(test)
+    return [i for i in range(n) if i not in test_set], sorted(test)
+
+
+_NUMERIC_SCORE = re.compile(
+    r"(novelty|originality)[^.]{0,40}\b(score|rating|rated)\b[^.]{0,15}\d|\b\d(\.\d)?\s*/\s*(4|5|10)\b|\bscore of \d",
+    re.I,
+)
+
+
+def has_numeric_score(text: str) -> bool:
+    """Deterministic part of the formal check: does the text state a numeric novelty score?"""
+    return bool(_NUMERIC_SCORE.search(text))
+
+
+class _IdeaOut(BaseModel):
+    problem_statement: str
+    objective: str
+    solution_approach: str
+
+
+class _JustOut(BaseModel):
+    justification: str
+
+
+class _FormalOut(BaseModel):
+    first_person: bool
+    not_review_summary: bool
+    no_numeric_score: bool
+
+
+def _schema(model: type[BaseModel]) -> dict[str, Any]:
+    from noveval.models.structured import schema_of
+
+    return schema_of(model)
+
+
+async def _process_paper(client: Any, sem: Any, paper: ReviewedPaper, score: int, rubric: dict[int, str], check_grounding: bool, opts: Any) -> dict[str, Any]:
+    from noveval.benchmarks.rinobench.generate import format_related_works
+    from noveval.benchmarks.rinobench.judge import (
+        _Arguments,
+        _arguments_schema,
+        _Grounded,
+        _numbered,
+        _structured,
+        _verdicts_schema,
+    )
+    from noveval.benchmarks.rinobench.prompts import render_messages
+
+    calls: list[dict[str, Any]] = []
+    row: dict[str, Any] = {"id": paper.id, "score": score, "keep": False, "reason": None, "calls": calls}
+
+    def rec(step: str, res: Any) -> None:
+        calls.append({"step": step, "ok": res.ok, "error": res.error, "raw": res.raw, "value": res.value.model_dump() if res.value is not None else None})
+
+    summaries = "\n".join(f"- {r.summary.strip()}" for r in paper.reviews if r.summary.strip()) or "(none)"
+    res = await _structured(client, sem, render_messages("construct_idea", title=paper.title, abstract=paper.abstract, summaries=summaries), _schema(_IdeaOut), _IdeaOut, opts, "rinobench:construct:idea")
+    rec("idea", res)
+    if not res.ok:
+        row["reason"] = "idea_structuring_failed"
+        return row
+    idea = Idea(**res.value.model_dump())
+    row["research_idea"] = idea.model_dump()
+    comments = "\n\n".join(f"Reviewer {i}: {r.text.strip()}" for i, r in enumerate(paper.reviews, start=1) if r.text.strip()) or "(none)"
+    ivals = {"problem_statement": idea.problem_statement, "objective": idea.objective, "solution_approach": idea.solution_approach}
+    jres, fres = await asyncio.gather(
+        _structured(client, sem, render_messages("construct_justification", score=str(score), rubric=rubric_text(rubric), comments=comments, **ivals), _schema(_JustOut), _JustOut, opts, "rinobench:construct:justification"),
+        _structured(client, sem, render_messages("construct_formal", **ivals), _schema(_FormalOut), _FormalOut, opts, "rinobench:construct:formal"),
+    )
+    rec("justification", jres)
+    rec("formal", fres)
+    if not jres.ok or not jres.value.justification.strip():
+        row["reason"] = "justification_synthesis_failed"
+        return row
+    row["novelty_reasoning"] = jres.value.justification.strip()
+    if not fres.ok:
+        row["reason"] = "formal_check_failed_to_run"
+        return row
+    formal = fres.value
+    numeric = has_numeric_score(" ".join(ivals.values()))
+    row["formal"] = {**formal.model_dump(), "regex_numeric_score": numeric}
+    if not (formal.first_person and formal.not_review_summary and formal.no_numeric_score) or numeric:
+        row["reason"] = "formal_check"
+        return row
+    if check_grounding:
+        item = RINoBenchItem(research_idea=idea, related_works=paper.related_works)
+        schema = _arguments_schema(opts.max_arguments)
+        just = row["novelty_reasoning"]
+        kres, nres = await asyncio.gather(
+            _structured(client, sem, render_messages("extract_known", justification=just), schema, _Arguments, opts, "rinobench:construct:extract_known"),
+            _structured(client, sem, render_messages("extract_novelty", justification=just), schema, _Arguments, opts, "rinobench:construct:extract_novelty"),
+        )
+        rec("extract_known", kres)
+        rec("extract_novelty", nres)
+        if not kres.ok or not nres.ok:
+            row["reason"] = "grounding_check_failed_to_run"
+            return row
+        grounding: dict[str, Any] = {}
+        for kind, args in (("known", kres.value.arguments), ("novelty", nres.value.arguments)):
+            args = [a for a in args if a.strip()]
+            if not args:
+                grounding[kind] = []
+                continue
+            if kind == "known":
+                msgs = render_messages("ground_known", related_works=format_related_works(item), arguments=_numbered(args))
+            else:
+                msgs = render_messages("ground_novelty", arguments=_numbered(args), **ivals)
+            gres = await _structured(client, sem, msgs, _verdicts_schema("grounded", len(args)), _Grounded, opts, f"rinobench:construct:ground_{kind}")
+            rec(f"ground_{kind}", gres)
+            if not gres.ok or len(gres.value.grounded) != len(args):
+                row["reason"] = "grounding_check_failed_to_run"
+                return row
+            grounding[kind] = list(gres.value.grounded)
+        row["grounding"] = grounding
+        if not all(all(v) for v in grounding.values()):
+            row["reason"] = "justification_not_grounded"
+            return row
+    row["keep"] = True
+    return row
+
+
+def construct(
+    reviews: str | Path,
+    out: str | Path,
+    *,
+    model: str | Any = "local",
+    binning: Literal["fixed", "blended"] = "fixed",
+    quantile_mix: float = 0.7,
+    max_disagreement: int = 1,
+    min_related_works: int = 5,
+    test_size: float = 0.2,
+    check_grounding: bool = True,
+    rubric: dict[int, str] | None = None,
+    seed: int = 0,
+    cache: str | None = "default",
+    overwrite: bool = False,
+) -> dict[str, Any]:
+    """Run the Section 4.1 pipeline on review records and write a dataset in the published format.
+
+    Args:
+        reviews: :class:`ReviewedPaper` records (JSON array or JSONL).
+        out: Output folder (resumable: LLM steps already done are not redone).
+        model: Model spec or client for the LLM stages (the paper used GPT-OSS-120B).
+        binning: ``"fixed"`` (default, :data:`FIXED_BIN_EDGES`) or ``"blended"``.
+        quantile_mix: Quantile weight of the blended edges (released code: 0.7).
+        max_disagreement: Largest allowed rating spread (paper: 1).
+        min_related_works: Fewest related works an idea needs (paper: 5).
+        test_size: Test share of the stratified split (paper: 0.2).
+        check_grounding: Run the LLM grounding filter on the justifications.
+        rubric: The rubric (default: Table 1).
+        seed: Split seed and LLM seed.
+        cache: Response cache.
+        overwrite: Replace an output folder built with other settings.
+
+    Returns:
+        The manifest (also written to ``manifest.json``).
+
+    Raises:
+        InputError: invalid records (file, line, field), duplicate ids, or a folder built
+            with other settings.
+    """
+    from noveval.benchmarks.rinobench.judge import JudgeOptions
+    from noveval.benchmarks.rinobench.prompts import prompt_hashes
+    from noveval.errors import InputError
+    from noveval.io import read_records, write_json
+    from noveval.runs import RunDir, run_items
+
+    papers = read_records(reviews, ReviewedPaper)
+    ids = [p.id for p in papers]
+    if len(set(ids)) != len(ids):
+        dup = next(i for i in ids if ids.count(i) > 1)
+        raise InputError(reviews, None, "id", f"duplicate paper id {dup!r}")
+    rub = rubric or dict(DEFAULT_RUBRIC)
+    drops: dict[str, str] = {}
+    kept: list[tuple[ReviewedPaper, float]] = []
+    for p in papers:
+        tech, emp = _ratings(p)
+        if not tech and not emp:
+            drops[p.id] = "no_novelty_ratings"
+        elif not agreement_ok(tech, emp, max_disagreement=max_disagreement):
+            drops[p.id] = "reviewer_disagreement"
+        else:
+            kept.append((p, mean_rating(tech, emp)))
+    n_agree = len(kept)
+    edges = bin_edges([m for _, m in kept], binning=binning, quantile_mix=quantile_mix)
+    scored = [(p, m, bin_score(m, edges)) for p, m in kept]
+    cands = []
+    for p, m, s in scored:
+        if len(p.related_works) < min_related_works:
+            drops[p.id] = "too_few_related_works"
+        else:
+            cands.append((p, m, s))
+
+    client = model
+    if isinstance(model, str):
+        from noveval.models.client import get_client
+
+        client = get_client(model, cache=cache)
+    opts = JudgeOptions(seed=seed)
+    config = {
+        "benchmark": "rinobench",
+        "task": "construct",
+        "reviews": str(Path(reviews).resolve()),
+        "model": client.model_id,
+        "binning": binning,
+        "quantile_mix": quantile_mix if binning == "blended" else None,
+        "max_disagreement": max_disagreement,
+        "min_related_works": min_related_works,
+        "check_grounding": check_grounding,
+        "rubric": rub,
+        "prompts": prompt_hashes(),
+        "seed": seed,
+    }
+    run = RunDir.create(out, config, overwrite=overwrite)
+    sem = client.semaphore()
+    by_id = {p.id: (p, m, s) for p, m, s in cands}
+
+    async def worker(c: tuple[ReviewedPaper, float, int]) -> dict[str, Any]:
+        return await _process_paper(client, sem, c[0], c[2], rub, check_grounding, opts)
+
+    rows = asyncio.run(run_items(run, "judgments", cands, worker, id_of=lambda c: c[0].id, progress="rinobench: constructing", client=client))
+    final: list[dict[str, Any]] = []
+    for r in rows:
+        if not r["keep"]:
+            drops[r["id"]] = r["reason"]
+            continue
+        p, _m, s = by_id[r["id"]]
+        final.append(
+            {
+                "source": p.source,
+                "venueid": p.venueid,
+                "research_idea": r["research_idea"],
+                "novelty_score": s,
+                "novelty_reasoning": r["novelty_reasoning"],
+                "related_works": [w.model_dump(exclude_none=False) for w in p.related_works],
+            }
+        )
+    train_ix, test_ix = stratified_split([f["novelty_score"] for f in final], test_size=test_size, seed=seed)
+    train = [final[i] for i in train_ix]
+    test = [final[i] for i in test_ix]
+    out_p = Path(out)
+    write_json(out_p / "train.json", train)
+    write_json(out_p / "test.json", test)
+    write_json(out_p / "label_descriptions.json", [f"{k}: {rub[k]}" for k in sorted(rub)])
+    manifest = {
+        "counts": {
+            "input_papers": len(papers),
+            "after_agreement_filter": n_agree,
+            "after_related_works_filter": len(cands),
+            "final": len(final),
+            "train": len(train),
+            "test": len(test),
+        },
+        "bin_edges": edges,
+        "binning": binning,
+        "mean_ratings": {p.id: m for p, m in kept},
+        "scores": {p.id: s for p, _m, s in scored},
+        "drops": drops,
+        "drop_reasons": dict(Counter(drops.values())),
+        "class_distribution": {
+            "train": dict(sorted(Counter(x["novelty_score"] for x in train).items())),
+            "test": dict(sorted(Counter(x["novelty_score"] for x in test).items())),
+        },
+        "llm": client.model_id,
+        "cache": client.stats,
+    }
+    write_json(out_p / "manifest.json", manifest)
+    return manifest
