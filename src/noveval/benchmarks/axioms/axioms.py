@@ -1,0 +1,59 @@
+"""The nine axiom checks of Liu & Zhai (2026), §3, with the §5.2 applicability rules.
+
+Each check compares a metric's scores on pool variants of one focal paper (greater
+score = more novel) and is a strict inequality; a check whose variants were not built
+(skip rule) or whose scores are NaN is ``None`` (not applicable).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+VARIANTS: tuple[str, ...] = (
+    "base", "copy", "paraphrase", "cov1", "cov2", "cov4", "distant", "minus_cited",
+    "cited_only", "oldest", "newest",
+)
+"""Pool variants: base pool, Ax1 pool ∪ {P}, Ax2 pool ∪ {rephrase(P)}, Ax3 pools with 1/2/4
+abstract sentences appended to the TF-IDF-nearest pool paper, Ax4 distant task, Ax5
+pool minus cited, Ax6 cited only, Ax7 oldest slice, Ax8 newest slice."""
+
+AXIOMS: tuple[str, ...] = ("Ax1", "Ax2", "Ax3grad", "Ax3<base", "Ax4", "Ax5", "Ax6", "Ax7", "Ax8")
+"""Check names in Table 2's column order."""
+
+AXIOM_VARIANTS: dict[str, tuple[str, ...]] = {
+    "Ax1": ("copy", "base"),
+    "Ax2": ("paraphrase", "base"),
+    "Ax3grad": ("cov4", "cov2", "cov1"),
+    "Ax3<base": ("cov1", "base"),
+    "Ax4": ("distant", "base"),
+    "Ax5": ("minus_cited", "base"),
+    "Ax6": ("cited_only", "minus_cited"),
+    "Ax7": ("oldest", "base"),
+    "Ax8": ("newest", "base"),
+}
+"""Variants each check reads; the check is ``lt`` (first < second < ...) or ``gt``."""
+
+_GREATER = {"Ax4", "Ax5", "Ax7"}
+TITLE_ONLY_SKIP = {"Ax3grad", "Ax3<base"}
+"""Skipped for title-only metrics (FastTextLOF): Ax3 edits abstracts only (§5.2)."""
+
+
+def check(axiom: str, scores: Mapping[str, float | None]) -> bool | None:
+    """Pass/fail of one check from variant scores; None when a variant is missing or NaN."""
+    vals = [scores.get(v) for v in AXIOM_VARIANTS[axiom]]
+    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in vals):
+        return None
+    if axiom in _GREATER:
+        return bool(vals[0] > vals[1])
+    return all(a < b for a, b in zip(vals, vals[1:], strict=False))
+
+
+def decide(scores: Mapping[str, float | None], *, title_only: bool = False) -> dict[str, bool | None]:
+    """All nine checks for one metric and focal paper.
+
+    Args:
+        scores: variant name -> score (see :data:`VARIANTS`).
+        title_only: the metric reads titles only (Ax3 not evaluated, §5.2).
+    """
+    return {a: (None if title_only and a in TITLE_ONLY_SKIP else check(a, scores)) for a in AXIOMS}

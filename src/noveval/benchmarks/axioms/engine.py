@@ -1,0 +1,282 @@
+"""Scoring engine: every metric on every pool variant of every focal paper of a task.
+
+Work is shared exactly wherever the result does not change (Liu & Zhai 2026 §5.2
+protocol, issue "Performance"): texts are embedded once per task row space; a pool
+variant is an index array; RND and Yin gather only the needed blocks of one
+precomputed similarity matrix; fastText models and t-SNE maps are keyed by pool
+content so focal-independent pools (same-year base pools, distant pools, temporal
+slices) are built once. ``naive_scores`` is the straightforward per-variant refit used
+by ``benchmarks/axioms_speed.py`` to check that decisions are identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from noveval.benchmarks.axioms.pools import FocalItem, TaskData
+from noveval.novelty import RND, FastTextLOF, SemNovel, SemNovelMap, Yin
+from noveval.novelty.fasttext_lof import euclidean, lof_scores
+from noveval.novelty.knn import pairwise_cosine_distance, smallest_k_mean
+
+Variants = dict[str, np.ndarray]
+"""Variant name -> pool rows (local to the task row space); absent = not applicable."""
+Scores = dict[str, dict[str, float]]
+"""item id -> variant -> score."""
+
+MAP_POOL = {"base": "base", "copy": "base", "paraphrase": "base", "cov1": "base", "cov2": "base",
+            "cov4": "base", "minus_cited": "base", "cited_only": "base", "distant": "distant",
+            "oldest": "oldest", "newest": "newest"}
+"""The focal-independent pool each variant is derived from (for the approximations)."""
+
+
+def pool_key(rows: np.ndarray) -> str:
+    """Content key of a pool variant (rows are task-local, so the key is task-scoped)."""
+    return hashlib.sha1(np.ascontiguousarray(np.sort(rows), dtype=np.int64).tobytes()).hexdigest()
+
+
+def _f(x: float) -> float:
+    return float(x) if not (isinstance(x, float) and math.isnan(x)) else float("nan")
+
+
+# ------------------------------------------------------------------ RND / Yin
+
+
+def score_embedding_fast(metric: RND | Yin, emb: np.ndarray, items: Sequence[FocalItem],
+                         variants: dict[str, Variants]) -> Scores:
+    """Exact RND/Yin over index sets of one float64 similarity matrix (no per-variant copies)."""
+    e64 = np.asarray(emb, dtype=np.float64)
+    sim = e64 @ e64.T
+    out: Scores = {}
+    for it in items:
+        out[it.item_id] = {v: _f(metric.score_indexed(sim, it.local, rows))
+                           for v, rows in variants[it.item_id].items()}
+    return out
+
+
+def naive_embedding_score(metric: RND | Yin, emb: np.ndarray, focal: int, rows: np.ndarray) -> float:
+    """Straightforward refit: copy the pool matrix, compute every pool density, score the focal."""
+    pool = np.asarray(emb[rows], dtype=np.float64)
+    f = np.asarray(emb[focal], dtype=np.float64)
+    d_f = pairwise_cosine_distance(f[None, :], pool)[0]
+    if isinstance(metric, Yin):
+        return metric._reduce(d_f[None, :])[0].item()
+    n = len(rows)
+    if n < 2:
+        return float("nan")
+    d_pool = pairwise_cosine_distance(pool, pool)
+    np.fill_diagonal(d_pool, np.inf)
+    nd_pool = smallest_k_mean(d_pool, min(metric.q, n - 1))  # densities of the whole pool
+    nd_f = smallest_k_mean(d_f[None, :], min(metric.q, n))[0]
+    order = np.lexsort((np.arange(n), d_f))[: min(metric.p, n)]
+    return float(100.0 * np.mean(nd_pool[order] < nd_f))
+
+
+# ------------------------------------------------------------------ SemNovel
+
+
+def _semnovel_job(args: tuple[SemNovel, np.ndarray]) -> float:
+    metric, x = args
+    from noveval.novelty.semnovel import tsne_2d
+
+    return metric.from_map(tsne_2d(x, perplexity=metric.perplexity, seed=metric.seed, n_jobs=1))
+
+
+def score_semnovel_exact(metric: SemNovel, emb: np.ndarray, items: Sequence[FocalItem],
+                         variants: dict[str, Variants], *, n_jobs: int = 1,
+                         cache: dict[str, float] | None = None,
+                         on_done: Callable[[str, float], None] | None = None) -> Scores:
+    """Exact SemNovel: one t-SNE of pool ∪ {focal} per variant, parallel over processes.
+
+    ``cache`` maps a content key (pool rows' vectors + focal vector + settings) to a
+    score; hits skip the fit and ``on_done(key, score)`` is called for every new fit.
+    """
+    from noveval.novelty.semnovel import content_key
+
+    cache = cache if cache is not None else {}
+    jobs: list[tuple[str, str, str, np.ndarray]] = []
+    out: Scores = {it.item_id: {} for it in items}
+    for it in items:
+        for v, rows in variants[it.item_id].items():
+            x = np.vstack([emb[rows], emb[it.local][None, :]]).astype(np.float32)
+            key = content_key(x, perplexity=metric.perplexity, seed=metric.seed, k=(metric.k_min, metric.k_frac))
+            if key in cache:
+                out[it.item_id][v] = cache[key]
+            else:
+                jobs.append((it.item_id, v, key, x))
+    if jobs:
+        args = [(metric, j[3]) for j in jobs]
+        if n_jobs > 1:
+            with ProcessPoolExecutor(n_jobs) as ex:
+                res = list(ex.map(_semnovel_job, args, chunksize=1))
+        else:
+            res = [_semnovel_job(a) for a in args]
+        for (iid, v, key, _x), s in zip(jobs, res, strict=True):
+            out[iid][v] = cache[key] = float(s)
+            if on_done:
+                on_done(key, float(s))
+    return out
+
+
+def score_semnovel_approx(metric: SemNovel, emb: np.ndarray, items: Sequence[FocalItem],
+                          variants: dict[str, Variants], extra_rows: dict[str, dict[str, int]]) -> Scores:
+    """Fast approximation: one map per focal-independent pool; new points via ``transform``.
+
+    Focal papers, paraphrases and Ax3-extended neighbours are placed into the fixed map
+    of their source pool; removal variants (Ax5/6) take a subset of the map's points.
+    ``extra_rows[item_id]`` gives the new-text row of ``paraphrase``/``cov*`` and the
+    replaced neighbour row under ``"nn"``.
+    """
+    groups: dict[str, tuple[np.ndarray, list[tuple[FocalItem, str]]]] = {}
+    for it in items:
+        vs = variants[it.item_id]
+        for v in vs:
+            src = vs.get(MAP_POOL[v])
+            if src is None:
+                continue
+            k = pool_key(src)
+            groups.setdefault(k, (np.sort(src), []))[1].append((it, v))
+    out: Scores = {it.item_id: {} for it in items}
+    for _k, (src, members) in groups.items():
+        smap = SemNovelMap(emb[src], metric)
+        new_rows = sorted({it.local for it, _ in members} | {
+            extra_rows[it.item_id][v] for it, v in members if v in ("paraphrase", "cov1", "cov2", "cov4")})
+        placed = dict(zip(new_rows, smap.place(emb[new_rows]), strict=True))
+        pos_of = {int(r): i for i, r in enumerate(src)}
+        for it, v in members:
+            coords = smap.coords
+            fxy = placed[it.local]
+            if v == "copy":
+                coords = np.vstack([coords, fxy[None, :]])
+            elif v == "paraphrase":
+                coords = np.vstack([coords, placed[extra_rows[it.item_id][v]][None, :]])
+            elif v.startswith("cov"):
+                coords = coords.copy()
+                coords[pos_of[extra_rows[it.item_id]["nn"]]] = placed[extra_rows[it.item_id][v]]
+            elif v in ("minus_cited", "cited_only"):
+                coords = coords[[pos_of[int(r)] for r in variants[it.item_id][v]]]
+            out[it.item_id][v] = smap.score_coords(fxy, coords)
+    return out
+
+
+# ------------------------------------------------------------------ FastTextLOF
+
+
+def _ft_group(args: tuple[FastTextLOF, list[str], list[tuple[str, str, list[str]]]]) -> list[float]:
+    """Train one model on a pool's titles; score focal titles (with optional added titles)."""
+    metric, titles, queries = args
+    wv = metric.train(titles)
+    pv = metric.vectors(wv, titles)
+    dist_pool = euclidean(pv, pv)
+    out = []
+    for _iid, focal, added in queries:
+        fv = metric.vectors(wv, [focal])
+        extra = metric.vectors(wv, added) if added else np.zeros((0, pv.shape[1]))
+        x = np.vstack([pv, extra, fv])
+        if len(extra):
+            d = euclidean(x, x)
+        else:  # reuse the pool block, add the focal row/column only
+            n = len(pv)
+            d = np.empty((n + 1, n + 1))
+            d[:n, :n] = dist_pool
+            row = euclidean(fv, pv)[0]
+            d[n, :n] = d[:n, n] = row
+            d[n, n] = 0.0
+        out.append(float(lof_scores(d, metric.n_neighbors)[-1]))
+    return out
+
+
+def score_fasttext(metric: FastTextLOF, task: TaskData, items: Sequence[FocalItem],
+                   variants: dict[str, Variants], *, approx: bool = False, n_jobs: int = 1,
+                   extra_rows: dict[str, dict[str, int]] | None = None) -> Scores:
+    """FastTextLOF over all variants, one fastText model per distinct pool content.
+
+    Exact: ``copy``/``paraphrase`` pools contain one more title, so each gets its own model.
+    ``approx``: they reuse the base pool's model (the added title is embedded with it) and
+    Ax5/6 pools reuse the base model too (subset of its vectors is not used: the model is
+    the base one, the LOF is computed over the subset). Ax3 variants are not scored
+    (title-only metric, §5.2).
+    """
+    groups: dict[str, tuple[np.ndarray, list[tuple[str, str, str, list[str]]]]] = {}
+    for it in items:
+        vs = variants[it.item_id]
+        for v, rows in vs.items():
+            if v.startswith("cov"):
+                continue
+            train_rows, added = rows, []
+            if approx and v in ("copy", "paraphrase", "minus_cited", "cited_only"):
+                train_rows = vs["base"]
+                if v in ("copy", "paraphrase"):
+                    added = [task.titles[int(rows[-1])]]
+            k = pool_key(train_rows)
+            groups.setdefault(k, (np.sort(train_rows), []))[1].append(
+                (it.item_id, v, task.titles[it.local], added))
+    out: Scores = {it.item_id: {} for it in items}
+    jobs, keys = [], []
+    for _k, (rows, qs) in groups.items():
+        titles = [task.titles[int(r)] for r in rows]
+        jobs.append((metric, titles, [(q[0], q[2], q[3]) for q in qs]))
+        keys.append(qs)
+    if approx:  # Ax5/6 under approx: LOF over the subset's vectors from the base model
+        jobs, keys = _ft_subset_jobs(metric, task, items, variants, jobs, keys, out)
+    if n_jobs > 1 and len(jobs) > 1:
+        with ProcessPoolExecutor(n_jobs) as ex:
+            res = list(ex.map(_ft_group, jobs, chunksize=1))
+    else:
+        res = [_ft_group(j) for j in jobs]
+    for qs, scores in zip(keys, res, strict=True):
+        for (iid, v, _f0, _a), s in zip(qs, scores, strict=True):
+            out[iid][v] = s
+    return out
+
+
+def _ft_subset_jobs(metric, task, items, variants, jobs, keys, out):
+    """Approx mode: score Ax5/6 from the base model's vectors restricted to the subset."""
+    keep_jobs, keep_keys = [], []
+    by_item = {it.item_id: it for it in items}
+    for job, qs in zip(jobs, keys, strict=True):
+        plain = [q for q in qs if q[1] not in ("minus_cited", "cited_only")]
+        sub = [q for q in qs if q[1] in ("minus_cited", "cited_only")]
+        if sub:
+            rows = variants[sub[0][0]]["base"]
+            wv = metric.train(job[1])
+            pv = metric.vectors(wv, job[1])
+            pos = {int(r): i for i, r in enumerate(np.sort(rows))}
+            for iid, v, ftitle, _a in sub:
+                keep = [pos[int(r)] for r in variants[iid][v]]
+                fv = metric.vectors(wv, [ftitle])[0]
+                out[iid][v] = metric.lof_of_focal(fv, pv[keep])
+            del by_item
+            by_item = {}
+        if plain:
+            keep_jobs.append((job[0], job[1], [(q[0], q[2], q[3]) for q in plain]))
+            keep_keys.append(plain)
+    return keep_jobs, keep_keys
+
+
+def naive_variant_scores(metric_name: str, metric, emb: np.ndarray, task: TaskData,
+                         item: FocalItem, variants: Variants) -> dict[str, float]:
+    """Per-variant recompute of one focal paper (reference for the speed benchmark)."""
+    out = {}
+    for v, rows in variants.items():
+        if metric_name in ("RND", "Yin"):
+            out[v] = naive_embedding_score(metric, emb, item.local, rows)
+        elif metric_name == "SemNovel":
+            out[v] = metric.score(emb[item.local], emb[rows])
+        elif metric_name == "FastTextLOF" and not v.startswith("cov"):
+            out[v] = metric.score(task.titles[item.local], [task.titles[int(r)] for r in np.sort(rows)])
+    return out
+
+
+def group_sizes(variants: dict[str, Variants]) -> dict[str, int]:
+    """How many distinct pool contents the variants have (shared-work diagnostics)."""
+    keys = defaultdict(int)
+    for vs in variants.values():
+        for rows in vs.values():
+            keys[pool_key(rows)] += 1
+    return {"variants": sum(keys.values()), "distinct_pools": len(keys)}

@@ -1,0 +1,367 @@
+"""``noveval axioms run``: the benchmark end to end (Liu & Zhai 2026, §5-6.1, Table 2).
+
+Per task: build the row space and focal papers, the Ax2 paraphrases and Ax3 extended
+neighbours (new texts), embed every text once, score every metric on every variant,
+decide the nine checks, append one ``per_item.jsonl`` row per focal paper. A task whose
+focal papers are all in ``per_item.jsonl`` is skipped on resume. Then the table
+(pass rates per metric × axiom × task, averaged by field and overall) goes to
+``scores.json`` and a heatmap to ``heatmap.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from noveval.benchmarks.axioms.axioms import AXIOMS, decide
+from noveval.benchmarks.axioms.pools import (
+    DEFAULT_TASKS,
+    Corpus,
+    FocalItem,
+    PoolRules,
+    References,
+    TaskData,
+    TaskSpec,
+    add_row,
+    build_task,
+    cited_split,
+    distant_pool,
+    load_corpus,
+    load_references,
+    newest_slice,
+    oldest_slice,
+    replace_row,
+    select_focals,
+)
+
+METRIC_ORDER = ("Yin", "RND", "SemNovel", "FastTextLOF")
+_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
+
+
+@dataclass
+class AxiomsConfig:
+    """Everything that determines a run's results (stored in ``config.json``)."""
+
+    corpus: str
+    fulltext: str | None = None
+    tasks: list[TaskSpec] = field(default_factory=lambda: list(DEFAULT_TASKS))
+    n_focal: int = 100
+    seed: int = 0
+    min_base: int = 100
+    max_fulltext: int = 20
+    rules: PoolRules = field(default_factory=PoolRules)
+    metrics: list[str] = field(default_factory=lambda: list(METRIC_ORDER))
+    embedder: str = "local"
+    paraphrase_model: str | None = "local"
+    ax2_limit: int | None = None
+    semnovel_mode: str = "exact"
+    fasttext_mode: str = "exact"
+    n_jobs: int = 2
+    rnd_p: int = 100
+    rnd_q: int = 50
+    ft_bucket: int = 2_000_000
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["tasks"] = [asdict(t) for t in self.tasks]
+        return d
+
+
+def sentences(text: str) -> list[str]:
+    """Abstract sentences (regex split after ., ! or ? before an upper-case start)."""
+    return [s.strip() for s in _SENT.split(text.strip()) if s.strip()]
+
+
+def metric_objects(cfg: AxiomsConfig) -> dict:
+    """Metric instances for a config."""
+    from noveval.novelty import RND, FastTextLOF, SemNovel, Yin
+
+    objs = {"Yin": Yin(), "RND": RND(p=cfg.rnd_p, q=cfg.rnd_q), "SemNovel": SemNovel(seed=cfg.seed),
+            "FastTextLOF": FastTextLOF(bucket=cfg.ft_bucket, seed=cfg.seed)}
+    return {m: objs[m] for m in cfg.metrics}
+
+
+def tfidf_nearest(task: TaskData, items: Sequence[FocalItem]) -> dict[str, int]:
+    """Row of the TF-IDF-nearest base-pool abstract for each focal paper (§5.2, Ax3)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    n = len(task.rows)
+    vec = TfidfVectorizer(sublinear_tf=True).fit(task.abstracts[:n])
+    mat = vec.transform(task.abstracts[:n])
+    out = {}
+    for it in items:
+        sims = (mat[it.base] @ mat[it.local].T).toarray().ravel()
+        out[it.item_id] = int(it.base[int(np.argmax(sims))])
+    return out
+
+
+def build_variants(task: TaskData, items: Sequence[FocalItem], rules: PoolRules,
+                   paraphrases: dict[str, tuple[str, str] | None]) -> tuple[dict, dict]:
+    """All pool variants of every focal paper, adding the new texts to the row space.
+
+    Returns:
+        ``(variants, extra_rows)``: item id -> variant -> rows, and item id -> new-text rows
+        (``paraphrase``, ``cov1/2/4``) plus the replaced neighbour (``nn``).
+    """
+    nearest = tfidf_nearest(task, items)
+    variants: dict[str, dict[str, np.ndarray]] = {}
+    extra: dict[str, dict[str, int]] = {}
+    for it in items:
+        vs: dict[str, np.ndarray] = {"base": it.base, "copy": add_row(it.base, it.local)}
+        ex: dict[str, int] = {}
+        para = paraphrases.get(it.item_id)
+        if para is not None:
+            ex["paraphrase"] = task.add_text(f"para::{it.item_id}", para[0], para[1], it.year)
+            vs["paraphrase"] = add_row(it.base, ex["paraphrase"])
+        sents = sentences(task.abstracts[it.local])
+        if len(sents) >= 4:
+            nn = nearest[it.item_id]
+            ex["nn"] = nn
+            for k in (1, 2, 4):
+                ab = task.abstracts[nn].rstrip() + " " + " ".join(sents[:k])
+                ex[f"cov{k}"] = task.add_text(f"cov{k}::{it.item_id}", task.titles[nn], ab, int(task.years[nn]))
+                vs[f"cov{k}"] = replace_row(it.base, nn, ex[f"cov{k}"])
+        d = distant_pool(task, it.year)
+        if d is not None:
+            vs["distant"] = d
+        cs = cited_split(it, rules)
+        if cs is not None:
+            vs["minus_cited"], vs["cited_only"] = cs
+        o = oldest_slice(task, it.base, rules)
+        if o is not None:
+            vs["oldest"] = o
+        nw = newest_slice(task, it.year, rules)
+        if nw is not None:
+            vs["newest"] = nw
+        variants[it.item_id] = vs
+        extra[it.item_id] = ex
+    return variants, extra
+
+
+def score_task(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem], variants: dict,
+               extra: dict, emb: np.ndarray, *, semnovel_cache: dict | None = None,
+               on_semnovel=None, timings: dict | None = None) -> dict[str, dict]:
+    """Scores of every configured metric: metric -> item id -> variant -> score."""
+    from noveval.benchmarks.axioms import engine
+
+    out = {}
+    for name, m in metric_objects(cfg).items():
+        t0 = time.perf_counter()
+        if name in ("RND", "Yin"):
+            out[name] = engine.score_embedding_fast(m, emb, items, variants)
+        elif name == "SemNovel":
+            if cfg.semnovel_mode == "approx":
+                out[name] = engine.score_semnovel_approx(m, emb, items, variants, extra)
+            else:
+                out[name] = engine.score_semnovel_exact(m, emb, items, variants, n_jobs=cfg.n_jobs,
+                                                        cache=semnovel_cache, on_done=on_semnovel)
+        elif name == "FastTextLOF":
+            out[name] = engine.score_fasttext(m, task, items, variants, n_jobs=cfg.n_jobs,
+                                              approx=cfg.fasttext_mode == "approx", extra_rows=extra)
+        if timings is not None:
+            timings[name] = timings.get(name, 0.0) + time.perf_counter() - t0
+    return out
+
+
+def item_rows(task: TaskData, items: Sequence[FocalItem], scores: dict[str, dict]) -> list[dict]:
+    """``per_item.jsonl`` rows: variant scores and check decisions per metric."""
+    rows = []
+    for it in items:
+        sc = {m: {v: (None if s != s else s) for v, s in scores[m][it.item_id].items()} for m in scores}
+        rows.append({
+            "id": it.item_id, "task": it.task, "field": it.field, "paper_id": it.paper_id,
+            "year": it.year, "n_base": len(it.base), "n_refs": it.n_refs,
+            "scores": sc,
+            "checks": {m: decide(sc[m], title_only=(m == "FastTextLOF")) for m in sc},
+        })
+    return rows
+
+
+# ------------------------------------------------------------------ table
+
+
+def _rate(vals: list[bool | None]) -> tuple[float | None, int]:
+    xs = [v for v in vals if v is not None]
+    return (100.0 * sum(xs) / len(xs) if xs else None, len(xs))
+
+
+def _mean(xs: Sequence[float | None]) -> float | None:
+    ys = [x for x in xs if x is not None]
+    return float(np.mean(ys)) if ys else None
+
+
+def table(rows: Sequence[dict], metrics: Sequence[str]) -> dict:
+    """Table 2: pass rates (%) per metric × axiom for each task, field (mean over its tasks)
+    and overall (mean over tasks); ``Avg`` = mean over the applicable checks; ``n`` counts."""
+    tasks: dict[str, str] = {}
+    for r in rows:
+        tasks.setdefault(r["task"], r["field"])
+    by_task: dict = {}
+    for t in tasks:
+        tr = [r for r in rows if r["task"] == t]
+        by_task[t] = {}
+        for m in metrics:
+            cell, n = {}, {}
+            for a in AXIOMS:
+                cell[a], n[a] = _rate([r["checks"].get(m, {}).get(a) for r in tr])
+            cell["Avg"] = _mean([cell[a] for a in AXIOMS])
+            by_task[t][m] = {"rates": cell, "n": n}
+
+    def agg(ts: list[str]) -> dict:
+        res = {}
+        for m in metrics:
+            cell = {a: _mean([by_task[t][m]["rates"][a] for t in ts]) for a in AXIOMS}
+            cell["Avg"] = _mean([cell[a] for a in AXIOMS])
+            res[m] = cell
+        return res
+
+    fields = sorted(set(tasks.values()))
+    return {
+        "columns": [*AXIOMS, "Avg"],
+        "by_task": by_task,
+        "by_field": {f: agg([t for t in tasks if tasks[t] == f]) for f in fields},
+        "overall": agg(list(tasks)),
+        "tasks": tasks,
+    }
+
+
+def format_table(tab: dict, metrics: Sequence[str]) -> str:
+    """Markdown rendering of the field and overall rows (Table 2's shape)."""
+    cols = tab["columns"]
+    lines = ["| Field | Metric | " + " | ".join(cols) + " |", "|" + "---|" * (len(cols) + 2)]
+    blocks = [*tab["by_field"].items(), ("All", tab["overall"])]
+    for f, res in blocks:
+        for m in metrics:
+            vals = ["–" if res[m][c] is None else f"{res[m][c]:.0f}" if c != "Avg" else f"{res[m][c]:.1f}"
+                    for c in cols]
+            lines.append(f"| {f} | {m} | " + " | ".join(vals) + " |")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ orchestration
+
+
+def _load_done(path: Path) -> dict[str, dict]:
+    done = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                try:
+                    r = json.loads(line)
+                except json.JSONDecodeError:
+                    break  # a torn last line from a killed run: ignore it
+                done[r["id"]] = r
+    return done
+
+
+def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | None = None,
+                  refs: References | None = None, embedder=None, paraphraser=None,
+                  progress: bool = True) -> dict:
+    """Run (or resume) the benchmark into ``out_dir``; returns the ``scores.json`` dict.
+
+    Args:
+        cfg: run configuration.
+        out_dir: run directory (``config.json``, ``per_item.jsonl``, ``scores.json``,
+            ``heatmap.png``, ``table.md``).
+        corpus, refs: preloaded data (tests, demo); loaded from ``cfg`` otherwise.
+        embedder: object with ``encode(texts, batch_size=..., progress=...)``; default
+            ``get_embedder(cfg.embedder)``.
+        paraphraser: callable ``[(title, abstract)] -> [(title, abstract) | None]``; default
+            :func:`paraphrase.paraphrase_many` with ``cfg.paraphrase_model`` (None: Ax2 skipped).
+    """
+    from noveval.io import append_jsonl, write_json, write_text
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    conf = cfg.to_json()
+    cpath = out / "config.json"
+    if cpath.exists():
+        old = json.loads(cpath.read_text())
+        if old.get("config") != json.loads(json.dumps(conf)):
+            from noveval.errors import InputError
+
+            raise InputError(str(cpath), None, "config",
+                             "run directory holds a different configuration; use a new --out")
+    else:
+        write_json(cpath, {"benchmark": "axioms", "config": conf})
+    corpus = corpus or load_corpus(cfg.corpus)
+    refs = refs if refs is not None else (load_references(cfg.fulltext, corpus) if cfg.fulltext else References())
+    if embedder is None:
+        from noveval.models.embed import get_embedder
+
+        embedder = get_embedder(cfg.embedder)
+    if paraphraser is None and cfg.paraphrase_model:
+        from noveval.benchmarks.axioms.paraphrase import paraphrase_many
+
+        def paraphraser(papers):
+            return paraphrase_many(papers, model=cfg.paraphrase_model, seed=cfg.seed,
+                                   progress="paraphrase" if progress else None)
+
+    per_item = out / "per_item.jsonl"
+    done = _load_done(per_item)
+    sn_path = out / "semnovel_cache.jsonl"
+    sn_cache = {json.loads(x)["k"]: json.loads(x)["s"] for x in sn_path.read_text().splitlines()
+                if x.strip()} if sn_path.exists() else {}
+    by_name = {t.name: t for t in cfg.tasks}
+    timings: dict[str, float] = {}
+    stats: dict[str, dict] = {}
+    for spec in cfg.tasks:
+        t0 = time.perf_counter()
+        distant = by_name.get(spec.distant) or next(t for t in DEFAULT_TASKS if t.name == spec.distant)
+        task = build_task(corpus, spec, distant, refs, seed=cfg.seed)
+        items = select_focals(corpus, task, refs, n=cfg.n_focal, seed=cfg.seed, min_base=cfg.min_base,
+                              max_fulltext=cfg.max_fulltext)
+        if items and all(it.item_id in done for it in items):
+            continue
+        para: dict[str, tuple[str, str] | None] = {}
+        if paraphraser is not None:
+            todo = items if cfg.ax2_limit is None else items[: cfg.ax2_limit]
+            res = paraphraser([(task.titles[it.local], task.abstracts[it.local]) for it in todo])
+            para = {it.item_id: r for it, r in zip(todo, res, strict=True)}
+        variants, extra = build_variants(task, items, cfg.rules, para)
+        emb = np.asarray(embedder.encode(task.texts, batch_size=64,
+                                         progress=f"embed {spec.name}" if progress else None))
+        t_prep = time.perf_counter() - t0
+        sn_fh = open(sn_path, "a", encoding="utf-8")  # noqa: SIM115
+
+        def on_sn(k, s, fh=sn_fh):
+            fh.write(json.dumps({"k": k, "s": s}) + "\n")
+            fh.flush()
+
+        try:
+            scores = score_task(cfg, task, items, variants, extra, emb, semnovel_cache=sn_cache,
+                                on_semnovel=on_sn, timings=timings)
+        finally:
+            sn_fh.close()
+        for row in item_rows(task, items, scores):
+            if row["id"] not in done:
+                append_jsonl(per_item, row)
+                done[row["id"]] = row
+        stats[spec.name] = {"items": len(items), "rows": len(task.texts), "prep_s": round(t_prep, 2)}
+        if progress:
+            print(f"[axioms] {spec.name}: {len(items)} focal papers, {len(task.texts)} texts, "
+                  f"prep {t_prep:.1f}s, cumulative metric time {timings}", flush=True)
+    order = [it for spec in cfg.tasks for it in done.values() if it["task"] == spec.name]
+    from noveval.io import write_jsonl
+
+    write_jsonl(per_item, order)
+    tab = table(order, cfg.metrics)
+    scores_json = {
+        "benchmark": "axioms", "model": cfg.paraphrase_model, "embedder": cfg.embedder,
+        "primary_metric": "overall Avg pass rate", "greater_is_better": True,
+        "metrics": {m: {"mean": tab["overall"][m]["Avg"], "n": len(order)} for m in cfg.metrics},
+        "extra": {"table": tab, "timings_s": {k: round(v, 2) for k, v in timings.items()},
+                  "task_stats": stats},
+    }
+    write_json(out / "scores.json", scores_json)
+    write_text(out / "table.md", format_table(tab, cfg.metrics) + "\n")
+    from noveval.benchmarks.axioms.plots import heatmap
+
+    heatmap(tab, cfg.metrics, out / "heatmap.png")
+    return scores_json
