@@ -106,7 +106,7 @@ class SemNovelMap:
     def place(self, points: np.ndarray) -> np.ndarray:
         """2-D coordinates of new points in the fixed map."""
         pts = np.ascontiguousarray(np.atleast_2d(points), dtype=np.float64)
-        return np.asarray(self._emb.transform(pts, verbose=False))
+        return np.asarray(self._emb.transform(pts))
 
     def score_coords(self, focal_xy: np.ndarray, pool_xy: np.ndarray) -> float:
         """SemNovel from already-placed coordinates."""
