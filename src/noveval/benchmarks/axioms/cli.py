@@ -1,0 +1,213 @@
+"""CLI for the axiomatic benchmark (``noveval axioms ...``, ``noveval run/score axioms``) and
+``noveval novelty score``. Heavy imports happen inside the commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from noveval.cli.common import cli_errors
+from noveval.cli.options import DataDirOpt, EmbedderOpt, OutOpt, SeedOpt
+
+app = typer.Typer(help="Axiomatic benchmark of novelty metrics (Liu & Zhai 2026).", no_args_is_help=True)
+novelty_app = typer.Typer(help="Score papers' novelty against a reference pool.", no_args_is_help=True)
+
+
+
+@novelty_app.callback()
+def _novelty() -> None:
+    """Score papers' novelty against a reference pool (RND, Yin, SemNovel, FastTextLOF)."""
+
+
+MetricsOpt = Annotated[list[str] | None, typer.Option(
+    "--metric", "-m", help="Metric (repeatable): Yin, RND, SemNovel, FastTextLOF. Default: all four.")]
+
+
+def _data_dir(data_dir: Path | None) -> Path:
+    import os
+
+    if data_dir is not None:
+        return data_dir
+    env = os.environ.get("NOVEVAL_DATA_DIR")
+    return Path(env) if env else Path("../shared/data")
+
+
+@cli_errors
+def run(
+    out: OutOpt,
+    model: Annotated[str, typer.Option("--model", help="Chat model for the Ax2 paraphrases ('none' skips Ax2).")] = "local",
+    embedder: EmbedderOpt = "local",
+    metric: MetricsOpt = None,
+    data_dir: DataDirOpt = None,
+    corpus: Annotated[Path | None, typer.Option("--corpus", help="Corpus JSONL(.gz) (default: <data-dir>/corpus/papers.jsonl.gz).")] = None,
+    fulltext: Annotated[Path | None, typer.Option("--fulltext", help="Full texts with reference lists (default: <data-dir>/fulltext/neurips-2025-fulltext.jsonl.gz).")] = None,
+    tasks: Annotated[list[str] | None, typer.Option("--task", help="Restrict to these default task names (repeatable).")] = None,
+    sample: Annotated[bool, typer.Option("--sample", help="Use the shipped synthetic sample corpus and its tasks.")] = False,
+    n_focal: Annotated[int, typer.Option("--focal", min=1, help="Focal papers per task (paper: 100).")] = 100,
+    ax2_limit: Annotated[int | None, typer.Option("--ax2-limit", min=1, help="Paraphrase only the first N focal papers per task.")] = None,
+    semnovel_mode: Annotated[str, typer.Option("--semnovel", help="exact (refit t-SNE per variant) or approx (openTSNE transform into per-pool maps).")] = "exact",
+    fasttext_mode: Annotated[str, typer.Option("--fasttext", help="exact (retrain per pool content) or approx (reuse base-pool models).")] = "exact",
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes for t-SNE / fastText.")] = 2,
+    seed: SeedOpt = 0,
+) -> None:
+    """Run the axiomatic benchmark: pass rates per metric x axiom x task (Table 2), heatmap."""
+    from noveval.benchmarks.axioms.pools import DEFAULT_TASKS, SAMPLE_TASKS, PoolRules, sample_paths
+    from noveval.benchmarks.axioms.run import METRIC_ORDER, AxiomsConfig, run_benchmark
+    from noveval.errors import InputError
+
+    metrics = _metrics(metric or list(METRIC_ORDER))
+    for name, val in (("--semnovel", semnovel_mode), ("--fasttext", fasttext_mode)):
+        if val not in ("exact", "approx"):
+            raise InputError(None, None, name, f"must be exact or approx, got {val!r}")
+    if sample:
+        c, f = sample_paths()
+        specs = list(SAMPLE_TASKS)
+        rules = PoolRules(min_refs=20, min_cited=5, ax7_min_pool=40, ax8_min_newer=10, slice_size=20)
+        min_base = 20
+    else:
+        d = _data_dir(data_dir)
+        c = corpus or d / "corpus" / "papers.jsonl.gz"
+        f = fulltext or d / "fulltext" / "neurips-2025-fulltext.jsonl.gz"
+        if not Path(c).exists():
+            raise InputError(str(c), None, None, "corpus not found (use --data-dir, --corpus or --sample)")
+        specs = list(DEFAULT_TASKS)
+        rules, min_base = PoolRules(), 100
+    if tasks:
+        unknown = set(tasks) - {t.name for t in specs}
+        if unknown:
+            raise InputError(None, None, "--task", f"unknown task(s): {', '.join(sorted(unknown))}")
+        specs = [t for t in specs if t.name in tasks]
+    cfg = AxiomsConfig(corpus=str(c), fulltext=str(f) if Path(f).exists() else None, tasks=specs,
+                       n_focal=n_focal, seed=seed, min_base=min_base, rules=rules, metrics=metrics,
+                       embedder=embedder, paraphrase_model=None if model == "none" else model,
+                       ax2_limit=ax2_limit, semnovel_mode=semnovel_mode, fasttext_mode=fasttext_mode,
+                       n_jobs=jobs, rnd_p=20 if sample else 100, rnd_q=5 if sample else 50,
+                       ft_bucket=20_000 if sample else 2_000_000)
+    res = run_benchmark(cfg, out)
+    typer.echo((Path(out) / "table.md").read_text())
+    typer.echo(f"run: {Path(out).resolve()}  (timings {res['extra']['timings_s']})")
+
+
+@cli_errors
+def score(
+    run_dir: Annotated[Path, typer.Argument(help="A finished or partial axioms run directory.")],
+) -> None:
+    """Recompute the pass-rate table and heatmap of a run from its per_item.jsonl (no model calls)."""
+    import json
+
+    from noveval.benchmarks.axioms.plots import heatmap
+    from noveval.benchmarks.axioms.run import format_table, table
+    from noveval.io import read_jsonl
+
+    rows = read_jsonl(run_dir / "per_item.jsonl")
+    metrics = json.loads((run_dir / "config.json").read_text())["config"]["metrics"]
+    tab = table(rows, metrics)
+    heatmap(tab, metrics, run_dir / "heatmap.png")
+    typer.echo(format_table(tab, metrics))
+
+
+app.command("run")(run)
+app.command("score")(score)
+
+
+@app.command("combine")
+@cli_errors
+def combine_cmd(
+    run_dir: Annotated[Path, typer.Argument(help="An axioms run directory.")],
+    step: Annotated[float, typer.Option("--step", min=0.01, max=0.5, help="Simplex grid step (paper: 0.05).")] = 0.05,
+    metric: MetricsOpt = None,
+) -> None:
+    """Weighted metric combination (Section 6.2): global and per-axiom weights, LODO CV,
+    leave-one-metric-out ablation, Pearson table -> combine.json."""
+    import json
+
+    from noveval.benchmarks.axioms.combine import combine
+    from noveval.io import read_jsonl, write_json
+
+    rows = read_jsonl(run_dir / "per_item.jsonl")
+    metrics = _metrics(metric) if metric else json.loads((run_dir / "config.json").read_text())["config"]["metrics"]
+    res = combine(rows, metrics, step=step)
+    write_json(run_dir / "combine.json", res)
+    typer.echo(format_combine(res))
+
+
+def format_combine(res: dict) -> str:
+    """Short text summary of :func:`combine.combine` results."""
+    lines = [f"global LODO test avg: {_p(res['global']['test_avg'])}"]
+    for f in res["global"]["folds"]:
+        lines.append(f"  held out {f['held_out']}: weights {f['weights']} test {_p(f['test_avg'])}")
+    lines.append(f"per-axiom LODO test avg: {_p(res['per_axiom']['test_avg'])}")
+    lines.append("ablation (dropped -> test avg): " + ", ".join(
+        f"{k}: {_p(v['test_avg'])}" for k, v in res["ablation"].items()))
+    return "\n".join(lines)
+
+
+def _p(x: float | None) -> str:
+    return "–" if x is None else f"{x:.1f}%"
+
+
+def _metrics(names: list[str]) -> list[str]:
+    from noveval.benchmarks.axioms.run import METRIC_ORDER
+    from noveval.errors import InputError
+
+    out = []
+    for n in names:
+        hit = [m for m in METRIC_ORDER if m.lower() == n.lower()]
+        if not hit:
+            raise InputError(None, None, "--metric", f"unknown metric {n!r}; choose from {', '.join(METRIC_ORDER)}")
+        out.append(hit[0])
+    return out
+
+
+@novelty_app.command("score")
+@cli_errors
+def novelty_score(
+    papers: Annotated[Path, typer.Option("--papers", help="JSONL of papers to score (title, abstract, optional id).")],
+    pool: Annotated[Path, typer.Option("--pool", help="JSONL(.gz) reference pool (title, abstract, optional id, year).")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write results as JSONL here.")] = None,
+    metric: MetricsOpt = None,
+    embedder: EmbedderOpt = "local",
+    top_k: Annotated[int, typer.Option("--neighbours", "-k", min=0, help="Nearest pool papers listed per paper.")] = 5,
+) -> None:
+    """Score papers against a pool with chosen metrics; list each paper's nearest neighbours."""
+    from noveval.novelty.score import score_papers
+
+    rows = score_papers(papers, pool, metrics=_metrics(metric or ["Yin", "RND"]), embedder=embedder, top_k=top_k)
+    if out is not None:
+        from noveval.io import write_jsonl
+
+        write_jsonl(out, rows)
+    for r in rows:
+        sc = ", ".join(f"{m}={v:.3f}" for m, v in r["scores"].items())
+        typer.echo(f"{r['id']}: {sc}")
+        for nb in r["neighbours"]:
+            typer.echo(f"    {nb['similarity']:.3f}  {nb['title'][:90]}")
+
+
+def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
+         data_dir: Path | None = None) -> list[Path]:
+    """Tiny configuration: the shipped sample (or 1 real task, 10 focal papers with ``real``)."""
+    from noveval.benchmarks.axioms.combine import combine
+    from noveval.benchmarks.axioms.pools import DEFAULT_TASKS, SAMPLE_TASKS, PoolRules, sample_paths
+    from noveval.benchmarks.axioms.run import AxiomsConfig, run_benchmark
+    from noveval.io import read_jsonl, write_json
+
+    out = Path(out_dir) / "axioms"
+    if real:
+        d = _data_dir(data_dir)
+        cfg = AxiomsConfig(corpus=str(d / "corpus" / "papers.jsonl.gz"),
+                           fulltext=str(d / "fulltext" / "neurips-2025-fulltext.jsonl.gz"),
+                           tasks=[DEFAULT_TASKS[3]], n_focal=10, embedder=embedder, paraphrase_model=model,
+                           ax2_limit=3, semnovel_mode="approx", fasttext_mode="approx", metrics=["Yin", "RND"])
+    else:
+        c, f = sample_paths()
+        cfg = AxiomsConfig(corpus=str(c), fulltext=str(f), tasks=list(SAMPLE_TASKS), n_focal=6, min_base=20,
+                           rules=PoolRules(min_refs=20, min_cited=5, ax7_min_pool=40, ax8_min_newer=10, slice_size=20),
+                           embedder=embedder, paraphrase_model=model, ax2_limit=2, semnovel_mode="approx",
+                           fasttext_mode="approx", rnd_p=20, rnd_q=5, ft_bucket=20_000)
+    run_benchmark(cfg, out, progress=False)
+    rows = read_jsonl(out / "per_item.jsonl")
+    write_json(out / "combine.json", combine(rows, cfg.metrics))
+    return [out]
