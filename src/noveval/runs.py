@@ -126,8 +126,14 @@ class RunDir:
         return {str(r[key]): r for r in self.rows(kind) if key in r}
 
     def append(self, kind: str, row: Any) -> None:
-        """Append one finished row (fsynced)."""
-        append_jsonl(self.file(kind), row)
+        """Append one finished row (fsynced). A torn last line is closed off first."""
+        f = self.file(kind)
+        if f.exists() and f.stat().st_size > 0:
+            with open(f, "rb+") as fh:
+                fh.seek(-1, 2)
+                if fh.read(1) != b"\n":
+                    fh.write(b"\n")
+        append_jsonl(f, row)
 
     def write(self, kind: str, rows: Iterable[Any]) -> None:
         """Atomically replace ``<kind>.jsonl``."""

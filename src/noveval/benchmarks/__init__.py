@@ -13,6 +13,7 @@ import importlib.util
 from types import ModuleType
 
 REGISTRY: dict[str, str] = {
+    "chat": "noveval.benchmarks.chat.cli",
     "novbench": "noveval.benchmarks.novbench.cli",
     "rinobench": "noveval.benchmarks.rinobench.cli",
     "focus": "noveval.benchmarks.focus.cli",

@@ -71,7 +71,43 @@ def extract_json(text: str) -> Any:
                 return value
             except json.JSONDecodeError:
                 pass
+    start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
+    if start >= 0:
+        try:
+            return json.loads(close_truncated_json(text[start:]))
+        except json.JSONDecodeError:
+            pass
     raise ValueError("no JSON object found in the reply")
+
+
+def close_truncated_json(s: str) -> str:
+    """Close a JSON text cut off mid-way (a reply that hit ``max_tokens``).
+
+    Closes an open string, drops a dangling ``,`` or ``:`` (a key without a value is
+    removed), and closes open arrays/objects in order. Valid JSON is returned unchanged.
+    """
+    stack: list[str] = []
+    in_str = esc = False
+    for ch in s:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]" and stack:
+            stack.pop()
+    out = s + ('"' if in_str else "")
+    out = out.rstrip()
+    if out.endswith(":"):
+        out = re.sub(r',?\s*"[^"]*"\s*:$', "", out)
+    out = out.rstrip().rstrip(",")
+    return out + "".join(reversed(stack))
 
 
 def _repair(s: str) -> str:

@@ -1,0 +1,146 @@
+"""A real HTTP server on 127.0.0.1 speaking the OpenAI chat/embeddings protocol, with faults.
+
+Used by tests to exercise the OpenAI-compatible backend against real sockets. Replies are
+deterministic functions of the request, so runs can be compared byte for byte.
+
+Fault plans: ``server.plan[prompt] = ["429:0.3", "500", "ok"]`` — the n-th request whose
+last user message equals ``prompt`` gets the n-th action (the last one repeats):
+
+- ``ok``: a normal completion ``"echo: <prompt>"``;
+- ``429:<s>``: HTTP 429 with ``Retry-After: <s>``;
+- ``500`` / ``400``: that status with an error body;
+- ``slow:<s>``: sleep ``s`` seconds, then reply normally;
+- ``malformed``: HTTP 200 with a body that is not JSON;
+- ``nochoices``: HTTP 200 with ``choices: []``;
+- ``drop``: close the connection without answering.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+class FakeOpenAIServer:
+    """Start with ``with FakeOpenAIServer() as s: ...``; ``s.base_url`` ends in ``/v1``."""
+
+    def __init__(self, *, delay_s: float = 0.0) -> None:
+        self.plan: dict[str, list[str]] = {}
+        self.delay_s = delay_s
+        self.counts: Counter[str] = Counter()
+        self.log: list[tuple[float, str, str]] = []  # (time, path, prompt)
+        self.auth_headers: list[str] = []
+        self._lock = threading.Lock()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802
+                n = int(self.headers.get("content-length", 0))
+                body = json.loads(self.rfile.read(n) or b"{}")
+                outer.auth_headers.append(self.headers.get("authorization", ""))
+                if self.path.endswith("/embeddings"):
+                    outer._embeddings(self, body)
+                else:
+                    outer._chat(self, body)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self.base_url = f"http://127.0.0.1:{self.port}/v1"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> FakeOpenAIServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    @property
+    def total(self) -> int:
+        """Requests received so far."""
+        return sum(self.counts.values())
+
+    def _next_action(self, prompt: str) -> str:
+        with self._lock:
+            k = self.counts[prompt]
+            self.counts[prompt] += 1
+            self.log.append((time.time(), "chat", prompt))
+        plan = self.plan.get(prompt, ["ok"])
+        return plan[min(k, len(plan) - 1)]
+
+    @staticmethod
+    def _send(h: BaseHTTPRequestHandler, status: int, payload: bytes, headers: dict[str, str] | None = None) -> None:
+        h.send_response(status)
+        h.send_header("content-type", "application/json")
+        h.send_header("content-length", str(len(payload)))
+        for k, v in (headers or {}).items():
+            h.send_header(k, v)
+        h.end_headers()
+        h.wfile.write(payload)
+
+    def _chat(self, h: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
+        msgs = body.get("messages", [])
+        prompt = next((m["content"] for m in reversed(msgs) if m.get("role") == "user"), "")
+        action = self._next_action(prompt)
+        if self.delay_s:
+            time.sleep(self.delay_s)
+        if action.startswith("429"):
+            ra = action.split(":", 1)[1] if ":" in action else "0"
+            self._send(h, 429, b'{"error":{"message":"rate limited"}}', {"retry-after": ra})
+            return
+        if action in ("500", "400", "503"):
+            self._send(h, int(action), b'{"error":{"message":"injected failure"}}')
+            return
+        if action.startswith("slow:"):
+            time.sleep(float(action.split(":", 1)[1]))
+        if action == "malformed":
+            self._send(h, 200, b"this is not json {")
+            return
+        if action == "drop":
+            h.close_connection = True
+            try:
+                h.connection.shutdown(2)
+            except OSError:
+                pass
+            return
+        choices: list[Any] = []
+        if action != "nochoices":
+            content = "echo: " + prompt
+            if body.get("response_format"):
+                content = json.dumps({"answer": prompt[:20]})
+            choices = [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}]
+        payload = {
+            "id": "cmpl-1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body.get("model", "fake"),
+            "choices": choices,
+            "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": 2, "total_tokens": len(prompt.split()) + 2},
+        }
+        self._send(h, 200, json.dumps(payload).encode())
+
+    def _embeddings(self, h: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
+        inputs = body.get("input", [])
+        inputs = [inputs] if isinstance(inputs, str) else inputs
+        with self._lock:
+            for t in inputs:
+                self.counts["embed:" + t] += 1
+        data = []
+        for i, t in enumerate(inputs):
+            digest = hashlib.sha256(t.encode()).digest()
+            vec = [b / 255.0 - 0.5 for b in digest[:8]]
+            data.append({"object": "embedding", "index": i, "embedding": vec})
+        payload = {"object": "list", "data": data, "model": body.get("model"), "usage": {"prompt_tokens": 1, "total_tokens": 1}}
+        self._send(h, 200, json.dumps(payload).encode())
