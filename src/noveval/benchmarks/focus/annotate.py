@@ -1,0 +1,179 @@
+"""The automatic target/aspect annotator ("Mind the Blind Spots", Section 4.2, A.2.3).
+
+Every point gets one *target* and one *aspect* from four prompts, target/aspect x
+strength/weakness (Figures 9-12), written here in our own words from the facet
+definitions of Appendix A.2.2 and the example lists of A.2.3.
+
+Label sets (the order is the prompts' order):
+
+* strength targets -- Problem, Method, Theory, Experiment, Conclusion, Paper,
+  Review process. Figure 9 offers no "Prior Research" target for strengths, which
+  agrees with Table 8 (Prior Research strength F1 = 0 for every model); we follow it.
+* weakness targets -- Problem, Prior Research, Method, Theory, Experiment,
+  Conclusion, Paper, Review process (Figure 10).
+* strength aspects -- Impact, Novelty, Clarity, Validity, Not-specific, Irrelevant
+  (Figure 11); weakness aspects -- Validity, Clarity, Novelty, Impact,
+  Not-specific, Irrelevant (Figure 12).
+
+The paper's "Overall Motivation" target is our ``Problem`` (Table 1) and
+"Communication Clarity" is ``Clarity``. Deviation: the paper's prompts ask for a
+written discussion before the final label; ours ask for the label only, and the
+reply is constrained to the label set by a JSON schema with an ``enum``
+(``GenerationParams.json_schema``; a grammar on the local backend,
+``response_format`` on OpenAI-compatible servers). A reply that is not valid JSON
+or not in the set is recorded as a parse failure (label ``None``), never guessed.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from noveval.benchmarks.focus.data import FocusPoint, Polarity
+
+__all__ = [
+    "ASPECT_LABELS",
+    "TARGET_LABELS",
+    "annotation_requests",
+    "label_schema",
+    "parse_label",
+    "prompt_text",
+]
+
+TARGET_LABELS: dict[Polarity, tuple[str, ...]] = {
+    "strength": (
+        "Problem", "Method", "Theory", "Experiment", "Conclusion", "Paper", "Review process",
+    ),
+    "weakness": (
+        "Problem", "Prior Research", "Method", "Theory", "Experiment", "Conclusion", "Paper",
+        "Review process",
+    ),
+}
+ASPECT_LABELS: dict[Polarity, tuple[str, ...]] = {
+    "strength": ("Impact", "Novelty", "Clarity", "Validity", "Not-specific", "Irrelevant"),
+    "weakness": ("Validity", "Clarity", "Novelty", "Impact", "Not-specific", "Irrelevant"),
+}
+FAMILIES = ("target", "aspect")
+
+
+@lru_cache(maxsize=16)
+def prompt_text(name: str) -> str:
+    """The text of a bundled prompt template (``prompts/<name>.txt``)."""
+    return (resources.files("noveval.benchmarks.focus") / "prompts" / f"{name}.txt").read_text(
+        encoding="utf-8"
+    )
+
+
+def labels_for(family: str, polarity: Polarity) -> tuple[str, ...]:
+    """The allowed labels of one prompt (``family`` is ``"target"`` or ``"aspect"``)."""
+    return (TARGET_LABELS if family == "target" else ASPECT_LABELS)[polarity]
+
+
+def label_schema(family: str, polarity: Polarity) -> dict[str, Any]:
+    """JSON schema ``{"<family>": enum}`` that constrains a reply to the label set."""
+    return {
+        "type": "object",
+        "properties": {family: {"type": "string", "enum": list(labels_for(family, polarity))}},
+        "required": [family],
+        "additionalProperties": False,
+    }
+
+
+def build_messages(family: str, polarity: Polarity, text: str) -> list[dict[str, str]]:
+    """Chat messages of one annotation prompt for one point."""
+    template = prompt_text(f"{family}_{polarity}")
+    return [
+        {"role": "system", "content": "You are a careful annotator of peer reviews."},
+        {"role": "user", "content": template.replace("{point}", text.strip())},
+    ]
+
+
+def annotation_requests(point: FocusPoint, *, max_tokens: int = 32) -> dict[str, Any]:
+    """The two chat requests (target, aspect) for one point, keyed by family."""
+    from noveval.models.chat import ChatRequest, GenerationParams
+
+    out = {}
+    for family in FAMILIES:
+        out[family] = ChatRequest(
+            messages=build_messages(family, point.polarity, point.text),
+            params=GenerationParams(
+                temperature=0.0,
+                max_tokens=max_tokens,
+                json_schema=label_schema(family, point.polarity),
+            ),
+            tag=f"focus-{family}-{point.polarity}",
+        )
+    return out
+
+
+def parse_label(text: str | None, family: str, polarity: Polarity) -> tuple[str | None, str | None]:
+    """Read the label from a reply.
+
+    Args:
+        text: The raw reply.
+        family: ``"target"`` or ``"aspect"``.
+        polarity: Which label set applies.
+
+    Returns:
+        ``(label, None)`` when the reply is JSON with a label from the set, otherwise
+        ``(None, reason)`` -- a parse failure, recorded as such.
+    """
+    if not text:
+        return None, "empty reply"
+    try:
+        from noveval.models.structured import extract_json
+
+        obj = extract_json(text)
+    except Exception:  # noqa: BLE001 - any failure to read JSON is a parse failure
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError:
+            return None, "reply is not JSON"
+    value = obj.get(family) if isinstance(obj, dict) else None
+    allowed = labels_for(family, polarity)
+    if isinstance(value, str):
+        for label in allowed:
+            if value.strip().lower() == label.lower():
+                return label, None
+    return None, f"label {value!r} not in {list(allowed)}"
+
+
+async def annotate_points(
+    client: Any, points: list[FocusPoint], *, progress: str | None = "annotate"
+) -> list[dict[str, Any]]:
+    """Annotate points with target and aspect (no run directory; see :mod:`.generate`).
+
+    Returns:
+        One judgment row per point: ``id, paper_id, source, polarity, index, text,
+        target, aspect, raw_target, raw_aspect, error``.
+    """
+    reqs = []
+    for p in points:
+        r = annotation_requests(p)
+        reqs += [r["target"], r["aspect"]]
+    responses = await client.acomplete_many(reqs, progress=progress) if reqs else []
+    rows = []
+    for i, p in enumerate(points):
+        rows.append(judgment_row(p, responses[2 * i], responses[2 * i + 1], client.model_id))
+    return rows
+
+
+def judgment_row(point: FocusPoint, target_resp: Any, aspect_resp: Any, annotator: str) -> dict:
+    """One judgments.jsonl row from the two replies of a point."""
+    row: dict[str, Any] = point.model_dump()
+    row["annotator"] = annotator
+    errors = []
+    for family, resp in (("target", target_resp), ("aspect", aspect_resp)):
+        row[f"raw_{family}"] = resp.text
+        if not resp.ok:
+            row[family] = None
+            errors.append(f"{family}: backend error: {resp.error}")
+            continue
+        label, err = parse_label(resp.text, family, point.polarity)
+        row[family] = label
+        if err:
+            errors.append(f"{family}: {err}")
+    row["error"] = "; ".join(errors) or None
+    return row

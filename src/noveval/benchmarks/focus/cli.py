@@ -1,0 +1,176 @@
+"""CLI of the focus-level benchmark: ``noveval run focus``, ``noveval score focus``,
+``noveval focus expert|agreement|split``. Heavy imports happen inside the commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from noveval.cli.common import cli_errors
+from noveval.cli.options import (
+    ConcurrencyOpt,
+    DataDirOpt,
+    LimitOpt,
+    ModelOpt,
+    NoCacheOpt,
+    OutOpt,
+    OverwriteOpt,
+    RefreshOpt,
+    SeedOpt,
+)
+
+app = typer.Typer(help="Focus-level review evaluation (Mind the Blind Spots): extras.")
+
+PapersArg = Annotated[Path, typer.Option("--papers", "-p", help="Papers with reviews (.jsonl[.gz] or .json), e.g. shared/data/reviews/neurips-2024.jsonl.gz.")]
+AnnotatorOpt = Annotated[str | None, typer.Option("--annotator", "-a", help="Model spec of the target/aspect annotator (default: --model).")]
+ExpertOpt = Annotated[str, typer.Option("--expert", help="Expert points: 'split' (deterministic splitter of review sections) or 'chain' (three-prompt chain from the meta-review).")]
+
+
+def _print_scores(scores: dict) -> None:
+    m = scores["metrics"]
+    kl = scores["extra"]["kl"]
+    typer.echo(f"focus  model={scores['model']}  annotator={scores.get('annotator')}")
+    typer.echo(f"  KL(human||model) mean {kl['mean']:.3f}  " + "  ".join(
+        f"{k} {v:.3f}" for k, v in kl.items() if k != "mean"))
+    for name in ("f1_overall", "f1_strength", "f1_weakness", "rougeL", "bertscore_f1", "bleu4"):
+        v = m.get(name, {})
+        if v.get("mean") is not None:
+            typer.echo(f"  {name:14s} {v['mean']:.3f}  [{v['ci_low']:.3f}, {v['ci_high']:.3f}]  n={v['n']}")
+
+
+@cli_errors
+def run(
+    papers: PapersArg,
+    out: OutOpt,
+    model: ModelOpt = "local",
+    annotator: AnnotatorOpt = None,
+    expert: ExpertOpt = "split",
+    source: Annotated[str, typer.Option(help="Paper input: 'abstract' or 'fulltext' (when the record has fulltext_markdown).")] = "abstract",
+    limit: LimitOpt = None,
+    max_reviews: Annotated[int | None, typer.Option(help="Split route: only the first N human reviews per paper.")] = None,
+    max_input_tokens: Annotated[int, typer.Option(help="Truncate the paper text to this many tokens (4 chars/token).")] = 6000,
+    max_tokens: Annotated[int, typer.Option(help="Output budget of a generated review.")] = 1024,
+    no_text_metrics: Annotated[bool, typer.Option("--no-text-metrics", help="Skip ROUGE-L/BLEU-4/BERTScore.")] = False,
+    concurrency: ConcurrencyOpt = None,
+    no_cache: NoCacheOpt = False,
+    refresh: RefreshOpt = False,
+    seed: SeedOpt = 0,
+    overwrite: OverwriteOpt = False,
+) -> None:
+    """Generate reviews with --model, annotate human and model points, and score them."""
+    from noveval.benchmarks.focus.pipeline import run_focus
+
+    scores = run_focus(
+        papers, out, model=model, annotator=annotator, expert=expert, source=source, limit=limit,
+        max_reviews=max_reviews, max_input_tokens=max_input_tokens, max_tokens=max_tokens,
+        seed=seed, concurrency=concurrency, cache=not no_cache, refresh=refresh,
+        overwrite=overwrite, text_metrics=not no_text_metrics,
+    )
+    _print_scores(scores)
+    typer.echo(f"  wrote {out}/scores.json, per_item.jsonl, focus.png")
+
+
+@cli_errors
+def score(
+    run_dir: Annotated[Path, typer.Argument(help="A focus run directory (from `noveval run focus`).")],
+    no_text_metrics: Annotated[bool, typer.Option("--no-text-metrics", help="Skip ROUGE-L/BLEU-4/BERTScore.")] = False,
+    seed: SeedOpt = 0,
+) -> None:
+    """Re-score a focus run from its saved predictions and judgments (no model calls)."""
+    from noveval.benchmarks.focus.pipeline import score_run
+
+    _print_scores(score_run(run_dir, seed=seed, text_metrics=not no_text_metrics))
+
+
+@app.command("split")
+@cli_errors
+def split_cmd(
+    papers: PapersArg,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output .jsonl of points.")],
+    limit: LimitOpt = None,
+) -> None:
+    """Expert points without a model: split each review's strengths/weaknesses into points."""
+    from noveval.benchmarks.focus.data import load_papers, points_from_sections
+    from noveval.io import write_jsonl
+
+    rows = [pt for p in load_papers(papers, limit=limit) for pt in points_from_sections(p)]
+    write_jsonl(out, rows)
+    typer.echo(f"{len(rows)} points -> {out}")
+
+
+@app.command("expert")
+@cli_errors
+def expert_cmd(
+    papers: PapersArg,
+    out: OutOpt,
+    model: ModelOpt = "local",
+    limit: LimitOpt = None,
+    overwrite: OverwriteOpt = False,
+) -> None:
+    """Expert points by the three-prompt chain (meta-review -> augment -> paraphrase)."""
+    import asyncio
+
+    from noveval.benchmarks.focus.data import load_papers
+    from noveval.benchmarks.focus.expert import expert_rows
+    from noveval.models.client import get_client
+    from noveval.runs import RunDir
+
+    ps = load_papers(papers, limit=limit)
+    client = get_client(model)
+    run = RunDir.create(out, {"benchmark": "focus-expert", "papers": str(papers),
+                              "paper_ids": [p.id for p in ps], "model": client.model_id},
+                        overwrite=overwrite)
+    rows = asyncio.run(expert_rows(run, client, ps))
+    n = sum(len(r["strengths"]) + len(r["weaknesses"]) for r in rows)
+    typer.echo(f"{len(rows)} papers, {n} points -> {out}/expert.jsonl")
+
+
+@app.command("agreement")
+@cli_errors
+def agreement_cmd(
+    model: ModelOpt = "local",
+    data_dir: DataDirOpt = None,
+    n_disapere: Annotated[int, typer.Option(help="DISAPERE sentences to annotate (random subsample).")] = 400,
+    n_mred: Annotated[int, typer.Option(help="MReD strength/weakness sentences (random subsample).")] = 200,
+    seed: SeedOpt = 0,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the report as JSON.")] = None,
+) -> None:
+    """Cohen's kappa of the annotator against DISAPERE aspects and MReD polarity."""
+    from noveval.benchmarks.focus.agreement import run_agreement
+    from noveval.settings import data_dir as find_data
+
+    d = find_data(data_dir)
+    if d is None:
+        raise typer.BadParameter("no data folder: pass --data-dir")
+    res = run_agreement(d, model=model, n_disapere=n_disapere, n_mred=n_mred, seed=seed, out=out)
+    for key in ("disapere", "mred"):
+        if key in res:
+            r = res[key]
+            typer.echo(f"{key}: kappa {r['kappa']:.3f}  accuracy {r['accuracy']:.3f}  n={r['n']}  failures={r['failures']}")
+    if out is None:
+        typer.echo(json.dumps({k: res[k].get("confusion") for k in ("disapere", "mred") if k in res}))
+
+
+def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
+         data_dir: Path | None = None) -> list[Path]:
+    """Tiny end-to-end: the shipped sample papers (or 3 real NeurIPS 2024 papers with ``real``)."""
+    from importlib import resources
+
+    from noveval.benchmarks.focus.pipeline import run_focus
+
+    del embedder
+    if real:
+        from noveval.settings import data_dir as find_data
+
+        d = find_data(data_dir)
+        if d is None:
+            raise FileNotFoundError("real data folder not found")
+        papers = Path(d) / "reviews" / "neurips-2024.jsonl.gz"
+    else:
+        papers = Path(str(resources.files("noveval") / "samples" / "focus" / "papers.jsonl"))
+    out = Path(out_dir) / "focus"
+    run_focus(papers, out, model=model, limit=3, max_reviews=1, max_tokens=400)
+    return [out / "scores.json", out / "per_item.jsonl", out / "focus.png"]

@@ -1,0 +1,195 @@
+"""Records and loaders for focus-level review evaluation ("Mind the Blind Spots").
+
+Input: papers with their OpenReview reviews, one JSON object per line (``.jsonl`` or
+``.jsonl.gz``, or a ``.json`` list), the format of ``shared/data/reviews/neurips-*``::
+
+    {"id", "title", "abstract", "fulltext_markdown"?, "accepted"?,
+     "reviews": [{"text", "sections": {"strengths", "weaknesses", ...}}],
+     "meta_review": {"text", "sections"}?}
+
+Expert points come by two routes (Section 3.2):
+
+* ``split`` -- the deterministic splitter (:mod:`.split`) over every review's
+  ``strengths`` / ``weaknesses`` sections (NeurIPS 2023-24). For a combined
+  ``strengths_and_weaknesses`` section (NeurIPS 2025) the ``Strengths:`` /
+  ``Weaknesses:`` headers inside it are used. No model is called. Unlike the
+  paper's meta-review chain, this pools *all* reviewers' points, so a paper has
+  more human points than the paper's ~5.4 (Section 5.2).
+* ``chain`` -- the three-prompt chain of Appendix A.1.1 (:mod:`.expert`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from noveval.benchmarks.focus.split import split_points, split_review_sections
+from noveval.errors import InputError
+
+Polarity = Literal["strength", "weakness"]
+POLARITIES: tuple[Polarity, Polarity] = ("strength", "weakness")
+
+__all__ = [
+    "POLARITIES",
+    "FocusPaper",
+    "FocusPoint",
+    "FocusReview",
+    "load_papers",
+    "points_from_sections",
+    "point_id",
+    "review_sections",
+]
+
+
+class FocusReview(BaseModel):
+    """One human review (or meta-review) of a paper."""
+
+    model_config = ConfigDict(extra="allow")
+
+    text: str = Field(default="", description="The full review text.")
+    sections: dict[str, Any] = Field(
+        default_factory=dict, description="Named sections (summary, strengths, weaknesses, ...)."
+    )
+
+
+class FocusPaper(BaseModel):
+    """A paper with its reviews, as in ``shared/data/reviews``."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str = Field(min_length=1, description="Paper id (OpenReview forum id).")
+    title: str = Field(min_length=1, description="Paper title.")
+    abstract: str = Field(default="", description="Abstract.")
+    fulltext_markdown: str | None = Field(default=None, description="Full text, when present.")
+    accepted: bool | None = Field(default=None, description="Decision, when known.")
+    reviews: list[FocusReview] = Field(default_factory=list, description="Individual reviews.")
+    meta_review: FocusReview | None = Field(default=None, description="The meta-review.")
+
+
+class FocusPoint(BaseModel):
+    """A strength or weakness point of one paper, from a human or a model review."""
+
+    id: str = Field(description="Unique id: ``paper|source|s3`` (see :func:`point_id`).")
+    paper_id: str = Field(description="The paper.")
+    source: str = Field(description='"human" or the model id that wrote the review.')
+    polarity: Polarity = Field(description="Strength or weakness.")
+    index: int = Field(description="Position among the paper's points of this source/polarity.")
+    text: str = Field(description="The point's text.")
+    reviewer: int | None = Field(default=None, description="Index of the human review it came from.")
+
+
+def point_id(paper_id: str, source: str, polarity: Polarity, index: int) -> str:
+    """Stable id of a point: ``"<paper>|<source>|<s|w><index>"``."""
+    return f"{paper_id}|{source}|{polarity[0]}{index}"
+
+
+def load_papers(path: str | Path, *, limit: int | None = None) -> list[FocusPaper]:
+    """Read papers with reviews; every line is validated before anything is returned.
+
+    Args:
+        path: ``.jsonl``, ``.jsonl.gz`` or ``.json`` (a list) file.
+        limit: Keep only the first ``limit`` papers (after validation of those).
+
+    Returns:
+        The papers in file order.
+
+    Raises:
+        InputError: Unreadable file, bad JSON, a missing or ill-typed field, or a
+            duplicate paper id (with file, line and field).
+    """
+    from noveval.io import iter_jsonl, read_records, validation_field
+
+    name = str(path)[:-3] if str(path).endswith(".gz") else str(path)
+    if limit and name.endswith(".jsonl"):
+        # stream: validate and keep only the first ``limit`` records
+        from pydantic import ValidationError
+
+        papers = []
+        for line, obj in iter_jsonl(path):
+            try:
+                papers.append(FocusPaper.model_validate(obj))
+            except ValidationError as err:
+                field, msg = validation_field(err)
+                raise InputError(path, line, field, msg) from None
+            if len(papers) >= limit:
+                break
+        if not papers:
+            raise InputError(path, None, None, "file holds no records")
+    else:
+        papers = read_records(path, FocusPaper)
+    seen: dict[str, int] = {}
+    for i, p in enumerate(papers, start=1):
+        if p.id in seen:
+            raise InputError(path, i, "id", f"duplicate paper id {p.id!r} (first on line {seen[p.id]})")
+        seen[p.id] = i
+    return papers[:limit] if limit else papers
+
+
+def review_sections(review: FocusReview) -> dict[str, str]:
+    """The ``strengths`` and ``weaknesses`` text of a review, wherever they are.
+
+    Uses ``sections["strengths"]``/``["weaknesses"]`` when present; else splits a
+    combined ``strengths_and_weaknesses`` section, else the full text, by headers.
+    """
+    sec = {k: v for k, v in review.sections.items() if isinstance(v, str)}
+    if sec.get("strengths") or sec.get("weaknesses"):
+        return {"strengths": sec.get("strengths", ""), "weaknesses": sec.get("weaknesses", "")}
+    combined = sec.get("strengths_and_weaknesses") or review.text
+    found = split_review_sections(combined or "")
+    return {"strengths": found.get("strengths", ""), "weaknesses": found.get("weaknesses", "")}
+
+
+def points_from_sections(
+    paper: FocusPaper, *, source: str = "human", max_reviews: int | None = None
+) -> list[FocusPoint]:
+    """Expert points of a paper by the deterministic splitter (route ``split``).
+
+    Args:
+        paper: The paper with its reviews.
+        source: Source tag written into the points.
+        max_reviews: Use only the first ``max_reviews`` reviews (``None``: all).
+
+    Returns:
+        Strength points then weakness points, numbered per polarity.
+    """
+    out: list[FocusPoint] = []
+    reviews = paper.reviews[:max_reviews] if max_reviews else paper.reviews
+    for polarity, key in (("strength", "strengths"), ("weakness", "weaknesses")):
+        k = 0
+        for r_idx, review in enumerate(reviews):
+            for text in split_points(review_sections(review)[key]):
+                out.append(
+                    FocusPoint(
+                        id=point_id(paper.id, source, polarity, k),  # type: ignore[arg-type]
+                        paper_id=paper.id,
+                        source=source,
+                        polarity=polarity,  # type: ignore[arg-type]
+                        index=k,
+                        text=text,
+                        reviewer=r_idx,
+                    )
+                )
+                k += 1
+    return out
+
+
+def points_from_lists(
+    paper_id: str, source: str, strengths: list[str], weaknesses: list[str]
+) -> list[FocusPoint]:
+    """Points from ready-made strength and weakness lists (model reviews, chain output)."""
+    out: list[FocusPoint] = []
+    for polarity, items in (("strength", strengths), ("weakness", weaknesses)):
+        for k, text in enumerate(t for t in items if t and t.strip()):
+            out.append(
+                FocusPoint(
+                    id=point_id(paper_id, source, polarity, k),  # type: ignore[arg-type]
+                    paper_id=paper_id,
+                    source=source,
+                    polarity=polarity,  # type: ignore[arg-type]
+                    index=k,
+                    text=text.strip(),
+                )
+            )
+    return out

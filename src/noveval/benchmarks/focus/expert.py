@@ -1,0 +1,82 @@
+"""Expert review points by the three-prompt chain of Appendix A.1.1 (Section 3.2).
+
+1. *extract* (Figure 5): the meta-review -> a structured meta-review with headed
+   strength and weakness bullets;
+2. *augment* (Figure 6): add the concrete details the individual reviews give for
+   each bullet, without adding bullets;
+3. *paraphrase* (Figure 7): rewrite the headers to summarise each bullet and drop
+   any reference to reviewers.
+
+The final text is cut into sections and points with :mod:`.split`. Prompts are in
+our own words (``prompts/expert_*.txt``). Rows go to the run's ``expert.jsonl``
+(resumable): ``id, steps[3] (raw replies), review_text, strengths, weaknesses,
+error``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from noveval.benchmarks.focus.annotate import prompt_text
+from noveval.benchmarks.focus.data import FocusPaper
+from noveval.benchmarks.focus.split import split_points, split_review_sections
+
+__all__ = ["expert_chain", "expert_rows"]
+
+MAX_REVIEW_CHARS = 6000
+"""Each individual review is cut to this many characters in the augment prompt."""
+
+
+def _req(prompt: str, max_tokens: int) -> Any:
+    from noveval.models.chat import ChatRequest, GenerationParams
+
+    return ChatRequest(
+        messages=[{"role": "user", "content": prompt}],
+        params=GenerationParams(temperature=0.0, max_tokens=max_tokens),
+        tag="focus-expert",
+    )
+
+
+async def expert_chain(client: Any, paper: FocusPaper, *, max_tokens: int = 1200) -> dict[str, Any]:
+    """Run the three prompts for one paper and return its ``expert.jsonl`` row."""
+    meta = paper.meta_review.text if paper.meta_review else ""
+    row: dict[str, Any] = {"id": paper.id, "steps": [], "strengths": [], "weaknesses": [],
+                           "review_text": "", "error": None}
+    if not meta.strip():
+        row["error"] = "no meta-review"
+        return row
+    reviews = "\n\n".join(
+        f"[Review {i + 1}]\n{r.text[:MAX_REVIEW_CHARS]}" for i, r in enumerate(paper.reviews)
+    )
+    prompts = [prompt_text("expert_extract").replace("{meta_review}", meta)]
+    text = ""
+    for step in range(3):
+        if step == 1:
+            prompts.append(prompt_text("expert_augment").replace("{reviews}", reviews)
+                           .replace("{structured}", text))
+        elif step == 2:
+            prompts.append(prompt_text("expert_paraphrase").replace("{review}", text))
+        (resp,) = await client.acomplete_many([_req(prompts[step], max_tokens)], progress=None)
+        row["steps"].append(resp.text)
+        if not resp.ok or not (resp.text or "").strip():
+            row["error"] = f"step {step + 1}: {resp.error or 'empty reply'}"
+            return row
+        text = resp.text
+    sec = split_review_sections(text)
+    row["review_text"] = text
+    row["strengths"] = split_points(sec.get("strengths"))
+    row["weaknesses"] = split_points(sec.get("weaknesses"))
+    if not row["strengths"] and not row["weaknesses"]:
+        row["error"] = "final review has no strengths or weaknesses section"
+    return row
+
+
+async def expert_rows(run: Any, client: Any, papers: list[FocusPaper]) -> list[dict[str, Any]]:
+    """Run the chain over papers into ``expert.jsonl`` (resumable); rows in paper order."""
+    from noveval.runs import run_items
+
+    async def worker(p: FocusPaper) -> dict[str, Any]:
+        return await expert_chain(client, p)
+
+    return await run_items(run, "expert", papers, worker, id_of=lambda p: p.id,
+                           progress="focus: expert chain", client=client)

@@ -1,0 +1,286 @@
+"""End-to-end focus-level evaluation in a run directory ("Mind the Blind Spots", Fig. 2).
+
+``run_focus``: papers -> expert points (splitter or A.1.1 chain) -> model reviews
+(predictions.jsonl) -> target/aspect annotation of every human and model point
+(judgments.jsonl) -> :func:`score_run`. ``score_run``: judgments + predictions ->
+per_item.jsonl, scores.json (bootstrap CIs, Figure-4 data in ``extra``) and
+``focus.png``. Every step is resumable: finished rows are skipped on re-run and
+model calls go through the client's cache.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from noveval.benchmarks.focus.data import (
+    FocusPaper,
+    FocusPoint,
+    load_papers,
+    points_from_lists,
+    points_from_sections,
+)
+from noveval.benchmarks.focus.generate import (
+    DEFAULT_MAX_INPUT_TOKENS,
+    DEFAULT_MAX_TOKENS,
+    prediction_row,
+    review_request,
+    truncation_rule,
+)
+from noveval.errors import InputError
+from noveval.metrics.focus import DEFAULT_EPSILON
+
+__all__ = ["annotate_into", "run_focus", "score_run"]
+
+
+def _prompt_hashes() -> dict[str, str]:
+    from noveval.benchmarks.focus.annotate import prompt_text
+    from noveval.runs import text_sha
+
+    names = ["review", "target_strength", "target_weakness", "aspect_strength", "aspect_weakness",
+             "expert_extract", "expert_augment", "expert_paraphrase"]
+    return {n: text_sha(prompt_text(n)) for n in names}
+
+
+async def annotate_into(run: Any, client: Any, points: list[FocusPoint], *, progress: str) -> list[dict]:
+    """Annotate points into ``judgments.jsonl`` (resumable) and return all its rows."""
+    from noveval.benchmarks.focus.annotate import annotation_requests, judgment_row
+    from noveval.runs import run_items
+
+    async def worker(p: FocusPoint) -> dict[str, Any]:
+        reqs = annotation_requests(p)
+        t, a = await client.acomplete_many([reqs["target"], reqs["aspect"]], progress=None)
+        return judgment_row(p, t, a, client.model_id)
+
+    done = run.done("judgments")
+    todo_ids = {p.id for p in points}
+    keep = [p for p in points if p.id not in done]
+    rows = await run_items(run, "judgments", keep, worker, id_of=lambda p: p.id,
+                           progress=progress, client=client)
+    # run_items finalizes over ``keep`` only; re-collect everything in a stable order
+    del rows
+    all_rows = run.rows("judgments")
+    by_id = {r["id"]: r for r in all_rows}
+    ordered = [by_id[p.id] for p in points if p.id in by_id]
+    extra = [r for r in all_rows if r["id"] not in todo_ids]
+    run.write("judgments", extra + ordered)
+    return extra + ordered
+
+
+def run_focus(
+    papers_path: str | Path,
+    out_dir: str | Path,
+    *,
+    model: str = "local",
+    annotator: str | None = None,
+    expert: str = "split",
+    expert_model: str | None = None,
+    source: str = "abstract",
+    limit: int | None = None,
+    max_reviews: int | None = None,
+    max_input_tokens: int = DEFAULT_MAX_INPUT_TOKENS,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    epsilon: float = DEFAULT_EPSILON,
+    seed: int = 0,
+    concurrency: int | None = None,
+    cache: bool = True,
+    refresh: bool = False,
+    overwrite: bool = False,
+    text_metrics: bool = True,
+    plot: bool = True,
+) -> dict[str, Any]:
+    """Generate, annotate and score; returns scores.json's content.
+
+    Args:
+        papers_path: Papers with reviews (see :mod:`.data`).
+        out_dir: Run directory (resumed when its config matches).
+        model: Spec of the reviewing model.
+        annotator: Spec of the annotator (default: same as ``model``).
+        expert: ``"split"`` (deterministic splitter) or ``"chain"`` (Appendix A.1.1).
+        expert_model: Model of the expert chain (default: the annotator).
+        source: ``"abstract"`` or ``"fulltext"`` input for the reviewing model.
+        limit: First N papers only.
+        max_reviews: Split route: use only the first N reviews of each paper.
+        max_input_tokens: Truncation budget of the paper text (rule in config).
+        max_tokens: Output budget of a generated review.
+        epsilon: KL smoothing (see :mod:`noveval.metrics.focus`).
+        seed: Generation seed and bootstrap seed.
+        concurrency: Max requests in flight.
+        cache: Use the response cache.
+        refresh: Ignore cached responses.
+        overwrite: Replace a run with other settings.
+        text_metrics: Compute ROUGE-L / BLEU-4 / BERTScore.
+        plot: Save ``focus.png``.
+    """
+    from noveval.models.client import get_client
+    from noveval.runs import RunDir
+
+    if expert not in ("split", "chain"):
+        raise InputError(None, None, "expert", f"expected 'split' or 'chain', got {expert!r}")
+    if source not in ("abstract", "fulltext"):
+        raise InputError(None, None, "source", f"expected 'abstract' or 'fulltext', got {source!r}")
+    papers = load_papers(papers_path, limit=limit)  # validates before anything is written
+    annotator = annotator or model
+    kw = {"cache": "default" if cache else None, "refresh": refresh, "concurrency": concurrency}
+    gen_client = get_client(model, **kw)
+    ann_client = gen_client if annotator == model else get_client(annotator, **kw)
+    config = {
+        "benchmark": "focus",
+        "papers": str(papers_path),
+        "paper_ids": [p.id for p in papers],
+        "model": gen_client.model_id,
+        "annotator": ann_client.model_id,
+        "expert": expert,
+        "expert_model": expert_model or annotator if expert == "chain" else None,
+        "max_reviews": max_reviews,
+        "source": source,
+        "truncation": truncation_rule(max_input_tokens),
+        "max_input_tokens": max_input_tokens,
+        "max_tokens": max_tokens,
+        "epsilon": epsilon,
+        "seed": seed,
+        "prompts": _prompt_hashes(),
+    }
+    run = RunDir.create(out_dir, config, overwrite=overwrite)
+    asyncio.run(
+        _generate_and_annotate(
+            run, papers, gen_client, ann_client,
+            expert=expert, expert_model=expert_model or annotator, max_reviews=max_reviews,
+            source=source, max_input_tokens=max_input_tokens, max_tokens=max_tokens,
+            seed=seed, kw=kw,
+        )
+    )
+    return score_run(run.path, epsilon=epsilon, seed=seed, text_metrics=text_metrics, plot=plot,
+                     cache=gen_client.stats)
+
+
+async def _generate_and_annotate(
+    run: Any, papers: list[FocusPaper], gen_client: Any, ann_client: Any, *, expert: str,
+    expert_model: str, max_reviews: int | None, source: str, max_input_tokens: int,
+    max_tokens: int, seed: int, kw: dict[str, Any],
+) -> None:
+    from noveval.runs import run_items
+
+    # 1. expert points
+    if expert == "chain":
+        from noveval.benchmarks.focus.expert import expert_rows
+        from noveval.models.client import get_client
+
+        ex_client = ann_client if expert_model == ann_client.model_id else get_client(expert_model, **kw)
+        expert_out = await expert_rows(run, ex_client, papers)
+        human: list[FocusPoint] = []
+        for row in expert_out:
+            human += points_from_lists(row["id"], "human", row["strengths"], row["weaknesses"])
+    else:
+        human = [pt for p in papers for pt in points_from_sections(p, max_reviews=max_reviews)]
+
+    # 2. model reviews
+    async def review(p: FocusPaper) -> dict[str, Any]:
+        req, info = review_request(p, source=source, max_input_tokens=max_input_tokens,
+                                   max_tokens=max_tokens, seed=seed)
+        (resp,) = await gen_client.acomplete_many([req], progress=None)
+        return prediction_row(p, resp, info, gen_client.model_id)
+
+    preds = await run_items(run, "predictions", papers, review, id_of=lambda p: p.id,
+                            progress="focus: reviews", client=gen_client)
+    model_points: list[FocusPoint] = []
+    for row in preds:
+        model_points += points_from_lists(row["id"], "model", row["strengths"], row["weaknesses"])
+
+    # 3. annotation of every point
+    await annotate_into(run, ann_client, human + model_points, progress="focus: annotate")
+
+
+def _expert_texts(run: Any, judgments: list[dict]) -> dict[str, list[str]]:
+    """Reference texts: the chain's final review, or each human review's points."""
+    from noveval.benchmarks.focus.generate import render_review
+
+    expert_rows = run.rows("expert") if run.file("expert").exists() else []
+    if expert_rows:
+        return {r["id"]: [r.get("review_text") or ""] for r in expert_rows}
+    grouped: dict[str, dict[Any, dict[str, list[str]]]] = {}
+    for r in judgments:
+        if r["source"] != "human":
+            continue
+        g = grouped.setdefault(r["paper_id"], {}).setdefault(r.get("reviewer"), {"s": [], "w": []})
+        g["s" if r["polarity"] == "strength" else "w"].append(r["text"])
+    return {
+        pid: [render_review("", g["s"], g["w"]) for g in revs.values()]
+        for pid, revs in grouped.items()
+    }
+
+
+def score_run(
+    run_dir: str | Path,
+    *,
+    epsilon: float | None = None,
+    seed: int = 0,
+    text_metrics: bool = True,
+    plot: bool = True,
+    cache: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Score a focus run directory from its judgments and predictions (no model calls).
+
+    Writes ``per_item.jsonl``, ``scores.json`` and (``plot``) ``focus.png``.
+
+    Returns:
+        The scores dict (``primary_metric`` is ``kl_mean``, lower is better).
+    """
+    from noveval.benchmarks.focus.score import (
+        PER_ITEM_METRICS,
+        bootstrap_kl,
+        focus_report,
+        per_paper_rows,
+    )
+    from noveval.metrics.bootstrap import summarize
+    from noveval.runs import RunDir
+
+    run = RunDir.open(run_dir)
+    cfg = run.config
+    eps = cfg.get("epsilon", DEFAULT_EPSILON) if epsilon is None else epsilon
+    preds = run.rows("predictions")
+    judgments = run.rows("judgments")
+    if not preds or not judgments:
+        raise InputError(run.path, None, None, "run has no predictions or judgments to score")
+    paper_ids = [r["id"] for r in preds]
+    human = [r for r in judgments if r["source"] == "human"]
+    model = [r for r in judgments if r["source"] != "human"]
+    rows = per_paper_rows(
+        paper_ids, human, model,
+        model_texts={r["id"]: r.get("review_text", "") for r in preds},
+        expert_texts=_expert_texts(run, judgments),
+        text_metrics=text_metrics,
+    )
+    metrics = summarize(rows, PER_ITEM_METRICS, seed=seed)
+    kl = bootstrap_kl(human, model, paper_ids, epsilon=eps, seed=seed)
+    metrics["kl_mean"] = kl
+    extra = focus_report(paper_ids, human, model, epsilon=eps)
+    extra["truncation"] = {
+        "rule": cfg.get("truncation"),
+        "truncated": sum(1 for r in preds if (r.get("truncation") or {}).get("truncated")),
+    }
+    extra["generation_failures"] = sum(1 for r in preds if r.get("error"))
+    extra["text_metrics_note"] = (
+        "ROUGE-L (rouge_score, stemmed), BLEU-4 (sacrebleu sentence BLEU /100), BERTScore F1 "
+        "(bundled all-MiniLM-L6-v2, layer 6, no baseline rescaling); best over expert references"
+    )
+    if plot:
+        from noveval.benchmarks.focus.plots import plot_focus
+
+        png = plot_focus(extra["distributions"], run.path / "focus.png",
+                         model_label=str(cfg.get("model")), facets=extra["facets"])
+        extra["figure"] = png.name
+    run.write("per_item", rows)
+    scores = {
+        "benchmark": "focus",
+        "model": cfg.get("model"),
+        "annotator": cfg.get("annotator"),
+        "metrics": metrics,
+        "primary_metric": "kl_mean",
+        "greater_is_better": False,
+        "cache": cache or {},
+        "extra": extra,
+    }
+    run.write_scores(scores)
+    return scores

@@ -1,0 +1,248 @@
+"""Scoring of focus-level evaluation ("Mind the Blind Spots", Sections 4.3, 5.1-5.2, A.4).
+
+Input: annotated points (judgments rows: ``paper_id, source, polarity, target,
+aspect, text``) for the human side (``source == "human"``) and one model, plus the
+model's review texts and the expert review texts. Output:
+
+* per paper (``per_item``): multiset F1 of (target, aspect) labels, overall /
+  strength / weakness (Table 3), with precision and recall; ROUGE-L, BLEU-4 and
+  BERTScore F1 of the model review against the expert review texts (the best
+  reference when a paper has several human reviews); point counts (Figure 3);
+* corpus level (``extra``): the four focus distributions for humans and the model
+  (Figure 4), ``KL(human || model)`` per distribution and their mean (Table 3; see
+  :mod:`noveval.metrics.focus` for direction, base and smoothing) with a paper-level
+  bootstrap CI, per-facet P/R/F1 tables (Tables 7-12), annotation failures.
+
+"Overall" F1 matches (polarity, target, aspect) triples, so a strength never
+matches a weakness; strength/weakness F1 use that polarity's points only.
+Points whose target or aspect failed to parse keep ``None`` in the pair and can
+only match nothing; they are left out of the distributions.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from noveval.metrics.focus import (
+    ASPECTS,
+    TARGETS,
+    focus_distribution,
+    kl_divergence,
+    multiset_prf,
+    per_facet_prf,
+)
+
+DISTRIBUTIONS = (
+    ("strength", "target"),
+    ("weakness", "target"),
+    ("strength", "aspect"),
+    ("weakness", "aspect"),
+)
+PER_ITEM_METRICS = (
+    "f1_overall",
+    "f1_strength",
+    "f1_weakness",
+    "precision_overall",
+    "recall_overall",
+    "rougeL",
+    "bleu4",
+    "bertscore_f1",
+    "n_strengths_model",
+    "n_weaknesses_model",
+    "n_strengths_human",
+    "n_weaknesses_human",
+)
+
+__all__ = ["DISTRIBUTIONS", "PER_ITEM_METRICS", "focus_report", "per_paper_rows"]
+
+
+def _facets(family: str) -> Sequence[str]:
+    return TARGETS if family == "target" else ASPECTS
+
+
+def distributions(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[float]]:
+    """The four focus distributions of a set of judgment rows, keyed ``"strength/target"``."""
+    rows = list(rows)
+    out = {}
+    for polarity, family in DISTRIBUTIONS:
+        labels = [r.get(family) for r in rows if r["polarity"] == polarity]
+        out[f"{polarity}/{family}"] = focus_distribution(labels, facets=_facets(family)).tolist()
+    return out
+
+
+def kl_table(
+    human: Iterable[Mapping[str, Any]], model: Iterable[Mapping[str, Any]], *, epsilon: float
+) -> dict[str, float]:
+    """``KL(human || model)`` for each distribution and their mean (key ``"mean"``)."""
+    hd, md = distributions(human), distributions(model)
+    out = {k: kl_divergence(hd[k], md[k], epsilon=epsilon) for k in hd}
+    out["mean"] = float(np.mean(list(out.values())))
+    return out
+
+
+def per_paper_rows(
+    paper_ids: Sequence[str],
+    human: Sequence[Mapping[str, Any]],
+    model: Sequence[Mapping[str, Any]],
+    *,
+    model_texts: Mapping[str, str] | None = None,
+    expert_texts: Mapping[str, list[str]] | None = None,
+    text_metrics: bool = True,
+) -> list[dict[str, Any]]:
+    """Per-paper rows (per_item.jsonl) of F1, text similarity and point counts.
+
+    Args:
+        paper_ids: Papers to score, in output order.
+        human: Judgment rows of the expert points.
+        model: Judgment rows of the model points.
+        model_texts: Paper id -> the model's review text.
+        expert_texts: Paper id -> the expert review texts (one or more references).
+        text_metrics: Compute ROUGE-L / BLEU-4 / BERTScore (needs both text maps).
+
+    Returns:
+        One dict per paper with ``id`` and :data:`PER_ITEM_METRICS` (F1 values are
+        ``None`` where undefined: neither side has points of that polarity).
+    """
+    by_paper: dict[str, dict[str, list]] = defaultdict(lambda: {"h": [], "m": []})
+    for r in human:
+        by_paper[r["paper_id"]]["h"].append(r)
+    for r in model:
+        by_paper[r["paper_id"]]["m"].append(r)
+
+    out = []
+    for pid in paper_ids:
+        h, m = by_paper[pid]["h"], by_paper[pid]["m"]
+        row: dict[str, Any] = {"id": pid}
+        overall = multiset_prf(
+            [(r["polarity"], r.get("target"), r.get("aspect")) for r in h],
+            [(r["polarity"], r.get("target"), r.get("aspect")) for r in m],
+        )
+        row["f1_overall"] = overall[2] if overall else None
+        row["precision_overall"] = overall[0] if overall else None
+        row["recall_overall"] = overall[1] if overall else None
+        for pol in ("strength", "weakness"):
+            prf = multiset_prf(
+                [(r.get("target"), r.get("aspect")) for r in h if r["polarity"] == pol],
+                [(r.get("target"), r.get("aspect")) for r in m if r["polarity"] == pol],
+            )
+            row[f"f1_{pol}"] = prf[2] if prf else None
+            row[f"n_{pol}s_model"] = sum(1 for r in m if r["polarity"] == pol)
+            row[f"n_{pol}s_human"] = sum(1 for r in h if r["polarity"] == pol)
+        out.append(row)
+
+    if text_metrics and model_texts is not None and expert_texts is not None:
+        _add_text_metrics(out, model_texts, expert_texts)
+    return out
+
+
+def _add_text_metrics(
+    rows: list[dict[str, Any]], model_texts: Mapping[str, str], expert_texts: Mapping[str, list[str]]
+) -> None:
+    from noveval.metrics.text import bertscore_f1, bleu4, rouge_f1
+
+    preds, refs, owner = [], [], []
+    for i, row in enumerate(rows):
+        pred = model_texts.get(row["id"], "")
+        for ref in expert_texts.get(row["id"], []):
+            if pred.strip() and ref.strip():
+                preds.append(pred)
+                refs.append(ref)
+                owner.append(i)
+    scores = {
+        "rougeL": rouge_f1(preds, refs, kind="rougeL"),
+        "bleu4": bleu4(preds, refs),
+        "bertscore_f1": bertscore_f1(preds, refs),
+    }
+    for name, values in scores.items():
+        best: dict[int, float] = {}
+        for i, v in zip(owner, values, strict=True):
+            best[i] = max(best.get(i, -1.0), v)
+        for i, row in enumerate(rows):
+            row[name] = best.get(i)
+
+
+def facet_tables(
+    human: Sequence[Mapping[str, Any]], model: Sequence[Mapping[str, Any]]
+) -> dict[str, dict[str, dict[str, float]]]:
+    """Per-facet P/R/F1 (Tables 7-12): keys ``"<all|strength|weakness>/<target|aspect>"``."""
+    out = {}
+    for scope in ("all", "strength", "weakness"):
+        for family in ("target", "aspect"):
+            hm: dict[str, list] = defaultdict(list)
+            mm: dict[str, list] = defaultdict(list)
+            for src, dst in ((human, hm), (model, mm)):
+                for r in src:
+                    if scope == "all" or r["polarity"] == scope:
+                        dst[r["paper_id"]].append(r.get(family))
+            out[f"{scope}/{family}"] = per_facet_prf(hm, mm, facets=_facets(family))
+    return out
+
+
+def bootstrap_kl(
+    human: Sequence[Mapping[str, Any]],
+    model: Sequence[Mapping[str, Any]],
+    paper_ids: Sequence[str],
+    *,
+    epsilon: float,
+    n_resamples: int = 500,
+    seed: int = 0,
+) -> dict[str, float]:
+    """Mean KL with a 95% percentile CI from resampling papers with replacement."""
+    hp: dict[str, list] = defaultdict(list)
+    mp: dict[str, list] = defaultdict(list)
+    for r in human:
+        hp[r["paper_id"]].append(r)
+    for r in model:
+        mp[r["paper_id"]].append(r)
+    rng = np.random.default_rng(seed)
+    ids = list(paper_ids)
+    point = kl_table(human, model, epsilon=epsilon)["mean"]
+    if len(ids) < 2:
+        return {"mean": point, "ci_low": point, "ci_high": point, "n": len(ids)}
+    values = []
+    for _ in range(n_resamples):
+        sample = rng.choice(len(ids), size=len(ids), replace=True)
+        hs = [r for j in sample for r in hp[ids[j]]]
+        ms = [r for j in sample for r in mp[ids[j]]]
+        values.append(kl_table(hs, ms, epsilon=epsilon)["mean"])
+    lo, hi = np.percentile(values, [2.5, 97.5])
+    return {"mean": point, "ci_low": float(lo), "ci_high": float(hi), "n": len(ids)}
+
+
+def focus_report(
+    paper_ids: Sequence[str],
+    human: Sequence[Mapping[str, Any]],
+    model: Sequence[Mapping[str, Any]],
+    *,
+    epsilon: float,
+) -> dict[str, Any]:
+    """Corpus-level results for ``scores.json["extra"]`` (Figure 4, Table 3, A.4)."""
+    ids = set(paper_ids)
+    human = [r for r in human if r["paper_id"] in ids]
+    model = [r for r in model if r["paper_id"] in ids]
+    failures = {
+        "human": sum(1 for r in human if r.get("error")),
+        "model": sum(1 for r in model if r.get("error")),
+    }
+    return {
+        "facets": {"target": list(TARGETS), "aspect": list(ASPECTS)},
+        "distributions": {"human": distributions(human), "model": distributions(model)},
+        "kl": kl_table(human, model, epsilon=epsilon),
+        "kl_settings": {
+            "direction": "KL(human || model)",
+            "log_base": "e (nats)",
+            "smoothing": f"epsilon={epsilon} added to every bin of both distributions, renormalised",
+        },
+        "per_facet": facet_tables(human, model),
+        "points": {
+            "human": {"strength": sum(r["polarity"] == "strength" for r in human),
+                      "weakness": sum(r["polarity"] == "weakness" for r in human)},
+            "model": {"strength": sum(r["polarity"] == "strength" for r in model),
+                      "weakness": sum(r["polarity"] == "weakness" for r in model)},
+        },
+        "annotation_failures": failures,
+    }
