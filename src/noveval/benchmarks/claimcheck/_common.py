@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from string import Template
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -168,35 +168,49 @@ class TypeFlags(BaseModel):
         return [t for t in WEAKNESS_TYPES if getattr(self, t)]
 
 
+# Length caps go into the JSON schema only (``json_schema_extra``): they bound what a
+# grammar-constrained local model can emit, without rejecting longer replies from
+# servers that ignore them.
+def _cap(n: int, **kw: Any) -> Any:
+    return Field(json_schema_extra={"maxLength": n}, **kw)
+
+
+def _items(n: int, **kw: Any) -> Any:
+    return Field(json_schema_extra={"maxItems": n}, **kw)
+
+
+_S = Annotated[str, Field(json_schema_extra={"maxLength": 600})]
+
+
 class ExtractReply(BaseModel):
-    claims: list[str] = Field(default_factory=list)
+    claims: list[_S] = _items(12, default_factory=list)
 
 
 class _WIItem(BaseModel):
-    text: str
+    text: str = _cap(1200)
     groundedness: int = Field(ge=1, le=5)
 
 
 class WIReply(BaseModel):
-    weaknesses: list[_WIItem] = Field(default_factory=list)
+    weaknesses: list[_WIItem] = _items(10, default_factory=list)
 
 
 class CAReply(BaseModel):
-    reasoning: str = ""
-    target_claims: list[int] = Field(default_factory=list)
-    custom_claim: str | None = None
+    reasoning: str = _cap(600, default="")
+    target_claims: list[int] = _items(3, default_factory=list)
+    custom_claim: str | None = _cap(600, default=None)
 
 
 class WLReply(BaseModel):
-    reasoning: str = ""
+    reasoning: str = _cap(600, default="")
     objectivity: int = Field(ge=1, le=5)
     agreement: int = Field(ge=1, le=5)
     types: TypeFlags
 
 
 class CVEvidenceReply(BaseModel):
-    evidence: list[str] = Field(default_factory=list)
-    weakness: str
+    evidence: list[_S] = _items(5, default_factory=list)
+    weakness: str = _cap(1200)
 
 
 class CVGenerateReply(CVEvidenceReply):
@@ -204,17 +218,17 @@ class CVGenerateReply(CVEvidenceReply):
 
 
 class CVJudgeReply(BaseModel):
-    reasoning: str = ""
+    reasoning: str = _cap(600, default="")
     verdict: Literal["same", "similar", "different"]
 
 
 class WLERewriteReply(BaseModel):
-    reasoning: str = ""
-    revised_weakness: str
+    reasoning: str = _cap(600, default="")
+    revised_weakness: str = _cap(1500)
 
 
 class WLEJudgeReply(BaseModel):
-    reasoning: str = ""
+    reasoning: str = _cap(600, default="")
     preference: Literal["A", "B", "tie"]
 
 
