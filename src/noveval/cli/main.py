@@ -151,28 +151,39 @@ def demo(
             raise InputError(data_dir, None, "--data-dir", "no real data folder found (give --data-dir)")
     out.mkdir(parents=True, exist_ok=True)
     runs: list[Path] = []
+    failures: list[tuple[str, str]] = []
     mods = available()
-    for name, mod in mods.items():
-        if only and name not in only:
-            continue
-        if not hasattr(mod, "demo"):
-            continue
-        typer.echo(f"== demo: {name}", err=True)
+    unknown = sorted(set(only or []) - set(mods))
+    if unknown:
+        raise InputError(None, None, "--only", f"unknown or not installed benchmark(s): {', '.join(unknown)}; installed: {', '.join(mods)}")
+    todo = [(n, m) for n, m in mods.items() if (not only or n in only) and hasattr(m, "demo")]
+    log = logging.getLogger("noveval")
+    for i, (name, mod) in enumerate(todo, 1):
+        typer.echo(f"== demo {i}/{len(todo)}: {name}", err=True)
         t0 = time.perf_counter()
-        runs.extend(mod.demo(out / name, model=model, embedder=embedder, real=real, data_dir=ddir))
+        try:
+            runs.extend(mod.demo(out / name, model=model, embedder=embedder, real=real, data_dir=ddir))
+        except Exception as e:  # one broken benchmark must not take the others' report down
+            log.exception("demo %s failed", name)
+            failures.append((name, f"{type(e).__name__}: {e}"))
+            typer.echo(f"== WARNING: demo {name} FAILED after {time.perf_counter() - t0:.0f}s: {type(e).__name__}: {e}", err=True)
+            continue
         typer.echo(f"== {name} done in {time.perf_counter() - t0:.0f}s", err=True)
     try:
         from noveval.report import write_report
     except ImportError:
         write_report = None
-    if write_report is not None and runs:
-        path = write_report(runs, out / "report.html")
+    if write_report is not None and (runs or failures):
+        path = write_report(runs, out / "report.html", failures=failures)
         typer.echo(f"report: {path.resolve()}")
     else:
         for r in runs:
             typer.echo(f"run: {r}")
         if not runs:
             typer.echo("no benchmark demos are installed yet", err=True)
+    if failures:
+        typer.echo(f"WARNING: {len(failures)} demo(s) failed: {', '.join(n for n, _ in failures)} (listed in the report)", err=True)
+        raise typer.Exit(1)
 
 
 def _mount_benchmarks() -> None:

@@ -1,0 +1,159 @@
+"""Collect run directories into the report's view model (one section per benchmark)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from noveval.report.fmt import num
+from noveval.report.items import run_items
+from noveval.report.load import find_runs, load_run
+from noveval.report.model import BenchmarkView, Figure, ReportView, RunData
+from noveval.report.tables import PAPER_TABLES, headline_table
+
+__all__ = ["build_report", "build_benchmark", "run_config"]
+
+log = logging.getLogger("noveval")
+
+ORDER = ("novbench", "rinobench", "focus", "axioms", "claimcheck")
+TITLES = {
+    "novbench": ("NovBench", "Generating novelty evaluations of papers: relevance, coverage, clarity and "
+                 "sentiment-distribution accuracy against reviewers' novelty comments."),
+    "rinobench": ("RINoBench", "Judging research-idea novelty on a 1-5 scale with a justification, scored by "
+                  "F1/MAE and by a judge that compares justifications with the gold reasoning."),
+    "focus": ("Focus-level review evaluation", "Where do model reviews look? Targets and aspects of "
+              "strengths and weaknesses, compared with expert reviews (KL and multiset F1)."),
+    "axioms": ("Novelty-metric axioms", "How often unsupervised novelty metrics pass each axiomatic check."),
+    "claimcheck": ("CLAIMCHECK", "Weakness identification, claim association, labeling, verification and "
+                   "rewriting of reviews' weaknesses against annotated claims."),
+}
+
+_CONFIG_KEYS = re.compile(r"(model|judge|embedder|version|created|seed|prompt|cache|fail|error|task|prompting|"
+                          r"n_items|limit|python|unparseable|timings)", re.I)
+
+
+def _slug(s: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-") or "x"
+
+
+def _flat(obj: Any, prefix: str = "", depth: int = 0) -> list[tuple[str, Any]]:
+    if isinstance(obj, dict) and depth < 3 and obj:
+        out: list[tuple[str, Any]] = []
+        for k, v in obj.items():
+            out.extend(_flat(v, f"{prefix}.{k}" if prefix else str(k), depth + 1))
+        return out
+    return [(prefix, obj)]
+
+
+def _short(v: Any, limit: int = 160) -> str:
+    if isinstance(v, (list, dict)):
+        import json
+
+        s = json.dumps(v, ensure_ascii=False, default=str)
+    else:
+        s = num(v) if isinstance(v, (int, float, bool)) or v is None else str(v)
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def run_config(run: RunData) -> list[tuple[str, str]]:
+    """Key/value pairs shown for a run: models, versions, prompt hashes, cache and failures first."""
+    pairs = [("path", str(run.path)), ("benchmark", run.benchmark), ("model", run.model)]
+    flat = _flat(run.config) + [(f"scores.{k}", v) for k, v in _flat({x: run.scores.get(x) for x in ("cache", "judge", "embedder") if x in run.scores})]
+    extra = run.scores.get("extra") if isinstance(run.scores.get("extra"), dict) else {}
+    flat += [(f"extra.{k}", v) for k, v in extra.items() if _CONFIG_KEYS.search(k) and not isinstance(v, list)]
+    important = [(k, v) for k, v in flat if _CONFIG_KEYS.search(k)]
+    rest = [(k, v) for k, v in flat if not _CONFIG_KEYS.search(k)]
+    pairs += [(k, _short(v)) for k, v in important + rest if k not in ("model", "benchmark")]
+    pairs.append(("rows", f"{len(run.predictions)} predictions · {len(run.judgments)} judgments · {len(run.per_item)} per-item"))
+    errors = sum(1 for r in run.predictions if r.get("error"))
+    if errors:
+        pairs.append(("prediction errors", str(errors)))
+    for p in run.problems:
+        pairs.append(("problem", p))
+    return pairs
+
+
+def _label_runs(runs: list[RunData]) -> None:
+    """Give each run a short unique column label: model, plus what differs (task, prompting, folder)."""
+    for r in runs:
+        bits = [r.model.split("/")[-1]]
+        for key in ("task", "prompting"):
+            v = r.scores.get(key) or r.config.get(key)
+            if isinstance(v, str):
+                bits.append(v)
+        r.label = " · ".join(bits)
+    counts: dict[str, int] = {}
+    for r in runs:
+        counts[r.label] = counts.get(r.label, 0) + 1
+    for r in runs:
+        if counts[r.label] > 1:
+            r.label = f"{r.label} ({r.path.name if r.path.name not in ('run', 'out') else r.path.parent.name + '/' + r.path.name})"
+    seen: dict[str, int] = {}
+    for r in runs:
+        seen[r.label] = seen.get(r.label, 0) + 1
+        if seen[r.label] > 1:
+            r.label = f"{r.label} #{seen[r.label]}"
+
+
+def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
+    """The view of one benchmark: headline table, paper tables, figures, configs, items."""
+    from noveval.report.figures import FIGURES, saved_figures
+
+    _label_runs(runs)
+    for r in runs:
+        r.slug = f"{_slug(name)}-{_slug(r.label)}"
+    title, blurb = TITLES.get(name, (name, "A benchmark this report does not know: generic tables and drill-down."))
+    view = BenchmarkView(name=name, title=title, blurb=blurb, runs=runs, headline=headline_table(runs))
+    if not view.headline.rows:
+        view.gaps.append("no metrics in scores.json")
+    if name in PAPER_TABLES:
+        try:
+            view.tables, gaps = PAPER_TABLES[name](runs)
+            view.gaps += gaps
+        except Exception as e:  # a malformed extra must not sink the whole page
+            log.warning("report: %s paper tables failed: %s", name, e)
+            view.gaps.append(f"paper tables failed: {type(e).__name__}: {e}")
+    figs: list[Figure] = []
+    if name in FIGURES:
+        try:
+            figs = FIGURES[name](runs)
+        except Exception as e:
+            log.warning("report: %s figures failed: %s", name, e)
+            view.gaps.append(f"figures failed: {type(e).__name__}: {e}")
+        if not figs:
+            view.gaps.append("no data for this benchmark's figures in scores.json / per_item.jsonl")
+    # images the runs saved themselves, unless ours already drew the same thing
+    drawn = {"axioms": {"heatmap"}}.get(name, set())
+    view.figures = figs + [f for f in saved_figures(runs) if f.title.split(" (")[0] not in drawn or not figs]
+    view.configs = [(r.label, run_config(r)) for r in runs]
+    view.items = {r.slug: {"label": r.label, **run_items(r)} for r in runs}
+    return view
+
+
+def build_report(run_dirs: list[Path], failures: list[tuple[str, str]] | None = None) -> ReportView:
+    """Load run directories and build the whole page's view model.
+
+    Args:
+        run_dirs: Run directories (or folders holding them).
+        failures: ``(benchmark, message)`` pairs of demos that failed, listed on the page.
+
+    Returns:
+        The :class:`ReportView`.
+    """
+    from noveval._version import __version__
+
+    runs = [load_run(p) for p in find_runs([Path(p) for p in run_dirs])]
+    groups: dict[str, list[RunData]] = {}
+    for r in runs:
+        groups.setdefault(r.benchmark, []).append(r)
+    names = [n for n in ORDER if n in groups] + sorted(n for n in groups if n not in ORDER)
+    return ReportView(
+        benchmarks=[build_benchmark(n, groups[n]) for n in names],
+        failures=list(failures or []),
+        generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        version=__version__,
+        run_count=len(runs),
+    )

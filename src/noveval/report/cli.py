@@ -1,0 +1,34 @@
+"""``noveval report RUN_DIR... -o report.html`` (mounted by :func:`register`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from noveval.cli.common import cli_errors
+
+
+@cli_errors
+def report(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Run directories (or folders holding them, searched 3 levels deep).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")] = Path("report.html"),
+) -> None:
+    """Write one self-contained HTML report (tables, figures, drill-down) of run directories."""
+    from noveval.errors import InputError
+    from noveval.report import write_report
+    from noveval.report.load import find_runs
+
+    for p in run_dirs:
+        if not p.exists():
+            raise InputError(p, None, None, "no such run directory")
+    if not find_runs(run_dirs):
+        raise InputError(run_dirs[0], None, None, "no run directories (config.json / scores.json / per_item.jsonl) found")
+    path = write_report(run_dirs, out)
+    typer.echo(f"report: {path.resolve()}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``report`` command to the root CLI."""
+    app.command("report")(report)

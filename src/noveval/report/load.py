@@ -1,0 +1,119 @@
+"""Read run directories tolerantly: a missing or damaged file becomes a listed problem."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+from noveval.report.model import RunData
+
+__all__ = ["load_run", "find_runs"]
+
+_STREAMS = ("predictions", "judgments", "per_item")
+
+
+def _open_text(path: Path) -> str:
+    if path.suffix == ".gz":
+        with gzip.open(path, "rt", encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+def _read_json(path: Path, problems: list[str]) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    try:
+        obj = json.loads(_open_text(path))
+    except (OSError, ValueError) as e:
+        problems.append(f"{path.name}: unreadable ({e})")
+        return {}
+    if not isinstance(obj, dict):
+        problems.append(f"{path.name}: not a JSON object")
+        return {}
+    return obj
+
+
+def _read_jsonl(path: Path, problems: list[str]) -> list[dict[str, Any]]:
+    if not path.exists():
+        gz = path.with_name(path.name + ".gz")
+        if not gz.exists():
+            return []
+        path = gz
+    rows: list[dict[str, Any]] = []
+    bad = 0
+    try:
+        text = _open_text(path)
+    except OSError as e:
+        problems.append(f"{path.name}: unreadable ({e})")
+        return rows
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            bad += 1
+            continue
+        if isinstance(row, dict):
+            rows.append(row)
+        else:
+            bad += 1
+    if bad:
+        problems.append(f"{path.name}: {bad} malformed line(s) skipped")
+    return rows
+
+
+def find_runs(paths: list[Path]) -> list[Path]:
+    """Expand the given paths into run directories.
+
+    A path holding ``scores.json``, ``config.json`` or ``per_item.jsonl`` is a run; any
+    other folder is searched (depth 3) for such run directories.
+
+    Args:
+        paths: Run directories or folders that contain them.
+
+    Returns:
+        Run directories, de-duplicated, in the order found.
+    """
+    markers = ("scores.json", "config.json", "per_item.jsonl")
+    out: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if any((p / m).exists() for m in markers):
+            out.append(p)
+            continue
+        if p.is_dir():
+            found = sorted({f.parent for m in markers for depth in ("", "*/", "*/*/") for f in p.glob(f"{depth}*/{m}")})
+            out.extend(found)
+    seen: set[Path] = set()
+    uniq = []
+    for p in out:
+        key = p.resolve()
+        if key not in seen:
+            seen.add(key)
+            uniq.append(p)
+    return uniq
+
+
+def load_run(path: Path) -> RunData:
+    """Read one run directory.
+
+    Args:
+        path: The run directory.
+
+    Returns:
+        Its :class:`RunData`; problems (missing scores, malformed lines) are recorded in
+        ``problems`` rather than raised.
+    """
+    path = Path(path)
+    problems: list[str] = []
+    config = _read_json(path / "config.json", problems)
+    scores = _read_json(path / "scores.json", problems)
+    if not scores:
+        problems.append("scores.json: missing (run not scored?)")
+    streams = {s: _read_jsonl(path / f"{s}.jsonl", problems) for s in _STREAMS}
+    bench = str(scores.get("benchmark") or config.get("benchmark") or path.name)
+    images = sorted(p for p in path.glob("*") if p.suffix.lower() in (".png", ".svg") and p.stat().st_size < 3_000_000)
+    return RunData(path=path, benchmark=bench, config=config, scores=scores, images=images, problems=problems, **streams)

@@ -1,0 +1,103 @@
+"""View-model records of the HTML report (plain dataclasses, no rendering logic)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class Cell:
+    """One table cell: display text plus optional CI and hover title.
+
+    Attributes:
+        text: Main text (e.g. the formatted mean).
+        ci: Formatted confidence interval, shown smaller under the value.
+        value: The raw number, kept for tests and sorting.
+        title: Hover text.
+        best: Whether to highlight as the best value in its row/column.
+    """
+
+    text: str
+    ci: str = ""
+    value: float | None = None
+    title: str = ""
+    best: bool = False
+
+
+@dataclass
+class Table:
+    """A titled table: ``header`` labels columns, ``rows`` hold a row label + cells."""
+
+    title: str
+    header: list[str]
+    rows: list[tuple[str, list[Cell]]]
+    caption: str = ""
+    kind: str = "generic"
+
+
+@dataclass
+class Figure:
+    """An inline figure: a ``data:`` URI (PNG) or an SVG string."""
+
+    title: str
+    src: str = ""
+    svg: str = ""
+    caption: str = ""
+
+
+@dataclass
+class RunData:
+    """Everything read from one run directory."""
+
+    path: Path
+    benchmark: str
+    config: dict[str, Any]
+    scores: dict[str, Any]
+    predictions: list[dict[str, Any]]
+    judgments: list[dict[str, Any]]
+    per_item: list[dict[str, Any]]
+    images: list[Path] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    label: str = ""
+    slug: str = ""
+
+    @property
+    def model(self) -> str:
+        """The model spec or id of the run, from scores.json or config.json."""
+        for src in (self.scores, self.config):
+            for key in ("model", "model_id", "paraphrase_model"):
+                v = src.get(key)
+                if isinstance(v, str) and v:
+                    return v
+                if isinstance(v, dict) and v.get("spec"):
+                    return str(v["spec"])
+        return "?"
+
+
+@dataclass
+class BenchmarkView:
+    """One report section."""
+
+    name: str
+    title: str
+    blurb: str
+    runs: list[RunData]
+    headline: Table
+    tables: list[Table] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    configs: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
+    items: dict[str, Any] = field(default_factory=dict)
+    gaps: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ReportView:
+    """The whole page."""
+
+    benchmarks: list[BenchmarkView]
+    failures: list[tuple[str, str]]
+    generated: str
+    version: str
+    run_count: int

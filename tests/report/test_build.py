@@ -1,0 +1,104 @@
+"""build.py and friends: table values equal scores.json, tolerant loading, drill-down joins."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from noveval.report.build import build_report
+from noveval.report.fmt import num
+from noveval.report.items import run_items
+from noveval.report.load import find_runs, load_run
+
+
+def _scores(p: Path) -> dict:
+    return json.loads((p / "scores.json").read_text())
+
+
+def test_headline_values_equal_scores_json(hand_runs: list[Path]) -> None:
+    rep = build_report(hand_runs)
+    rino = next(b for b in rep.benchmarks if b.name == "rinobench")
+    assert len(rino.runs) == 2 and len(rino.headline.header) == 2
+    rows = dict(rino.headline.rows)
+    assert rino.headline.rows[0][0].startswith("Macro-F1")  # primary metric first
+    for j, run in enumerate(rino.runs):
+        metrics = _scores(run.path)["metrics"]
+        f1 = rows["Macro-F1 ★"][j]
+        assert f1.value == metrics["f1_macro"]["mean"]
+        assert f1.text == num(metrics["f1_macro"]["mean"])
+        assert f1.ci == f"[{num(metrics['f1_macro']['ci_low'])}, {num(metrics['f1_macro']['ci_high'])}]"
+        assert rows["MAE"][j].value == metrics["mean_absolute_error"]["mean"]
+    # higher macro-F1 is best; the run with 0.61 wins
+    assert [c.best for c in rows["Macro-F1 ★"]] == [False, True]
+
+
+def test_paper_tables(hand_runs: list[Path]) -> None:
+    rep = build_report(hand_runs)
+    by = {b.name: b for b in rep.benchmarks}
+    assert [b.name for b in rep.benchmarks] == ["rinobench", "focus", "axioms", "mystery"]
+    t3 = by["rinobench"].tables[0]
+    assert t3.title.startswith("Table 3")
+    assert t3.rows[1][1][0].value == 0.61 and t3.header[:3] == ["Macro-F1", "MAE", "Alignment"]
+    assert any("mean_novelty_aspects_recall" in g for g in by["rinobench"].gaps)
+    ft = by["focus"].tables[0]
+    kl = _scores(by["focus"].runs[0].path)["extra"]["kl"]
+    assert ft.rows[0][1][0].value == kl["mean"] and ft.rows[0][1][2].value == kl["weakness/target"]
+    ax = by["axioms"].tables[0]
+    rows = dict(ax.rows)
+    assert rows["All · Yin"][0].value == 80.0 and rows["All · Yin"][2].text == "–"
+    assert by["mystery"].tables == [] and by["mystery"].headline.rows[0][1][0].value == 0.7
+    assert len(by["rinobench"].figures) == 3 and len(by["focus"].figures) == 1 and len(by["axioms"].figures) == 1
+    assert all(f.src.startswith("data:image/png;base64,") for b in rep.benchmarks for f in b.figures)
+
+
+def test_config_shows_models_prompts_versions(hand_runs: list[Path]) -> None:
+    rino = build_report(hand_runs[:1]).benchmarks[0]
+    pairs = dict(rino.configs[0][1])
+    assert pairs["model"] == "local/tiny" and pairs["judge"] == "local/tiny"
+    assert pairs["prompts.judge_novelty"] == "885090b7bdf4" and pairs["noveval_version"] == "0.1.0"
+
+
+def test_items_join_by_id(hand_runs: list[Path]) -> None:
+    run = load_run(hand_runs[0])
+    data = run_items(run)
+    assert data["total"] == 2
+    first = data["items"][0]
+    kinds = {s["kind"]: s for s in first["sections"]}
+    assert {"input", "output", "gold", "judge", "scores"} <= set(kinds)
+    assert kinds["output"]["fields"][0][0] in ("reasoning", "raw", "novelty_score")
+    assert any(k == "gold_score" for k, _ in kinds["gold"]["fields"])
+    assert any("ALIGNED" in v for _, v in kinds["judge"]["fields"])
+    # focus: several judgment rows per paper_id all land on the paper
+    focus = run_items(load_run(hand_runs[2]))
+    assert focus["total"] == 1 and "[1] text" in json.dumps(focus["items"][0])
+
+
+def test_tolerant_loading(tmp_path: Path, make_rinobench_run) -> None:
+    d = make_rinobench_run(tmp_path)
+    with (d / "predictions.jsonl").open("a") as fh:
+        fh.write("{torn line\n")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "config.json").write_text("{}")
+    assert find_runs([tmp_path]) == [tmp_path / "empty", d]
+    rep = build_report([tmp_path])
+    assert rep.run_count == 2
+    cfg = dict(next(b for b in rep.benchmarks if b.name == "rinobench").configs[0][1])
+    assert "malformed" in json.dumps(cfg)
+    empty = next(b for b in rep.benchmarks if b.name == "empty")
+    assert "no metrics in scores.json" in empty.gaps
+
+
+def test_cli_report(hand_runs: list[Path], tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from noveval.cli.main import app
+
+    out = tmp_path / "r.html"
+    res = CliRunner().invoke(app, ["report", *map(str, hand_runs[:2]), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.exists() and str(out.resolve()) in res.output
+    html = out.read_text()
+    assert "<script>alert(1)</script>" not in html  # item texts are JSON-escaped
+    assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
+    res = CliRunner().invoke(app, ["report", str(tmp_path / "nope"), "-o", str(out)])
+    assert res.exit_code == 2
