@@ -1,0 +1,193 @@
+"""Task plumbing, scoring, WLE blinding and the CLI with a scripted client (no model)."""
+
+import asyncio
+import csv
+import json
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from noveval.benchmarks.claimcheck import cli
+from noveval.benchmarks.claimcheck.data import load_annotations, load_papers_file, sample_dir
+from noveval.benchmarks.claimcheck.generate import arun_task
+from noveval.benchmarks.claimcheck.score import score_run
+from noveval.benchmarks.claimcheck.wle import (
+    export_pairs_csv,
+    import_human_choices,
+    outcome_of,
+    presentation_order,
+)
+from noveval.errors import InputError
+
+from .fake import FakeClient
+
+SAMPLE = sample_dir()
+PAPERS = load_papers_file(SAMPLE / "papers.json")
+ANNS = load_annotations(SAMPLE / "annotations.jsonl", papers=PAPERS)
+REVIEW = PAPERS["sample-sea"].reviews[0]
+
+
+def reply(prompt: str) -> dict:
+    if "scientific claim" in prompt:
+        return {"claims": ["SEA reduces memory use by 40% on documents of 16k tokens.",
+                           "SEA is the best model ever."]}
+    if "claim-related weaknesses" in prompt:
+        return {"weaknesses": [
+            {"text": "All results come from a single random seed, so the 2.1 point ROUGE-L "
+                     "gain on arXiv may not be significant.", "groundedness": 4},
+            {"text": "The  statement that salient-token reuse is the key factor is not supported",
+             "groundedness": 5},
+            {"text": "This sentence is not in the review.", "groundedness": 2}]}
+    if "Choose the target claims" in prompt:
+        return {"reasoning": "r", "target_claims": [4, 2, 99, 3], "custom_claim": None}
+    if "Label this weakness" in prompt:
+        return {"reasoning": "r", "objectivity": 5, "agreement": 4,
+                "types": {"insufficient": True, "novelty": False}}
+    if "Restate, in your own words" in prompt:
+        return {"evidence": ["Table 1 reports ROUGE-L."], "weakness": "distilled"}
+    if "This claim has at least one weakness" in prompt:
+        return {"evidence": ["made up quote"], "weakness": "own",
+                "types": {"insufficient": True}}
+    if "Two weaknesses were written" in prompt:
+        return {"reasoning": "r", "verdict": "similar"}
+    if "Rewrite this weakness" in prompt:
+        return {"reasoning": "r", "revised_weakness": "More specific: see Table 1, arXiv row."}
+    if "Which version gives more specific" in prompt:
+        return {"reasoning": "r", "preference": "A"}
+    raise AssertionError(prompt[:200])
+
+
+def run(task, tmp_path, **kw):
+    client = FakeClient(reply)
+    out = asyncio.run(arun_task(task, out=tmp_path / task, papers=PAPERS,
+                                annotations=None if task == "extract" else ANNS,
+                                client=client, inputs={"papers_file": str(SAMPLE / "papers.json"),
+                                "annotations": str(SAMPLE / "annotations.jsonl")}, **kw))
+    rows = [json.loads(x) for x in (out / "predictions.jsonl").read_text().splitlines()]
+    return out, rows, client
+
+
+def test_extract_verifies_and_records(tmp_path):
+    out, rows, _ = run("extract", tmp_path)
+    (row,) = rows
+    assert [c["id"] for c in row["claims"]] == ["c1"]
+    assert row["unverified"] and row["unverified"][0]["text"] == "SEA is the best model ever."
+    scores = score_run(out)
+    assert scores["metrics"]["verified_rate"]["mean"] == pytest.approx(0.5)
+
+
+def test_wi_offsets_and_score(tmp_path):
+    out, rows, _ = run("wi", tmp_path)
+    (row,) = rows
+    assert len(row["weaknesses"]) == 2 and len(row["unverified"]) == 1
+    for w in row["weaknesses"]:
+        assert REVIEW[w["start"]:w["end"]] == w["text"]
+    scores = score_run(out)
+    m = scores["metrics"]
+    # vs ann1 (5 gold) and ann2 (4 gold): one exact match each -> 2 / (4 pred, 9 gold)
+    assert m["f1_exact"]["mean"] == pytest.approx(2 * (2 / 4) * (2 / 9) / (2 / 4 + 2 / 9))
+    assert m["f1_exact"]["mean"] < m["f1_edit"]["mean"] < 1
+
+
+def test_ca_limits_and_score(tmp_path):
+    out, rows, _ = run("ca", tmp_path)
+    first = rows[0]
+    assert first["target_claims"] == ["c4", "c2", "c3"] and first["invalid"] == [99]
+    scores = score_run(out)
+    assert 0 < scores["metrics"]["f1_exact"]["mean"] < 1
+    assert len(scores["metrics"]["f1_exact"]) == 4
+
+
+def test_wl_alpha(tmp_path):
+    out, rows, _ = run("wl", tmp_path)
+    assert rows[0]["types"] == ["insufficient"]
+    m = score_run(out)["metrics"]
+    assert "alpha_agreement" in m and "alpha_novelty" in m
+
+
+def test_cv_and_wle(tmp_path):
+    out, rows, client = run("cv", tmp_path)
+    assert rows[0]["reviewer_evidence_verified"] == [True]
+    assert rows[0]["model_evidence_verified"] == [False]
+    m = score_run(out)["metrics"]
+    assert m["similar"]["mean"] == 1.0 and m["same"]["mean"] == 0.0
+    out, rows, _ = run("wle", tmp_path)
+    assert all(r["revised"] for r in rows)
+    judg = [json.loads(x) for x in (out / "judgments.jsonl").read_text().splitlines()]
+    for j in judg:
+        assert j["outcome"] == ("win" if j["revised_is_a"] else "loss")
+    m = score_run(out, bertscore=False)["metrics"]
+    assert m["win"]["mean"] + m["loss"]["mean"] == pytest.approx(1.0)
+    assert 0 < m["rouge1_f1"]["mean"] < 1
+
+
+def test_resume_makes_no_new_calls(tmp_path):
+    run("wl", tmp_path)
+    _, _, client = run("wl", tmp_path)
+    assert client.prompts == []
+
+
+def test_presentation_order_is_seeded_and_mixed():
+    ids = [f"item{i}" for i in range(200)]
+    first = [presentation_order(i, 0) for i in ids]
+    assert first == [presentation_order(i, 0) for i in ids]
+    assert 60 < sum(first) < 140
+    assert first != [presentation_order(i, 1) for i in ids]
+    assert outcome_of("A", True) == "win" and outcome_of("b", True) == "loss"
+    assert outcome_of("tie", False) == "tie"
+    with pytest.raises(ValueError):
+        outcome_of("C", True)
+
+
+def test_wle_csv_roundtrip(tmp_path):
+    rows = [{"id": f"w{i}", "original": f"orig {i}", "revised": f"rev {i}",
+             "target_claims": ["claim"]} for i in range(6)]
+    rows.append({"id": "w-none", "original": "o", "revised": None})
+    path, key = export_pairs_csv(rows, tmp_path / "pairs.csv", seed=3)
+    with open(path, newline="") as fh:
+        table = list(csv.DictReader(fh))
+    assert len(table) == 6 and "revised" not in "".join(table[0].keys())
+    for rec in table:  # a judge who always prefers the revision
+        rec["choice"] = "A" if rec["weakness_A"].startswith("rev") else "B"
+    table[0]["choice"] = "tie"
+    table[1]["choice"] = ""
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(table[0]))
+        w.writeheader()
+        w.writerows(table)
+    got = import_human_choices(path)
+    assert len(got) == 5
+    assert [g["outcome"] for g in got] == ["tie", "win", "win", "win", "win"]
+    table[2]["choice"] = "maybe"
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(table[0]))
+        w.writeheader()
+        w.writerows(table)
+    with pytest.raises(InputError) as err:
+        import_human_choices(path)
+    assert err.value.line == 4 and err.value.field == "choice"
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    app.command("run")(cli.run)
+    app.command("score")(cli.score)
+    app.add_typer(cli.app, name="claimcheck")
+    return app
+
+
+def test_cli_agreement_and_errors(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(_app(), ["claimcheck", "agreement", str(SAMPLE / "annotations.jsonl"),
+                                 "--papers", str(SAMPLE / "papers.json"), "-o", str(tmp_path / "a.json")])
+    assert res.exit_code == 0, res.output
+    report = json.loads((tmp_path / "a.json").read_text())
+    assert report["wi"]["exact"]["humans_only"]["mean"] == pytest.approx(2 / 3)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"paper_id": "sample-sea"}\n')
+    res = runner.invoke(_app(), ["claimcheck", "agreement", str(bad), "--papers",
+                                 str(SAMPLE / "papers.json")])
+    assert res.exit_code == 2
+    res = runner.invoke(_app(), ["run", "--task", "nope", "--out", str(tmp_path / "x")])
+    assert res.exit_code == 2 and not (tmp_path / "x").exists()
