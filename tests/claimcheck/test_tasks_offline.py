@@ -191,3 +191,24 @@ def test_cli_agreement_and_errors(tmp_path):
     assert res.exit_code == 2
     res = runner.invoke(_app(), ["run", "--task", "nope", "--out", str(tmp_path / "x")])
     assert res.exit_code == 2 and not (tmp_path / "x").exists()
+
+
+def test_model_as_extra_annotator(tmp_path):
+    from noveval.benchmarks.claimcheck.agreement import agreement_report
+    from noveval.benchmarks.claimcheck.generate import predictions_to_annotations, wi_to_annotations
+    from noveval.io import write_jsonl
+
+    _, ca_rows, _ = run("ca", tmp_path)
+    _, wl_rows, _ = run("wl", tmp_path)
+    _, wi_rows, _ = run("wi", tmp_path)
+    recs = predictions_to_annotations(ANNS[:1], annotator="fake", ca_rows=ca_rows, wl_rows=wl_rows)
+    write_jsonl(tmp_path / "m.jsonl", recs)
+    model = load_annotations(tmp_path / "m.jsonl", papers=PAPERS)
+    report = agreement_report(ANNS, model_records=model)
+    assert report["ca"]["exact"]["with_model"]["per_annotator"]["fake"] == report["ca"]["exact"]["model_individual"]
+    assert report["wl"]["with_model"]["insufficient"] is not None
+    write_jsonl(tmp_path / "wi.jsonl", wi_to_annotations(wi_rows, annotator="fake"))
+    wi_model = load_annotations(tmp_path / "wi.jsonl", papers=PAPERS)
+    rep = agreement_report(ANNS, model_records=wi_model)
+    assert rep["wi"]["exact"]["humans_only"]["mean"] == pytest.approx(2 / 3)
+    assert 0 < rep["wi"]["edit"]["model_individual"] < rep["wi"]["edit"]["humans_only"]["mean"]

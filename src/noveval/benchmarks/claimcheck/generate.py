@@ -32,7 +32,7 @@ from noveval.benchmarks.claimcheck.data import (
 )
 from noveval.errors import InputError
 
-__all__ = ["TASKS", "load_inputs", "run_task", "arun_task", "wi_to_annotations"]
+__all__ = ["TASKS", "load_inputs", "run_task", "arun_task", "wi_to_annotations", "predictions_to_annotations"]
 
 Task = Literal["extract", "wi", "ca", "wl", "cv", "wle"]
 TASKS: tuple[str, ...] = ("extract", "wi", "ca", "wl", "cv", "wle")
@@ -298,3 +298,51 @@ def run_task(
     return asyncio.run(arun_task(task, out=out, papers=papers, annotations=anns, client=client,
                                  judge=judge_client, options=options, inputs=inputs,
                                  overwrite=overwrite, limit_items=limit_items))
+
+
+def predictions_to_annotations(
+    annotations: list[ReviewAnnotation],
+    *,
+    annotator: str,
+    ca_rows: list[dict] | None = None,
+    wl_rows: list[dict] | None = None,
+) -> list[dict]:
+    """Model CA/WL predictions on gold weaknesses as annotation records.
+
+    The result has the gold weaknesses (same spans) with the model's target claims and
+    labels, so ``noveval claimcheck agreement GOLD --model-file OUT`` adds the model as
+    one more annotator for CA and WL (§4.1, Table 2). Weaknesses without a prediction,
+    or whose prediction failed, keep no label.
+
+    Args:
+        annotations: The gold records the predictions were made on.
+        annotator: Name to record for the model.
+        ca_rows: Rows of a CA ``predictions.jsonl``.
+        wl_rows: Rows of a WL ``predictions.jsonl``.
+
+    Returns:
+        Records in the annotation format (texts included).
+    """
+    ca = {r["id"]: r for r in ca_rows or []}
+    wl = {r["id"]: r for r in wl_rows or []}
+    out = []
+    for rec in annotations:
+        weaknesses = []
+        for w in rec.weaknesses:
+            wid = f"{rec.key}/{rec.annotator}/{w.id}"
+            item: dict = {"id": w.id, "start": w.start, "end": w.end, "text": w.text}
+            c = ca.get(wid)
+            if c is not None and not c.get("error"):
+                item["target_claims"] = c["target_claims"]
+                if c.get("custom_claim"):
+                    item["custom_claim"] = {"text": c["custom_claim"]}
+            lab = wl.get(wid)
+            if lab is not None and lab.get("objectivity") is not None and lab.get("types"):
+                item.update(objectivity=lab["objectivity"], agreement=lab["agreement"],
+                            types=lab["types"])
+            weaknesses.append(item)
+        out.append({"paper_id": rec.paper_id, "review_index": rec.review_index,
+                    "review_id": rec.key, "review_text": rec.review_text, "annotator": annotator,
+                    "claims": [{"id": c.id, "text": c.text} for c in rec.claims],
+                    "weaknesses": weaknesses})
+    return out

@@ -1,0 +1,75 @@
+"""End to end with the bundled local model on one real paper and its reviews.
+
+Small on purpose: one extraction chunk, one review, one weakness per task. Every
+stage must produce well-formed rows or recorded failures, and be scoreable.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from noveval.benchmarks.claimcheck._common import TaskOptions
+from noveval.benchmarks.claimcheck.cv import VERDICTS
+from noveval.benchmarks.claimcheck.data import load_fulltext_papers
+from noveval.benchmarks.claimcheck.generate import run_task
+from noveval.benchmarks.claimcheck.score import score_run
+from noveval.io import read_jsonl
+
+pytestmark = [pytest.mark.integration, pytest.mark.realdata]
+
+GOLD = Path(__file__).parents[1] / "fixtures" / "claimcheck" / "gold_01hPO0uJhS.jsonl"
+PAPER_ID = "01hPO0uJhS"
+OPTIONS = TaskOptions(max_tokens=120, chunk_chars=1500, max_chunks=1, context_chars=1200)
+
+
+@pytest.fixture(scope="module")
+def paper(data_dir):
+    (p,) = load_fulltext_papers(data_dir, ids=[PAPER_ID])
+    return p
+
+
+def _run(task, tmp_path, data_dir, **kw):
+    out = run_task(task, out=tmp_path / task, data_dir=data_dir, options=OPTIONS, **kw)
+    rows = read_jsonl(out / "predictions.jsonl")
+    assert rows, task
+    return out, rows
+
+
+def test_all_stages_on_a_real_paper(tmp_path, data_dir, paper):
+    out, (row,) = _run("extract", tmp_path, data_dir, paper_ids=[PAPER_ID])
+    assert row["n_chunks"] == 1 and row["n_chunks_total"] > 1
+    for c in row["claims"]:
+        assert paper.fulltext[c["start"]:c["end"]] == c["text"]
+    assert isinstance(row["unverified"], list) and isinstance(row["failures"], list)
+    assert score_run(out)["metrics"]["n_claims"]["n"] == 1
+
+    out, (row,) = _run("wi", tmp_path, data_dir, annotations=GOLD, limit_items=1)
+    review = paper.reviews[row["review_index"]]
+    for w in row["weaknesses"]:
+        assert review[w["start"]:w["end"]] == w["text"] and 1 <= w["groundedness"] <= 5
+    assert row["error"] is None or not row["weaknesses"]
+    assert score_run(out)["metrics"]["f1_edit"]["n"] >= 1
+
+    out, (row,) = _run("ca", tmp_path, data_dir, annotations=GOLD, limit_items=1)
+    assert set(row["target_claims"]) <= {f"c{i}" for i in range(1, 8)}
+    assert len(row["target_texts"]) <= 3
+    assert "f1_exact" in score_run(out)["metrics"]
+
+    out, (row,) = _run("wl", tmp_path, data_dir, annotations=GOLD, limit_items=1)
+    if row["objectivity"] is not None:
+        assert 1 <= row["objectivity"] <= 5 and 1 <= row["agreement"] <= 5
+    else:
+        assert row["error"]
+    assert "alpha_agreement" in score_run(out)["metrics"]
+
+    out, (row,) = _run("cv", tmp_path, data_dir, annotations=GOLD, limit_items=1)
+    (judg,) = read_jsonl(out / "judgments.jsonl")
+    assert judg["verdict"] in VERDICTS or judg["error"]
+    assert sum((score_run(out)["metrics"][v]["mean"] or 0) for v in VERDICTS) in (0, 1)
+
+    out, (row,) = _run("wle", tmp_path, data_dir, annotations=GOLD, limit_items=1)
+    (judg,) = read_jsonl(out / "judgments.jsonl")
+    assert (row["revised"] and judg["outcome"] in ("win", "tie", "loss")) or row["error"] or judg["error"]
+    m = score_run(out)["metrics"]
+    if row["revised"]:
+        assert 0 <= m["rouge1_f1"]["mean"] <= 1 and 0 < m["bertscore_f1"]["mean"] <= 1.0001
