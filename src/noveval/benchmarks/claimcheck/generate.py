@@ -189,16 +189,16 @@ async def arun_task(
         from noveval.benchmarks.claimcheck.wi import identify_weaknesses
 
         if annotations is not None:
-            pairs = list(dict.fromkeys((a.paper_id, a.review_index or 0, a.review_text or "")
+            pairs = list(dict.fromkeys((a.paper_id, a.review_index or 0, a.review_text or "", a.key)
                                        for a in annotations))
         else:
-            pairs = [(p.id, i, r) for p in papers.values() for i, r in enumerate(p.reviews)]
+            pairs = [(p.id, i, r, f"{p.id}#{i}") for p in papers.values() for i, r in enumerate(p.reviews)]
         pairs = cap(pairs)
         await run_items(run, "predictions", pairs,
                         lambda t: identify_weaknesses(
                             client, paper_id=t[0], review_index=t[1], review_text=t[2],
                             title=papers[t[0]].title if t[0] in papers else "", options=options),
-                        id_of=lambda t: f"{t[0]}#{t[1]}", progress="claimcheck wi", client=client)
+                        id_of=lambda t: t[3], progress="claimcheck wi", client=client)
         return run.path
 
     from noveval.benchmarks.claimcheck.items import focal_items, weakness_items
