@@ -111,8 +111,13 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
         view.gaps.append("no metrics in scores.json")
     if name in PAPER_TABLES:
         try:
-            view.tables, gaps = PAPER_TABLES[name](runs)
+            tables, gaps = PAPER_TABLES[name](runs)
             view.gaps += gaps
+            for t in tables:
+                if any(c.value is not None for _, cells in t.rows for c in cells):
+                    view.tables.append(t)
+                else:
+                    view.gaps.append(f"{t.title}: no values in any run")
         except Exception as e:  # a malformed extra must not sink the whole page
             log.warning("report: %s paper tables failed: %s", name, e)
             view.gaps.append(f"paper tables failed: {type(e).__name__}: {e}")

@@ -26,10 +26,10 @@ _ID_KEYS = ("id", "item_id", "paper_id", "key", "review_id", "focal_id")
 _GOLD = re.compile(r"^(gold|human|reference|references|expected|label|labels|target_claims|annotation)", re.I)
 _INPUT = re.compile(
     r"^(prompt|messages|input|inputs|idea|abstract|title|question|context|paper|related_works|source|query|task_input|"
-    r"introduction|claims_input|review_text|instruction)", re.I,
+    r"introduction|claims_input|review_text|instruction|original|weakness_text|claim_text)", re.I,
 )
 _OUTPUT = re.compile(r"(output|response|completion|raw|text|reasoning|answer|pred|generated|review|novelty_score|"
-                     r"verdict|claims|spans|weakness|justification|evaluation)", re.I)
+                     r"verdict|claims|spans|weakness|justification|evaluation|revised|rewrite|labels|score)", re.I)
 _BOOKKEEPING = {"cached", "attempts", "latency_s", "prompt_tokens", "completion_tokens", "finish_reason", "error",
                 "tag", "model", "model_id", "judge", "seed"}
 
@@ -50,7 +50,9 @@ def _text(v: Any) -> str:
         s = num(v)
     else:
         try:
-            s = json.dumps(v, ensure_ascii=False, indent=1, default=str)
+            s = json.dumps(v, ensure_ascii=False, default=str)
+            if len(s) > 100:
+                s = json.dumps(v, ensure_ascii=False, indent=1, default=str)
         except (TypeError, ValueError):
             s = str(v)
     if len(s) > MAX_CHARS:

@@ -72,7 +72,8 @@ def find_runs(paths: list[Path]) -> list[Path]:
     other folder is searched (depth 3) for such run directories.
 
     Args:
-        paths: Run directories or folders that contain them.
+        paths: Run directories, folders that contain them, or files inside a run
+            directory (which stand for that directory).
 
     Returns:
         Run directories, de-duplicated, in the order found.
@@ -81,6 +82,8 @@ def find_runs(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for p in paths:
         p = Path(p)
+        if p.is_file():  # a demo may return the files of its run (scores.json, a figure)
+            p = p.parent
         if any((p / m).exists() for m in markers):
             out.append(p)
             continue

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from noveval.report.fmt import lower_is_better, mark_best, metric_cell, pretty_name
-from noveval.report.model import RunData, Table
+from noveval.report.model import Cell, RunData, Table
 
 __all__ = ["headline_table", "PAPER_TABLES"]
 
@@ -20,8 +20,26 @@ def _metrics(run: RunData) -> dict[str, Any]:
     return m if isinstance(m, dict) else {}
 
 
+def _task_headline(runs: list[RunData]) -> Table:
+    rows = []
+    for r in runs:
+        prim = str(r.scores.get("primary_metric") or next(iter(_metrics(r)), ""))
+        cell = metric_cell(_metrics(r).get(prim))
+        rows.append((r.label, [Cell(str(r.scores.get("task") or r.config.get("task") or "–")), Cell(pretty_name(prim)), cell]))
+    return Table("Headline results", ["Task", "Primary metric", "Value"], rows, kind="headline",
+                 caption="Runs of different tasks: each run's primary metric (mean, 95% bootstrap CI). "
+                         "All metrics are in the task tables below.")
+
+
 def headline_table(runs: list[RunData]) -> Table:
-    """Runs side by side: one row per metric (primary first), one column per run."""
+    """Runs side by side: one row per metric (primary first), one column per run.
+
+    Runs of different tasks (e.g. CLAIMCHECK's six) share few metrics; then the table has
+    one row per run with its task and primary metric instead.
+    """
+    tasks = {r.scores.get("task") or r.config.get("task") for r in runs}
+    if len(tasks) > 1:
+        return _task_headline(runs)
     names: list[str] = []
     primaries = {str(r.scores.get("primary_metric")) for r in runs if r.scores.get("primary_metric")}
     for r in runs:
@@ -68,8 +86,11 @@ def novbench_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
         return f"{r.model} · {p}" if p else r.label
 
     t = _by_run(runs, cols, "Table 2 — novelty-evaluation quality",
-                "Rows: model · prompting (zero-shot, few-shot, RAG; “Human” scores the gold evaluations). "
-                "Coverage and DistAcc are undefined for the human row.", row_label=label)
+                "Rows: model · prompting (zero-shot, few-shot, RAG); “Human” scores the gold evaluations "
+                "as if they were predictions, so Coverage and DistAcc are undefined (–) there.", row_label=label)
+    human = next((h for r in runs if isinstance(h := (r.scores.get("extra") or {}).get("human"), dict) and h), None)
+    if human:
+        t.rows.insert(0, ("Human", [metric_cell(human.get(k)) for k, _ in cols]))
     return [t], _missing(runs, ["relevance", "coverage", "dist_acc"], "NovBench Table 2")
 
 
