@@ -53,8 +53,10 @@ def _main(
     from noveval.progress import set_quiet
 
     set_quiet(quiet)
-    level = logging.DEBUG if verbose else (logging.WARNING if quiet else logging.INFO)
-    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    level = logging.DEBUG if verbose else logging.INFO
+    console = logging.StreamHandler()
+    console.setLevel(logging.WARNING if quiet and not verbose else level)  # --log-file still gets INFO
+    handlers: list[logging.Handler] = [console]
     if log_file is not None:
         log_file.parent.mkdir(parents=True, exist_ok=True)
         handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
@@ -149,31 +151,32 @@ def demo(
         ddir = find_data_dir(data_dir)
         if ddir is None:
             raise InputError(data_dir, None, "--data-dir", "no real data folder found (give --data-dir)")
-    out.mkdir(parents=True, exist_ok=True)
-    runs: list[Path] = []
-    failures: list[tuple[str, str]] = []
     mods = available()
     unknown = sorted(set(only or []) - set(mods))
     if unknown:
         raise InputError(None, None, "--only", f"unknown or not installed benchmark(s): {', '.join(unknown)}; installed: {', '.join(mods)}")
+    out.mkdir(parents=True, exist_ok=True)
+    runs: list[Path] = []
+    failures: list[tuple[str, str]] = []
     todo = [(n, m) for n, m in mods.items() if (not only or n in only) and hasattr(m, "demo")]
     log = logging.getLogger("noveval")
     for i, (name, mod) in enumerate(todo, 1):
-        typer.echo(f"== demo {i}/{len(todo)}: {name}", err=True)
+        log.info("== demo %d/%d: %s", i, len(todo), name)
         t0 = time.perf_counter()
         try:
             runs.extend(mod.demo(out / name, model=model, embedder=embedder, real=real, data_dir=ddir))
         except Exception as e:  # one broken benchmark must not take the others' report down
-            log.exception("demo %s failed", name)
             failures.append((name, f"{type(e).__name__}: {e}"))
-            typer.echo(f"== WARNING: demo {name} FAILED after {time.perf_counter() - t0:.0f}s: {type(e).__name__}: {e}", err=True)
+            log.error("== demo %s FAILED after %.0fs: %s: %s", name, time.perf_counter() - t0, type(e).__name__, e,
+                      exc_info=True)
             continue
-        typer.echo(f"== {name} done in {time.perf_counter() - t0:.0f}s", err=True)
+        log.info("== demo %s done in %.0fs", name, time.perf_counter() - t0)
     try:
         from noveval.report import write_report
     except ImportError:
         write_report = None
     if write_report is not None and (runs or failures):
+        log.info("== writing the report")
         path = write_report(runs, out / "report.html", failures=failures)
         typer.echo(f"report: {path.resolve()}")
     else:

@@ -131,7 +131,7 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
         if not figs:
             view.gaps.append("no data for this benchmark's figures in scores.json / per_item.jsonl")
     # images the runs saved themselves, unless ours already drew the same thing
-    drawn = {"axioms": {"heatmap"}}.get(name, set())
+    drawn = {"axioms": {"heatmap"}, "focus": {"focus"}}.get(name, set())
     view.figures = figs + [f for f in saved_figures(runs) if f.title.split(" (")[0] not in drawn or not figs]
     view.configs = [(r.label, run_config(r)) for r in runs]
     view.items = {r.slug: {"label": r.label, **run_items(r)} for r in runs}

@@ -208,3 +208,50 @@ FIGURES: dict[str, Callable[[list[RunData]], list[Figure]]] = {
     "axioms": axioms_figures,
     "novbench": novbench_figures,
 }
+
+
+def claimcheck_figures(runs: list[RunData]) -> list[Figure]:
+    """WLE win/tie/loss bars and WL Krippendorff alpha per label."""
+    plt = _plt()
+    out = []
+
+    def mean(r: RunData, k: str) -> float | None:
+        v = (r.scores.get("metrics") or {}).get(k)
+        v = v.get("mean") if isinstance(v, dict) else v
+        return float(v) if isinstance(v, (int, float)) else None
+
+    wle = [r for r in runs if all(mean(r, k) is not None for k in ("win", "tie", "loss"))]
+    if wle:
+        fig, ax = plt.subplots(figsize=(6.0, 0.6 * len(wle) + 1.2))
+        colors = {"win": "#55A868", "tie": "#BBBBBB", "loss": "#C44E52"}
+        for i, r in enumerate(wle):
+            left = 0.0
+            for k in ("win", "tie", "loss"):
+                v = mean(r, k) or 0.0
+                ax.barh(i, v, left=left, color=colors[k], label=k if i == 0 else None)
+                if v >= 0.08:
+                    ax.text(left + v / 2, i, f"{v:.0%}", ha="center", va="center", fontsize=8, color="white")
+                left += v
+        ax.set_yticks(range(len(wle)), [r.label for r in wle])
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("share of weaknesses (rewritten vs original)")
+        ax.legend(frameon=False, ncol=3, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.35))
+        out.append(Figure("WLE outcomes", src=png_uri(fig),
+                          caption="Judge preference between the rewritten and the original weakness (Table 6)."))
+    for r in runs:
+        alphas = {k[6:]: mean(r, k) for k in (r.scores.get("metrics") or {}) if k.startswith("alpha_")}
+        alphas = {k: v for k, v in alphas.items() if v is not None}
+        if not alphas:
+            continue
+        fig, ax = plt.subplots(figsize=(max(4.0, 0.7 * len(alphas) + 1.5), 2.8))
+        ks = list(alphas)
+        ax.bar(range(len(ks)), [alphas[k] for k in ks], color=[_PALETTE[0] if alphas[k] >= 0 else _PALETTE[3] for k in ks])
+        ax.axhline(0, color="black", lw=0.8)
+        ax.set_xticks(range(len(ks)), [k.replace("_", " ") for k in ks], rotation=30, ha="right")
+        ax.set_ylabel("Krippendorff α")
+        out.append(Figure(f"WL agreement with annotators ({r.label})", src=png_uri(fig),
+                          caption="Krippendorff α between the model's weakness labels and the gold labels (Table 5)."))
+    return out
+
+
+FIGURES["claimcheck"] = claimcheck_figures

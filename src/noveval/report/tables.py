@@ -50,7 +50,8 @@ def headline_table(runs: list[RunData]) -> Table:
     rows = []
     for k in names:
         cells = [metric_cell(_metrics(r).get(k)) for r in runs]
-        mark_best(cells, lower_is_better(k))
+        gib = {r.scores.get("greater_is_better") for r in runs if r.scores.get("primary_metric") == k}
+        mark_best(cells, (gib == {False}) if len(gib) == 1 and None not in gib else lower_is_better(k))
         label = pretty_name(k) + (" ★" if k in primaries else "")
         rows.append((label, cells))
     caption = "Mean with 95% bootstrap CI in brackets; hover a value for n. ★ primary metric; best run in bold."

@@ -1,0 +1,55 @@
+"""``noveval demo`` with stand-in benchmarks: report path printed, failed demos listed, logs."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from typer.testing import CliRunner
+
+
+@pytest.fixture
+def fake_benchmarks(monkeypatch: pytest.MonkeyPatch, make_rinobench_run):
+    def good(out_dir: Path, **_: object) -> list[Path]:
+        return [make_rinobench_run(Path(out_dir))]
+
+    def bad(out_dir: Path, **_: object) -> list[Path]:
+        raise RuntimeError("sample data missing")
+
+    mods = {"rinobench": SimpleNamespace(demo=good), "broken": SimpleNamespace(demo=bad), "chat": SimpleNamespace()}
+    monkeypatch.setattr("noveval.benchmarks.available", lambda: mods)
+    yield mods
+    logging.getLogger().handlers.clear()
+
+
+def test_demo_writes_report_and_lists_failures(fake_benchmarks, tmp_path: Path) -> None:
+    from noveval.cli.main import app
+
+    log = tmp_path / "logs" / "demo.log"
+    res = CliRunner().invoke(app, ["--quiet", "--log-file", str(log), "demo", "-o", str(tmp_path / "d")])
+    html = tmp_path / "d" / "report.html"
+    assert res.exit_code == 1  # a failed demo is not hidden ...
+    assert f"report: {html.resolve()}" in res.stdout  # ... but the others still give a report
+    page = html.read_text()
+    assert 'data-benchmark="broken"' in page and "sample data missing" in page
+    assert 'data-benchmark="rinobench"' in page
+    text = log.read_text()
+    assert "== demo 1/2: rinobench" in text and "FAILED" in text and "sample data missing" in text
+
+
+def test_demo_only_unknown_is_an_input_error(fake_benchmarks, tmp_path: Path) -> None:
+    from noveval.cli.main import app
+
+    res = CliRunner().invoke(app, ["demo", "-o", str(tmp_path / "d"), "--only", "nope"])
+    assert res.exit_code == 2
+    assert not (tmp_path / "d" / "report.html").exists()
+
+
+def test_demo_only_selects(fake_benchmarks, tmp_path: Path) -> None:
+    from noveval.cli.main import app
+
+    res = CliRunner().invoke(app, ["demo", "-o", str(tmp_path / "d"), "--only", "rinobench"])
+    assert res.exit_code == 0, res.output
+    assert "broken" not in (tmp_path / "d" / "report.html").read_text()
