@@ -56,14 +56,16 @@ def wl_labels(records: list[ReviewAnnotation]) -> dict[str, dict[str, dict[str, 
     return out
 
 
-def _pairwise(humans: dict, model: dict | None, metric: str) -> dict:
+def _pairwise(humans: dict, model: dict | None, metric: Any) -> dict:
     from noveval.metrics.agreement import agreement_with_model, pairwise_agreement
 
     if model is None:
         return {"humans_only": pairwise_agreement(humans, metric=metric).to_dict()}
     name = next(iter(model))
     res = agreement_with_model(humans, model[name], model_name=name, metric=metric)
-    return {"humans_only": res["humans_only"].to_dict(), "with_model": res["with_model"].to_dict(),
+    humans_only, with_model = res["humans_only"], res["with_model"]
+    assert not isinstance(humans_only, float) and not isinstance(with_model, float)
+    return {"humans_only": humans_only.to_dict(), "with_model": with_model.to_dict(),
             "model_individual": res["model_individual"]}
 
 

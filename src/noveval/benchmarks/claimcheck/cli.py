@@ -8,7 +8,7 @@ import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 
@@ -70,7 +70,7 @@ def run(
         raise InputError(None, None, "--task", f"unknown task {task!r}; choose {TASK_HELP}")
     options = TaskOptions(temperature=temperature, seed=seed, max_tokens=max_tokens,
                           context_chars=context_chars, chunk_chars=chunk_chars, max_chunks=max_chunks)
-    path = run_task(task, out=out, model=model, judge=judge, data_dir=data_dir, papers_file=papers,
+    path = run_task(cast(Any, task), out=out, model=model, judge=judge, data_dir=data_dir, papers_file=papers,
                     annotations=annotations, paper_ids=paper_id or None, limit=limit,
                     limit_items=limit_items, options=options, cache=None if no_cache else "default",
                     refresh=refresh, concurrency=concurrency, overwrite=overwrite)
@@ -175,7 +175,7 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
         if real and data_dir is not None and task in ("extract", "wi"):
             kwargs = {"data_dir": data_dir, "limit": 1}
         ann = None if task == "extract" or (real and task == "wi") else sample / "annotations.jsonl"
-        path = run_task(task, out=Path(out_dir) / f"claimcheck-{task}", model=model, annotations=ann,
+        path = run_task(cast(Any, task), out=Path(out_dir) / f"claimcheck-{task}", model=model, annotations=ann,
                         options=options, limit_items=2, **kwargs)
         if task != "extract" and ann is None:
             runs.append(path)

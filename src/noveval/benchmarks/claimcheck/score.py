@@ -27,7 +27,7 @@ from noveval.errors import InputError
 
 __all__ = ["score_predictions", "score_run", "WL_LEVELS"]
 
-WL_LEVELS: dict[str, str] = {"agreement": "ordinal", "objectivity": "ordinal",
+WL_LEVELS: dict[str, Any] = {"agreement": "ordinal", "objectivity": "ordinal",
                              **{t: "nominal" for t in WEAKNESS_TYPES}}
 """Alpha level per WL label (Table 2/5: ordinal scales, nominal binary types)."""
 
@@ -58,7 +58,10 @@ def _span_metrics(gold: list[list[str]], pred: list[list[str]]) -> dict[str, dic
 
     out = {}
     for name, fn in (("f1_edit", f1_edit), ("f1_exact", f1_exact)):
-        out[name] = _ci(len(gold), lambda ix, fn=fn: fn([gold[i] for i in ix], [pred[i] for i in ix]))
+        def stat(ix: np.ndarray, fn: Callable = fn) -> float:
+            return fn([gold[i] for i in ix], [pred[i] for i in ix])
+
+        out[name] = _ci(len(gold), stat)
     return out
 
 
@@ -98,8 +101,8 @@ def score_predictions(
     from noveval.metrics.bootstrap import summarize
 
     extra: dict[str, Any] = {}
+    per: list[dict] = []
     if task == "extract":
-        per = []
         for r in predictions:
             n_ok, n_bad = len(r.get("claims", [])), len(r.get("unverified", []))
             per.append({"id": r["id"], "n_claims": n_ok, "n_unverified": n_bad,
@@ -112,7 +115,8 @@ def score_predictions(
     pred = _index(predictions, predictions_path)
 
     if task == "wi":
-        per, gold_l, pred_l = [], [], []
+        gold_l: list[list[str]] = []
+        pred_l: list[list[str]] = []
         for rec in annotations or []:
             row = pred.get(rec.key)
             if row is None:
@@ -129,7 +133,7 @@ def score_predictions(
     from noveval.benchmarks.claimcheck.items import weakness_items
 
     if task == "ca":
-        per, gold_l, pred_l = [], [], []
+        gold_l, pred_l = [], []
         for it in weakness_items(annotations or []):
             row = pred.get(it.id)
             if row is None:
@@ -143,15 +147,17 @@ def score_predictions(
     if task == "wl":
         from noveval.metrics.agreement import krippendorff_alpha
 
-        per, gold_m, pred_m = [], [], []
+        gold_m: list[list[float]] = []
+        pred_m: list[list[float]] = []
         for it in weakness_items(annotations or []):
             row = pred.get(it.id)
             if row is None or not it.gold_labels.get("types"):
                 continue
-            g, p = it.gold_labels, row
-            gv = [g.get("agreement"), g.get("objectivity"), *[t in g["types"] for t in WEAKNESS_TYPES]]
-            pv = [p.get("agreement"), p.get("objectivity"), *[t in (p.get("types") or []) for t in WEAKNESS_TYPES]]
-            if p.get("objectivity") is None:
+            gl: dict = it.gold_labels
+            gv = [gl.get("agreement"), gl.get("objectivity"), *[t in gl["types"] for t in WEAKNESS_TYPES]]
+            pv = [row.get("agreement"), row.get("objectivity"),
+                  *[t in (row.get("types") or []) for t in WEAKNESS_TYPES]]
+            if row.get("objectivity") is None:
                 pv = [None] * len(pv)
             gold_m.append([np.nan if v is None else float(v) for v in gv])
             pred_m.append([np.nan if v is None else float(v) for v in pv])
@@ -160,17 +166,19 @@ def score_predictions(
                         "objectivity_exact": None if pv[1] is None else float(pv[1] == gv[1])})
         G, P = np.array(gold_m).reshape(-1, 2 + len(WEAKNESS_TYPES)), np.array(pred_m).reshape(-1, 2 + len(WEAKNESS_TYPES))
         metrics = {}
-        for j, (name, level) in enumerate(WL_LEVELS.items()):
-            metrics[f"alpha_{name}"] = _ci(len(G), lambda ix, j=j, level=level: krippendorff_alpha(
-                np.vstack([G[ix, j], P[ix, j]]), level=level))
+        for col, (name, level) in enumerate(WL_LEVELS.items()):
+            def alpha(ix: np.ndarray, col: int = col, level: Any = level) -> float:
+                return krippendorff_alpha(np.vstack([G[ix, col], P[ix, col]]), level=level)
+
+            metrics[f"alpha_{name}"] = _ci(len(G), alpha)
         metrics.update(summarize(per, ["agreement_exact", "objectivity_exact"]))
         return per, metrics, extra
 
     if task == "cv":
         jud = _index(judgments, "judgments.jsonl") if judgments else {}
-        per = []
         for r in predictions:
-            j = r.get("judgment") or jud.get(str(r["id"])) or {}
+            j: dict = r.get("judgment") or {}
+            j = j or jud.get(str(r["id"])) or {} or jud.get(str(r["id"])) or {}
             v = j.get("verdict")
             per.append({"id": r["id"], "verdict": v,
                         **{k: (None if v is None else float(v == k)) for k in ("same", "similar", "different")}})
@@ -185,10 +193,9 @@ def score_predictions(
         r1 = rouge_f1([r["revised"] for r in ok], [r["original"] for r in ok], kind="rouge1") if ok else []
         bs = bertscore_f1([r["revised"] for r in ok], [r["original"] for r in ok]) if ok and bertscore else [None] * len(ok)
         by_id = {r["id"]: (a, b) for r, a, b in zip(ok, r1, bs, strict=True)}
-        per = []
         for r in predictions:
-            j = jud.get(str(r["id"]), {})
-            o = j.get("outcome")
+            jw: dict = jud.get(str(r["id"]), {})
+            o = jw.get("outcome")
             a, b = by_id.get(r["id"], (None, None))
             per.append({"id": r["id"], "outcome": o, "rouge1_f1": a, "bertscore_f1": b,
                         **{k: (None if o is None else float(o == k)) for k in ("win", "tie", "loss")}})
