@@ -102,3 +102,18 @@ def test_cli_report(hand_runs: list[Path], tmp_path: Path) -> None:
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
     res = CliRunner().invoke(app, ["report", str(tmp_path / "nope"), "-o", str(out)])
     assert res.exit_code == 2
+
+
+def test_page_size_is_bounded(tmp_path: Path) -> None:
+    from noveval.report import write_report
+    from noveval.report.items import MAX_ITEMS
+
+    d = tmp_path / "big"
+    d.mkdir()
+    (d / "scores.json").write_text(json.dumps({"benchmark": "big", "metrics": {"acc": {"mean": 0.5}}}))
+    rows = [{"id": f"i{i}", "output": "word " * 5000, "acc": 1.0} for i in range(MAX_ITEMS + 50)]
+    (d / "per_item.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    data = run_items(load_run(d))
+    assert data["total"] == MAX_ITEMS + 50 and data["shown"] == MAX_ITEMS
+    html = write_report([d], tmp_path / "r.html")
+    assert html.stat().st_size < 2_500_000

@@ -21,6 +21,8 @@ MAX_ITEMS = 300
 """Items per run kept in the page."""
 MAX_CHARS = 8000
 """Characters kept per field (the page shows the first part and a "show more" link)."""
+RUN_BUDGET = 1_500_000
+"""Characters of item data per run; past it fields are cut harder (2,000 then 600)."""
 
 _ID_KEYS = ("id", "item_id", "paper_id", "key", "review_id", "focal_id")
 _GOLD = re.compile(r"^(gold|human|reference|references|expected|label|labels|target_claims|annotation)", re.I)
@@ -43,7 +45,7 @@ def item_id(row: dict[str, Any]) -> str | None:
     return None
 
 
-def _text(v: Any) -> str:
+def _text(v: Any, cap: int = MAX_CHARS) -> str:
     if isinstance(v, str):
         s = v
     elif isinstance(v, (int, float, bool)) or v is None:
@@ -55,13 +57,9 @@ def _text(v: Any) -> str:
                 s = json.dumps(v, ensure_ascii=False, indent=1, default=str)
         except (TypeError, ValueError):
             s = str(v)
-    if len(s) > MAX_CHARS:
-        s = s[:MAX_CHARS] + f"\n… [{len(s) - MAX_CHARS:,} more characters not included in the report]"
+    if len(s) > cap:
+        s = s[:cap] + f"\n… [{len(s) - cap:,} more characters not included in the report]"
     return s
-
-
-def _fields(row: dict[str, Any], skip: set[str]) -> list[list[str]]:
-    return [[k, _text(v)] for k, v in row.items() if k not in skip]
 
 
 def _summary(per: dict[str, Any], pred: list[dict[str, Any]]) -> list[list[str]]:
@@ -80,7 +78,7 @@ def _summary(per: dict[str, Any], pred: list[dict[str, Any]]) -> list[list[str]]
     return out[:6]
 
 
-def _split_prediction(rows: list[dict[str, Any]]) -> tuple[list[list[str]], list[list[str]], list[list[str]], list[list[str]]]:
+def _split_prediction(rows: list[dict[str, Any]], cap: int) -> tuple[list[list[str]], list[list[str]], list[list[str]], list[list[str]]]:
     inp, outp, gold, meta = [], [], [], []
     many = len(rows) > 1
     for i, row in enumerate(rows):
@@ -88,7 +86,7 @@ def _split_prediction(rows: list[dict[str, Any]]) -> tuple[list[list[str]], list
         for k, v in row.items():
             if k in _ID_KEYS:
                 continue
-            pair = [pre + k, _text(v)]
+            pair = [pre + k, _text(v, cap)]
             if _GOLD.match(k):
                 gold.append(pair)
             elif _INPUT.match(k):
@@ -100,8 +98,8 @@ def _split_prediction(rows: list[dict[str, Any]]) -> tuple[list[list[str]], list
     return inp, outp, gold, meta
 
 
-def _build(iid: str, per: dict[str, Any], preds: list[dict], judg: list[dict]) -> dict[str, Any]:
-    inp, outp, gold, meta = _split_prediction(preds)
+def _build(iid: str, per: dict[str, Any], preds: list[dict], judg: list[dict], cap: int) -> dict[str, Any]:
+    inp, outp, gold, meta = _split_prediction(preds, cap)
     # the model's output first (the most-read field), input-like keys of the per-item row go to Input
     outp.sort(key=lambda kv: 0 if _OUTPUT.search(kv[0]) else 1)
     scores = []
@@ -109,9 +107,9 @@ def _build(iid: str, per: dict[str, Any], preds: list[dict], judg: list[dict]) -
         if k in _ID_KEYS:
             continue
         if _GOLD.match(k):
-            gold.append([k, _text(v)])
+            gold.append([k, _text(v, cap)])
         else:
-            scores.append([k, _text(v)])
+            scores.append([k, _text(v, cap)])
     sections = []
     if inp:
         sections.append({"title": "Input", "fields": inp, "kind": "input"})
@@ -123,7 +121,7 @@ def _build(iid: str, per: dict[str, Any], preds: list[dict], judg: list[dict]) -
         jf: list[list[str]] = []
         for i, row in enumerate(judg):
             pre = f"[{i}] " if len(judg) > 1 else ""
-            jf.extend([pre + k, _text(v)] for k, v in row.items() if k not in _ID_KEYS)
+            jf.extend([pre + k, _text(v, cap)] for k, v in row.items() if k not in _ID_KEYS)
         sections.append({"title": "Judge", "fields": jf, "kind": "judge"})
     if scores:
         sections.append({"title": "Scores", "fields": scores, "kind": "scores"})
@@ -155,5 +153,8 @@ def run_items(run: RunData) -> dict[str, Any]:
                 order.append(iid)
             target.setdefault(iid, []).append(r)
     shown = order[:MAX_ITEMS]
-    items = [_build(i, per.get(i, {}), preds.get(i, []), judg.get(i, [])) for i in shown]
+    for cap in (MAX_CHARS, 2000, 600):
+        items = [_build(i, per.get(i, {}), preds.get(i, []), judg.get(i, []), cap) for i in shown]
+        if len(json.dumps(items, ensure_ascii=False, default=str)) <= RUN_BUDGET:
+            break
     return {"items": items, "total": len(order), "shown": len(shown)}
