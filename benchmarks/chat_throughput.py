@@ -37,7 +37,9 @@ async def sdk_run(base_url: str, prompts: list[str], conc: int) -> float:
 
     t0 = time.perf_counter()
     await asyncio.gather(*(one(p) for p in prompts))
-    return len(prompts) / (time.perf_counter() - t0)
+    rate = len(prompts) / (time.perf_counter() - t0)
+    await client.close()
+    return rate
 
 
 def noveval_run(base_url: str, prompts: list[str], conc: int, cache: ResponseCache | None) -> float:

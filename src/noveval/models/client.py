@@ -195,16 +195,33 @@ class ChatClient:
             await asyncio.gather(*(one(i, r) for i, r in enumerate(requests)))
         return [r if r is not None else ChatResponse(error="not run") for r in results]
 
+    async def aclose(self) -> None:
+        """Release the backend's connections for the running event loop."""
+        close = getattr(self.backend, "aclose", None)
+        if close is not None:
+            await close()
+
+    def run(self, coro: Any) -> Any:
+        """Run a coroutine that uses this client in a fresh event loop, then close connections."""
+
+        async def wrapped() -> Any:
+            try:
+                return await coro
+            finally:
+                await self.aclose()
+
+        return asyncio.run(wrapped())
+
     def complete_many(self, requests: Sequence[ChatRequest], *, progress: str | None = None) -> list[ChatResponse]:
         """Synchronous :meth:`acomplete_many` (do not call from inside an event loop)."""
-        return asyncio.run(self.acomplete_many(requests, progress=progress))
+        return self.run(self.acomplete_many(requests, progress=progress))  # type: ignore[no-any-return]
 
     def complete(self, messages: list[Message] | str, **params: Any) -> ChatResponse:
         """Complete one conversation synchronously; a string is a single user message."""
         if isinstance(messages, str):
             messages = [{"role": "user", "content": messages}]
         req = ChatRequest(messages=messages, params=GenerationParams(**params))
-        return asyncio.run(self.acomplete(req))
+        return self.run(self.acomplete(req))  # type: ignore[no-any-return]
 
 
 def make_backend(spec: str, *, timeout_s: float = 120.0) -> ChatBackend:

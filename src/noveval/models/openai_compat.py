@@ -55,15 +55,38 @@ class OpenAICompatBackend:
     default_concurrency = 8
 
     def __init__(self, spec: ModelSpec, *, timeout_s: float = 120.0) -> None:
-        from openai import AsyncOpenAI
-
         self.spec = spec
         self.base_url = spec.base_url or OPENAI_BASE_URL
         self.model_id = spec.label
-        self._client = AsyncOpenAI(
-            api_key=spec.api_key(), base_url=self.base_url, max_retries=0, timeout=timeout_s
-        )
+        self.timeout_s = timeout_s
+        self._api_key = spec.api_key()  # fail early when a required key is missing
+        self._clients: dict[int, Any] = {}
         self._schema_unsupported = False
+
+    def _client(self) -> Any:
+        """The SDK client of the running event loop.
+
+        httpx connection pools belong to one loop; a client reused after its loop
+        closed fails with "Event loop is closed", so each loop gets its own.
+        """
+        import asyncio
+
+        from openai import AsyncOpenAI
+
+        loop = asyncio.get_running_loop()
+        client = self._clients.get(id(loop))
+        if client is None:
+            self._clients = {id(loop): AsyncOpenAI(api_key=self._api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout_s)}
+            client = self._clients[id(loop)]
+        return client
+
+    async def aclose(self) -> None:
+        """Close the SDK client of the running loop (call before the loop ends)."""
+        import asyncio
+
+        client = self._clients.pop(id(asyncio.get_running_loop()), None)
+        if client is not None:
+            await client.close()
 
     def _kwargs(self, request: ChatRequest) -> dict[str, Any]:
         p = request.params
@@ -98,7 +121,7 @@ class OpenAICompatBackend:
 
         t0 = time.perf_counter()
         try:
-            resp = await self._client.chat.completions.create(**self._kwargs(request))
+            resp = await self._client().chat.completions.create(**self._kwargs(request))
         except openai.RateLimitError as e:
             raise TransientBackendError(
                 "HTTP 429 rate limited", retry_after=parse_retry_after(e.response.headers.get("retry-after"))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 from typing import Any
@@ -82,7 +81,7 @@ def run_prompts(
         row["tokens"] = {"prompt": resp.prompt_tokens, "completion": resp.completion_tokens}
         return row
 
-    asyncio.run(run_items(run, "predictions", items, worker, id_of=lambda it: it.id, progress="chat: generate", client=client))
+    client.run(run_items(run, "predictions", items, worker, id_of=lambda it: it.id, progress="chat: generate", client=client))
     return run
 
 
