@@ -61,7 +61,8 @@ def _short(v: Any, limit: int = 160) -> str:
 def run_config(run: RunData) -> list[tuple[str, str]]:
     """Key/value pairs shown for a run: models, versions, prompt hashes, cache and failures first."""
     pairs = [("path", str(run.path)), ("benchmark", run.benchmark), ("model", run.model)]
-    flat = _flat(run.config) + [(f"scores.{k}", v) for k, v in _flat({x: run.scores.get(x) for x in ("cache", "judge", "embedder") if x in run.scores})]
+    from_scores = {x: run.scores[x] for x in ("cache", "judge", "annotator", "embedder") if run.scores.get(x)}
+    flat = _flat(run.config) + ([(f"scores.{k}", v) for k, v in _flat(from_scores)] if from_scores else [])
     extra = run.scores.get("extra") if isinstance(run.scores.get("extra"), dict) else {}
     flat += [(f"extra.{k}", v) for k, v in extra.items() if _CONFIG_KEYS.search(k) and not isinstance(v, list)]
     important = [(k, v) for k, v in flat if _CONFIG_KEYS.search(k)]

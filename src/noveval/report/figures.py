@@ -79,7 +79,6 @@ def focus_figures(runs: list[RunData]) -> list[Figure]:
             ax.set_ylim(0, max(1e-9, *hum[k], *mod[k]) * 1.15)
         axes[0][0].set_ylabel("share of points")
         axes[0][0].legend(frameon=False)
-        fig.suptitle(f"Focus distributions — {r.label}", fontsize=10)
         out.append(Figure(f"Focus distributions: human vs model ({r.label})", src=png_uri(fig),
                           caption="Share of review points per target/aspect, for strengths and weaknesses (Figure 4)."))
     return out
