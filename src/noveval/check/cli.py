@@ -1,0 +1,49 @@
+"""``noveval check INPUT --corpus CORPUS``: mounted by :func:`noveval.cli.main._mount_extras`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from noveval.cli.common import cli_errors
+from noveval.cli.options import EmbedderOpt, ModelOpt, SeedOpt
+
+__all__ = ["register", "check"]
+
+
+@cli_errors
+def check(
+    input: Annotated[Path, typer.Argument(help="Idea (Markdown/JSON with problem, objective, approach; or free text) "
+                                          "or paper (JSON/Markdown with title + abstract).")],
+    corpus: Annotated[Path, typer.Option("--corpus", help="JSONL(.gz) of prior papers {id?, title, abstract, year}.")],
+    model: ModelOpt = "local",
+    embedder: EmbedderOpt = "local",
+    before_year: Annotated[int | None, typer.Option("--before-year", help="Use only corpus papers published before this year.")] = None,
+    field: Annotated[list[str] | None, typer.Option("--field", help="Use only corpus papers of this 'field' (repeatable).")] = None,
+    max_corpus: Annotated[int | None, typer.Option("--max-corpus", min=1, help="Random sample of N corpus papers (speed).")] = None,
+    top_k: Annotated[int, typer.Option("--top-k", min=1, max=50, help="Prior works to retrieve and show the model.")] = 10,
+    pool_size: Annotated[int, typer.Option("--metric-pool", min=10, help="Largest corpus sample the metrics use.")] = 3000,
+    min_similarity: Annotated[float, typer.Option("--min-similarity", help="Below this best similarity, abstain.")] = 0.5,
+    no_judge: Annotated[bool, typer.Option("--no-judge", help="Retrieval and metrics only; no model calls.")] = False,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for check.md, check.html, check.json.")] = Path("noveval-check"),
+    seed: SeedOpt = 0,
+) -> None:
+    """A grounded novelty opinion on your idea or paper against a corpus of prior work."""
+    from noveval.check.opinion import CheckOptions, check_idea, prepare
+    from noveval.check.render import write_outputs
+
+    inp, c = prepare(input, corpus, before_year=before_year, fields=field, max_papers=max_corpus, seed=seed)
+    opts = CheckOptions(model=model, embedder=embedder, top_k=top_k, pool_size=pool_size,
+                        min_similarity=min_similarity, judge=not no_judge, seed=seed)
+    result = check_idea(inp, c, options=opts, before_year=before_year)
+    paths = write_outputs(result, out)
+    typer.echo(result["verdict"]["summary"])
+    for kind, p in paths.items():
+        typer.echo(f"{kind}: {p}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``check`` to the top-level ``noveval`` app."""
+    app.command("check", help="A grounded novelty opinion on your idea or paper against a corpus.")(check)

@@ -1,0 +1,76 @@
+"""End to end: ``noveval check`` on a tiny hand-written corpus with the bundled models."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from noveval.check.judge import check_citations
+from noveval.cli.main import app
+
+CORPUS = [
+    ("Sparse linear probes for locating syntax in language models",
+     "We train L1-regularised linear probes on hidden states of pretrained language models and find that "
+     "syntactic depth is encoded in a few dimensions.", 2021),
+    ("Contrastive pretraining of sentence encoders",
+     "Sentence encoders trained with in-batch negatives on paraphrase pairs give strong semantic similarity.", 2020),
+    ("Probing classifiers: promises and shortcomings",
+     "A survey of probing classifiers, their control tasks, and why probe accuracy does not imply use.", 2022),
+    ("Graph neural networks for molecule property prediction",
+     "Message passing networks predict quantum chemical properties of small molecules.", 2019),
+    ("Amnesic probing: removing information to test its use",
+     "We remove linguistic information from representations with iterative nullspace projection and "
+     "measure the effect on language modelling.", 2021),
+    ("Low-rank adapters for efficient fine-tuning",
+     "Injecting trainable low-rank matrices into frozen transformers matches full fine-tuning.", 2022),
+]
+
+IDEA = """# Causal sparse probes
+
+## Problem
+Linear probes show that information is decodable from a language model, not that the model uses it.
+
+## Objective
+Find the few hidden dimensions that a language model actually uses for syntax.
+
+## Approach
+Train L1-sparse probes, then ablate the selected dimensions and measure the change in syntactic agreement accuracy.
+"""
+
+
+def test_check_end_to_end(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("\n".join(json.dumps({"id": f"c{i}", "title": t, "abstract": a, "year": y})
+                                for i, (t, a, y) in enumerate(CORPUS)) + "\n", encoding="utf-8")
+    idea = tmp_path / "idea.md"
+    idea.write_text(IDEA, encoding="utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(app, ["check", str(idea), "--corpus", str(corpus), "--top-k", "3", "-o", str(out),
+                                   "--before-year", "2023"])
+    assert res.exit_code == 0, res.output
+    r = json.loads((out / "check.json").read_text())
+    assert r["input"]["kind"] == "idea" and r["input"]["title"] == "Causal sparse probes"
+    assert len(r["neighbours"]) == 3 and r["neighbours"][0]["similarity"] >= r["neighbours"][1]["similarity"]
+    assert "Molecule" not in r["neighbours"][0]["title"]
+    # six papers cannot support a judgment: the tool says so, metrics are not invented
+    assert r["verdict"]["supported"] is False and any("only 6 papers" in x for x in r["verdict"]["reasons"])
+    assert all(m["percentile"] is None and "not computed" in m["note"] for m in r["metrics"])
+    assert "rubric" in r and "evaluation" in r and r["model"]
+    assert r["rubric"]["score"] in (1, 2, 3, 4, 5) or r["rubric"]["parse_status"] != "json"
+    for sec in ("positive", "neutral", "negative"):
+        for p in r["evaluation"][sec]:
+            assert all(1 <= c <= 3 for c in p["cites"]) and (p["flag"] is None) == bool(p["cites"])
+    md = (out / "check.md").read_text()
+    assert md.startswith("# Novelty check") and "Cannot judge" in md and "## Closest prior work" in md
+    html = (out / "check.html").read_text()
+    assert html.startswith("<!doctype html>") and "Corpus novelty metrics" in html and "<script src" not in html
+
+
+def test_citation_flags() -> None:
+    assert check_citations([1, 2], "text", 3) == ([1, 2], [], None)
+    assert check_citations([], "as in [2]", 3)[2] is None
+    valid, invalid, flag = check_citations([7], "no support", 3)
+    assert valid == [] and invalid == [7] and flag and "cites no retrieved work" in flag
+    assert check_citations([], "nothing", 3)[2] == "cites no retrieved work"
