@@ -1,0 +1,381 @@
+"""NovBench commands: ``noveval run|score novbench`` and ``noveval novbench ...``.
+
+Nothing heavy is imported at module level; each command imports what it needs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from noveval.cli.common import cli_errors, make_client, print_cache_summary
+from noveval.cli.options import (
+    ConcurrencyOpt,
+    EmbedderOpt,
+    LimitOpt,
+    ModelOpt,
+    NoCacheOpt,
+    OutOpt,
+    OverwriteOpt,
+    RefreshOpt,
+    SeedOpt,
+    TimeoutOpt,
+)
+
+app = typer.Typer(help="NovBench (Wu et al.): dataset-construction stages and human agreement.")
+
+DataOpt = Annotated[
+    Path, typer.Option("--data", "-d", help="NovBench records (JSON array or JSONL; e.g. coling2020.json).")
+]
+PromptingOpt = Annotated[
+    str, typer.Option("--prompting", "-p", help="zero-shot | few-shot | rag (Appendix E).")
+]
+MaxTokensOpt = Annotated[int, typer.Option("--max-tokens", min=1, help="Max new tokens per reply.")]
+ConstrainedOpt = Annotated[
+    bool, typer.Option("--constrained", help='Ask for {"answer": "Yes"|"No"} under a JSON schema.')
+]
+
+
+def _echo_scores(label: str, metrics: dict) -> None:
+    parts = []
+    for k, m in metrics.items():
+        if m.get("mean") is None:
+            continue
+        parts.append(f"{k} {m['mean']:.4f} [{m['ci_low']:.4f}, {m['ci_high']:.4f}]")
+    typer.echo(f"{label}: " + "; ".join(parts))
+
+
+@cli_errors
+def run(
+    data: DataOpt,
+    out: OutOpt,
+    model: ModelOpt = "local",
+    prompting: PromptingOpt = "zero-shot",
+    corpus: Annotated[
+        Path | None,
+        typer.Option("--corpus", help="RAG corpus JSONL (title, abstract) for records without retrieved_* fields."),
+    ] = None,
+    corpus_field: Annotated[
+        str | None, typer.Option("--corpus-field", help="Keep only corpus papers of this field (e.g. NLP).")
+    ] = None,
+    corpus_limit: Annotated[
+        int | None, typer.Option("--corpus-limit", min=1, help="Keep at most N corpus papers.")
+    ] = None,
+    embedder: EmbedderOpt = "local",
+    limit: LimitOpt = None,
+    max_tokens: MaxTokensOpt = 1024,
+    concurrency: ConcurrencyOpt = None,
+    no_cache: NoCacheOpt = False,
+    refresh: RefreshOpt = False,
+    seed: SeedOpt = 0,
+    timeout: TimeoutOpt = 120.0,
+    overwrite: OverwriteOpt = False,
+    score_after: Annotated[
+        bool, typer.Option("--score/--no-score", help="Score the run when generation ends.")
+    ] = True,
+) -> None:
+    """Generate structured novelty evaluations from novelty descriptions (Section 3.2)."""
+    from noveval.benchmarks.novbench.generate import run_generation
+
+    client = make_client(model, no_cache=no_cache, refresh=refresh, concurrency=concurrency, timeout_s=timeout)
+    r = run_generation(
+        data,
+        out,
+        client=client,
+        prompting=prompting,  # type: ignore[arg-type]
+        limit=limit,
+        corpus=corpus,
+        corpus_field=corpus_field,
+        corpus_limit=corpus_limit,
+        embedder=embedder,
+        max_tokens=max_tokens,
+        seed=seed,
+        overwrite=overwrite,
+    )
+    rows = r.rows("predictions")
+    failed = sum(1 for x in rows if x.get("error"))
+    print_cache_summary(client)
+    typer.echo(f"{len(rows)} predictions in {r.file('predictions')} ({failed} failed)")
+    if score_after:
+        from noveval.benchmarks.novbench.score import score_run
+
+        s = score_run(r.path, data, embedder=embedder, seed=seed)
+        _echo_scores(f"{client.model_id} {prompting}", s["metrics"])
+
+
+@cli_errors
+def score(
+    predictions: Annotated[
+        list[Path],
+        typer.Option("--predictions", "-r", help="Run directory or predictions JSONL (repeat for a table)."),
+    ],
+    data: DataOpt,
+    embedder: EmbedderOpt = "local",
+    ppl_model: Annotated[
+        str | None,
+        typer.Option("--ppl-model", help="Causal LM (folder or .gguf) for the Fluency Score; default bundled SmolLM2-135M."),
+    ] = None,
+    clarity: Annotated[
+        str, typer.Option("--clarity", help="paper (Eq. 7) | reference (released code) | both.")
+    ] = "both",
+    tau: Annotated[float, typer.Option("--tau", min=0.0, max=1.0, help="Coverage threshold τ.")] = 0.7,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Where to write (single input only; default: next to it).")
+    ] = None,
+    seed: SeedOpt = 0,
+) -> None:
+    """Score NovBench predictions: Relevance, Coverage, Clarity, DistAcc (+ Human row)."""
+    from noveval.benchmarks.novbench.analyses import render_table
+    from noveval.benchmarks.novbench.score import score_run
+    from noveval.errors import InputError
+
+    if out is not None and len(predictions) > 1:
+        raise InputError(None, None, "--out", "--out works with a single --predictions input")
+    results = []
+    for p in predictions:
+        s = score_run(
+            p, data, embedder=embedder, ppl_model=ppl_model, clarity=clarity, tau=tau, out=out, seed=seed
+        )
+        label = f"{s.get('model') or Path(p).name} {s['extra'].get('prompting') or ''}".strip()
+        _echo_scores(label, s["metrics"])
+        results.append(s)
+    _echo_scores("Human", results[0]["extra"]["human"])
+    typer.echo(render_table(results, clarity="reference" if clarity == "reference" else "paper"))
+
+
+@app.command("extract-descriptions")
+@cli_errors
+def extract_descriptions(
+    input: Annotated[Path, typer.Option("--input", "-i", help="CSV paper_id,sentence[,label].")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output JSONL of per-sentence predictions.")],
+    strategy: Annotated[
+        str, typer.Option("--strategy", "-s", help="zero-shot | few-shot | step-by-step | context (Appendix A).")
+    ] = "context",
+    model: ModelOpt = "local",
+    limit: LimitOpt = None,
+    papers: Annotated[
+        int | None, typer.Option("--papers", min=1, help="Use only the first N papers (keeps contexts whole).")
+    ] = None,
+    constrained: ConstrainedOpt = False,
+    concurrency: ConcurrencyOpt = None,
+    no_cache: NoCacheOpt = False,
+    refresh: RefreshOpt = False,
+    seed: SeedOpt = 0,
+) -> None:
+    """Stage 1: classify introduction sentences as novelty descriptions (Yes/No)."""
+    import asyncio
+
+    from noveval.benchmarks.novbench.data import load_intro_sentences
+    from noveval.benchmarks.novbench.pipeline import (
+        DESCRIPTION_STRATEGIES,
+        aextract_descriptions,
+        classification_metrics,
+    )
+    from noveval.errors import InputError
+    from noveval.io import write_json, write_jsonl
+
+    if strategy not in DESCRIPTION_STRATEGIES:
+        raise InputError(None, None, "--strategy", f"must be one of {', '.join(DESCRIPTION_STRATEGIES)}")
+    sents = load_intro_sentences(input)
+    if papers:
+        keep = list(dict.fromkeys(s.paper_id for s in sents))[:papers]
+        sents = [s for s in sents if s.paper_id in set(keep)]
+    if limit:
+        sents = sents[:limit]
+    client = make_client(model, no_cache=no_cache, refresh=refresh, concurrency=concurrency)
+    rows = asyncio.run(
+        aextract_descriptions(client, sents, strategy=strategy, constrained=constrained, seed=seed)  # type: ignore[arg-type]
+    )
+    m = classification_metrics(rows)
+    write_jsonl(out, rows)
+    summary = {"strategy": strategy, "model": client.model_id, "input": str(input), "metrics": m}
+    write_json(out.with_suffix(".metrics.json"), summary)
+    print_cache_summary(client)
+    typer.echo(f"{len(rows)} sentences -> {out}; {sum(r['pred'] for r in rows)} predicted novelty")
+    if m:
+        typer.echo(f"accuracy {m['accuracy']:.4f}  macro-F1 {m['macro_f1']:.4f}  (n={m['n']}, unparsed {m['n_unparsed']})")
+
+
+@app.command("extract-evaluations")
+@cli_errors
+def extract_evaluations(
+    input: Annotated[
+        list[Path],
+        typer.Option("--input", "-i", help="Review sentences: [sentence, NOVELTY] JSON, {text, labels} JSON, CSV/JSONL sentence[,label]. Repeatable."),
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output JSONL of per-sentence predictions.")],
+    strategy: Annotated[str, typer.Option("--strategy", "-s", help="zero-shot | rag (Appendix B).")] = "zero-shot",
+    pool: Annotated[
+        Path | None, typer.Option("--pool", help="Labelled novelty sentences for rag (e.g. reviewadvisor-novelty-sentences.json.gz).")
+    ] = None,
+    k: Annotated[int, typer.Option("--k", min=1, help="Examples retrieved per sentence (rag).")] = 5,
+    model: ModelOpt = "local",
+    embedder: EmbedderOpt = "local",
+    limit: LimitOpt = None,
+    sample: Annotated[
+        int | None, typer.Option("--sample", min=1, help="Random sample of N sentences (seeded), instead of the first N.")
+    ] = None,
+    constrained: ConstrainedOpt = False,
+    concurrency: ConcurrencyOpt = None,
+    no_cache: NoCacheOpt = False,
+    refresh: RefreshOpt = False,
+    seed: SeedOpt = 0,
+) -> None:
+    """Stage 2: classify review sentences as novelty evaluations (Yes/No)."""
+    import asyncio
+    import random
+
+    from noveval.benchmarks.novbench.data import load_review_sentences, load_sentence_pool
+    from noveval.benchmarks.novbench.pipeline import (
+        EVALUATION_STRATEGIES,
+        aextract_evaluations,
+        classification_metrics,
+    )
+    from noveval.errors import InputError
+    from noveval.io import write_json, write_jsonl
+
+    if strategy not in EVALUATION_STRATEGIES:
+        raise InputError(None, None, "--strategy", f"must be one of {', '.join(EVALUATION_STRATEGIES)}")
+    if strategy == "rag" and pool is None:
+        raise InputError(None, None, "--pool", "the rag strategy needs --pool")
+    sents = load_review_sentences(*input)
+    if sample and sample < len(sents):
+        sents = random.Random(seed).sample(sents, sample)
+    if limit:
+        sents = sents[:limit]
+    pool_sents = load_sentence_pool(pool) if pool else None
+    emb = None
+    if strategy == "rag":
+        from noveval.models import get_embedder
+
+        emb = get_embedder(embedder)
+    client = make_client(model, no_cache=no_cache, refresh=refresh, concurrency=concurrency)
+    rows = asyncio.run(
+        aextract_evaluations(
+            client, sents, strategy=strategy, pool=pool_sents, embedder=emb, k=k,  # type: ignore[arg-type]
+            constrained=constrained, seed=seed,
+        )
+    )
+    m = classification_metrics(rows)
+    write_jsonl(out, rows)
+    write_json(
+        out.with_suffix(".metrics.json"),
+        {"strategy": strategy, "model": client.model_id, "inputs": [str(p) for p in input], "metrics": m},
+    )
+    print_cache_summary(client)
+    typer.echo(f"{len(rows)} sentences -> {out}; {sum(r['pred'] for r in rows)} predicted novelty")
+    if m:
+        typer.echo(f"accuracy {m['accuracy']:.4f}  macro-F1 {m['macro_f1']:.4f}  (n={m['n']}, unparsed {m['n_unparsed']})")
+
+
+@app.command("structure")
+@cli_errors
+def structure(
+    input: Annotated[
+        Path, typer.Option("--input", "-i", help="NovBench records (uses review_novelty) or JSONL {id, comments: [...]}.")
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output JSONL {id, output_format, counts}.")],
+    model: ModelOpt = "local",
+    limit: LimitOpt = None,
+    max_tokens: MaxTokensOpt = 768,
+    concurrency: ConcurrencyOpt = None,
+    no_cache: NoCacheOpt = False,
+    refresh: RefreshOpt = False,
+    seed: SeedOpt = 0,
+) -> None:
+    """Stage 3: deduplicate novelty comments and sort them by sentiment (Appendix C)."""
+    import asyncio
+
+    from noveval.benchmarks.novbench.analyses import load_comments
+    from noveval.benchmarks.novbench.evaluation_text import format_evaluation
+    from noveval.benchmarks.novbench.pipeline import astructure
+    from noveval.io import write_jsonl
+
+    comments = load_comments(input)
+    if limit:
+        comments = dict(list(comments.items())[:limit])
+    client = make_client(model, no_cache=no_cache, refresh=refresh, concurrency=concurrency)
+    res = asyncio.run(astructure(client, comments, max_tokens=max_tokens, seed=seed))
+    rows = [
+        {
+            "id": i,
+            "output_format": format_evaluation(ev),
+            "counts": ev.counts(),
+            "raw": raw,
+            "error": err,
+        }
+        for i, (ev, raw, err) in res.items()
+    ]
+    write_jsonl(out, rows)
+    print_cache_summary(client)
+    typer.echo(f"{len(rows)} structured evaluations -> {out}")
+
+
+@app.command("agreement")
+@cli_errors
+def agreement(
+    input: Annotated[
+        Path,
+        typer.Option("--input", "-i", help="JSON/JSONL rows {id, annotators: [A|B|tie, ...], metric: A|B|tie} or {..., metric_a, metric_b}."),
+    ],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the result JSON here.")] = None,
+    metric_field: Annotated[
+        str, typer.Option("--metric-field", help="Per-row metric field holding the metric's score difference or choice.")
+    ] = "metric",
+) -> None:
+    """Human agreement (Appendix D): Fleiss' κ, majority-vote agreement, Spearman ρ."""
+    import json
+
+    from noveval.benchmarks.novbench.agreement import agreement_report, load_preferences
+    from noveval.io import write_json
+
+    rows = load_preferences(input, metric_field=metric_field)
+    rep = agreement_report(rows)
+    if out:
+        write_json(out, rep)
+    typer.echo(json.dumps(rep, indent=2))
+
+
+def demo(
+    out_dir: Path,
+    model: str = "local",
+    embedder: str = "local",
+    real: bool = False,
+    data_dir: Path | None = None,
+) -> list[Path]:
+    """Tiny end to end: generate (zero-shot and RAG) and score on samples or real data.
+
+    Returns:
+        The run directories written.
+    """
+    from noveval.benchmarks.novbench.generate import run_generation
+    from noveval.benchmarks.novbench.score import score_run
+    from noveval.cli.common import make_client as _mk
+    from noveval.errors import InputError
+
+    if real:
+        from noveval.settings import data_dir as _dd
+
+        root = _dd(data_dir)
+        if root is None:
+            raise InputError(data_dir, None, None, "real data folder not found")
+        data = root / "novbench" / "emnlp2023-sample-paraphrased.json"  # ships RAG papers
+        limit = 2
+    else:
+        from importlib import resources
+
+        data = Path(str(resources.files("noveval.samples").joinpath("novbench/records.json")))
+        limit = None
+    client = _mk(model)
+    runs = []
+    for prompting in ("zero-shot", "rag"):
+        run_dir = Path(out_dir) / f"novbench-{prompting}"
+        run_generation(
+            data, run_dir, client=client, prompting=prompting, limit=limit, max_tokens=384, progress=None  # type: ignore[arg-type]
+        )
+        score_run(run_dir, data, embedder=embedder)
+        runs.append(run_dir)
+    return runs
+

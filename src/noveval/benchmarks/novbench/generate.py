@@ -1,0 +1,320 @@
+"""NovBench generation: novelty description -> structured novelty evaluation.
+
+Section 3.2 (task definition), Section 4.1 and Appendix E (Figs. 16-18):
+
+* ``zero-shot``: the model gets only the novelty-description sentences.
+* ``few-shot``: plus two examples (novelty description + gold structured evaluation)
+  drawn from the data; the item itself is never one of its own examples.
+* ``rag``: plus the titles and abstracts of the top-5 related papers. Records that
+  ship ``retrieved_title``/``retrieved_abstract`` use those; otherwise the papers are
+  retrieved from a corpus by embedding similarity to the paper's abstract.
+
+The paper decodes greedily with up to 4096 new tokens; the default here is 1024
+(``max_tokens``), which covers every gold evaluation several times over.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from noveval.benchmarks.novbench._prompts import prompt_hash, render
+from noveval.benchmarks.novbench.data import CorpusPaper, NovBenchRecord
+
+__all__ = [
+    "PROMPTINGS",
+    "TEMPLATES",
+    "few_shot_examples",
+    "retrieve_references",
+    "build_prompt",
+    "generation_config",
+    "agenerate",
+    "run_generation",
+]
+
+Prompting = Literal["zero-shot", "few-shot", "rag"]
+PROMPTINGS: tuple[str, ...] = ("zero-shot", "few-shot", "rag")
+TEMPLATES = {"zero-shot": "generate_zero_shot", "few-shot": "generate_few_shot", "rag": "generate_rag"}
+
+
+def few_shot_examples(
+    records: Sequence[NovBenchRecord], target: NovBenchRecord, *, k: int = 2, seed: int = 0
+) -> list[NovBenchRecord]:
+    """Pick ``k`` demonstration records for ``target`` (Appendix E, few-shot).
+
+    Candidates are the records with a gold evaluation other than ``target`` (by id).
+    The choice is seeded by ``(seed, target.id)``, so it does not depend on the
+    order of the records or on ``--limit``.
+
+    Raises:
+        ValueError: fewer than ``k`` candidates.
+    """
+    cands = sorted(
+        (r for r in records if r.id != target.id and r.gold is not None and not r.gold.is_empty()),
+        key=lambda r: r.id,
+    )
+    if len(cands) < k:
+        raise ValueError(f"few-shot needs {k} other records with a gold evaluation, got {len(cands)}")
+    digest = hashlib.sha256(f"{seed}:{target.id}".encode()).hexdigest()
+    return random.Random(int(digest[:16], 16)).sample(cands, k)
+
+
+def _norm_title(t: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", t.lower()).strip()
+
+
+def retrieve_references(
+    records: Sequence[NovBenchRecord],
+    corpus: Sequence[CorpusPaper],
+    embedder: Any,
+    *,
+    k: int = 5,
+) -> dict[str, list[tuple[str, str]]]:
+    """Top-``k`` corpus papers per record by cosine of abstract embeddings (Appendix E).
+
+    The query is the record's abstract (its title when the abstract is empty); corpus
+    papers are embedded as ``title + ". " + abstract``. A corpus paper with the same
+    normalised title as the record is skipped (the paper itself).
+
+    Returns:
+        Record id -> ``[(title, abstract), ...]`` best first.
+    """
+    import numpy as np
+
+    if not records:
+        return {}
+    docs = [f"{p.title}. {p.abstract}".strip() for p in corpus]
+    d = embedder.encode(docs, progress="embedding RAG corpus")
+    q = embedder.encode([r.abstract or r.title for r in records], progress=None)
+    sims = q @ d.T
+    out: dict[str, list[tuple[str, str]]] = {}
+    for i, r in enumerate(records):
+        own = _norm_title(r.title)
+        picked = []
+        for j in np.argsort(-sims[i], kind="stable"):
+            if own and _norm_title(corpus[j].title) == own:
+                continue
+            picked.append((corpus[j].title, corpus[j].abstract))
+            if len(picked) == k:
+                break
+        out[r.id] = picked
+    return out
+
+
+def build_prompt(
+    record: NovBenchRecord,
+    prompting: Prompting,
+    *,
+    examples: Sequence[NovBenchRecord] = (),
+    references: Sequence[tuple[str, str]] = (),
+) -> str:
+    """The user prompt for one record (Appendix E, Figs. 16-18, own wording)."""
+    if prompting == "zero-shot":
+        return render("generate_zero_shot", sentences=record.paper_novelty)
+    if prompting == "few-shot":
+        from noveval.benchmarks.novbench.evaluation_text import format_evaluation
+
+        exs = []
+        for ex in examples:
+            assert ex.gold is not None
+            exs.append({"sentences": ex.paper_novelty, "output": format_evaluation(ex.gold).strip()})
+        return render("generate_few_shot", sentences=record.paper_novelty, examples=exs)
+    if prompting == "rag":
+        if not references:
+            raise ValueError(f"record {record.id}: rag prompting needs retrieved references")
+        return render("generate_rag", sentences=record.paper_novelty, references=list(references))
+    raise ValueError(f"unknown prompting {prompting!r}; choose from {PROMPTINGS}")
+
+
+def generation_config(
+    *,
+    model_id: str,
+    prompting: str,
+    data: str,
+    max_tokens: int,
+    seed: int,
+    k_examples: int = 2,
+    k_references: int = 5,
+    corpus: str | None = None,
+    embedder_id: str | None = None,
+) -> dict[str, Any]:
+    """The run configuration recorded in ``config.json``."""
+    return {
+        "benchmark": "novbench",
+        "model": model_id,
+        "prompting": prompting,
+        "data": data,
+        "max_tokens": max_tokens,
+        "temperature": 0.0,
+        "seed": seed,
+        "k_examples": k_examples if prompting == "few-shot" else None,
+        "k_references": k_references if prompting == "rag" else None,
+        "corpus": corpus if prompting == "rag" else None,
+        "retrieval_embedder": embedder_id if prompting == "rag" else None,
+        "prompt_hash": prompt_hash(TEMPLATES[prompting]),
+    }
+
+
+async def agenerate(
+    client: Any,
+    records: Sequence[NovBenchRecord],
+    *,
+    prompting: Prompting,
+    run: Any,
+    example_pool: Sequence[NovBenchRecord] | None = None,
+    references: dict[str, list[tuple[str, str]]] | None = None,
+    max_tokens: int = 1024,
+    seed: int = 0,
+    k_examples: int = 2,
+    progress: str | None = "novbench generate",
+) -> list[dict[str, Any]]:
+    """Generate structured novelty evaluations into ``run`` (resumable).
+
+    Args:
+        client: Chat client.
+        records: The records to run (already limited).
+        prompting: ``zero-shot``, ``few-shot`` or ``rag``.
+        run: A :class:`noveval.runs.RunDir`; rows go to ``predictions.jsonl``.
+        example_pool: Records to draw few-shot examples from (default: ``records``).
+        references: Record id -> references for ``rag`` (records' own
+            ``retrieved_*`` fields are used when this lacks the id).
+        max_tokens: Reply budget per record.
+        seed: Generation and example-selection seed.
+        k_examples: Few-shot examples per record.
+        progress: Progress label.
+
+    Returns:
+        The prediction rows in record order: ``id, prompting, output, error,
+        finish_reason, examples, references``.
+    """
+    from noveval.models import ChatRequest, GenerationParams
+    from noveval.runs import run_items
+
+    pool = list(example_pool) if example_pool is not None else list(records)
+    refs = references or {}
+    params = GenerationParams(temperature=0.0, max_tokens=max_tokens, seed=seed)
+    # Build every prompt first, so bad input fails before anything is written.
+    jobs = []
+    for r in records:
+        exs = few_shot_examples(pool, r, k=k_examples, seed=seed) if prompting == "few-shot" else []
+        rr = (refs.get(r.id) or r.retrieved) if prompting == "rag" else []
+        jobs.append((r, exs, rr, build_prompt(r, prompting, examples=exs, references=rr)))
+    sem = client.semaphore()
+
+    async def worker(job: tuple[NovBenchRecord, list, list, str]) -> dict[str, Any]:
+        r, exs, rr, prompt = job
+        req = ChatRequest(
+            messages=[{"role": "user", "content": prompt}], params=params, tag=f"novbench:{r.id}"
+        )
+        resp = await client.acomplete(req, _sem=sem)
+        return {
+            "id": r.id,
+            "prompting": prompting,
+            "output": resp.text or "",
+            "error": resp.error,
+            "finish_reason": resp.finish_reason,
+            "examples": [e.id for e in exs],
+            "references": [t for t, _ in rr],
+        }
+
+    return await run_items(
+        run, "predictions", jobs, worker, id_of=lambda j: j[0].id, progress=progress, client=client
+    )
+
+
+def run_generation(
+    data: str | Path,
+    out: str | Path,
+    *,
+    client: Any,
+    prompting: Prompting = "zero-shot",
+    limit: int | None = None,
+    corpus: str | Path | None = None,
+    corpus_field: str | None = None,
+    corpus_limit: int | None = None,
+    embedder: str = "local",
+    max_tokens: int = 1024,
+    seed: int = 0,
+    overwrite: bool = False,
+    progress: str | None = "novbench generate",
+) -> Any:
+    """Load records, prepare examples / references, and generate into run dir ``out``.
+
+    Everything that can fail on input (records, corpus, missing references) is
+    checked before the run directory is created.
+
+    Args:
+        data: NovBench records file (JSON array or JSONL).
+        out: Run directory (resumed when the settings match).
+        client: Chat client.
+        prompting: ``zero-shot``, ``few-shot`` or ``rag``.
+        limit: Use only the first N records (few-shot examples still come from all).
+        corpus: Retrieval corpus for ``rag`` records without ``retrieved_*`` fields.
+        corpus_field: Keep only corpus papers of this ``field`` (e.g. ``NLP``).
+        corpus_limit: Keep at most this many corpus papers.
+        embedder: Embedding spec for retrieval.
+        max_tokens: Reply budget per record.
+        seed: Seed for generation and example choice.
+        overwrite: Replace a run with other settings in ``out``.
+        progress: Progress label.
+
+    Returns:
+        The :class:`noveval.runs.RunDir`.
+    """
+    import asyncio
+
+    from noveval.benchmarks.novbench.data import load_corpus, load_records
+    from noveval.errors import InputError
+    from noveval.runs import RunDir
+
+    if prompting not in PROMPTINGS:
+        raise InputError(None, None, "--prompting", f"must be one of {', '.join(PROMPTINGS)}")
+    all_records = load_records(data)
+    records = all_records[:limit] if limit else all_records
+    references: dict[str, list[tuple[str, str]]] = {}
+    emb_id = None
+    if prompting == "rag":
+        need = [r for r in records if not r.retrieved]
+        if need:
+            if corpus is None:
+                raise InputError(
+                    data, None, "retrieved_title",
+                    f"{len(need)} record(s) have no retrieved papers; pass --corpus for RAG",
+                )
+            from noveval.models import get_embedder
+
+            papers = load_corpus(corpus, field=corpus_field, limit=corpus_limit)
+            emb = get_embedder(embedder)
+            emb_id = emb.model_id
+            references = retrieve_references(need, papers, emb)
+    if prompting == "few-shot":
+        for r in records:
+            few_shot_examples(all_records, r, seed=seed)  # fails early if too few
+    cfg = generation_config(
+        model_id=client.model_id,
+        prompting=prompting,
+        data=str(Path(data).name),
+        max_tokens=max_tokens,
+        seed=seed,
+        corpus=(f"{Path(corpus).name}:{corpus_field or 'all'}:{corpus_limit or 'all'}" if corpus else None),
+        embedder_id=emb_id,
+    )
+    run = RunDir.create(out, cfg, overwrite=overwrite)
+    asyncio.run(
+        agenerate(
+            client,
+            records,
+            prompting=prompting,
+            run=run,
+            example_pool=all_records,
+            references=references,
+            max_tokens=max_tokens,
+            seed=seed,
+            progress=progress,
+        )
+    )
+    return run

@@ -1,0 +1,1 @@
+"""Prompt templates of NovBench (own wording; structure after Appendices A-E)."""

@@ -1,0 +1,153 @@
+"""Pure parts of the NovBench pipeline, generation, agreement and analyses."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from noveval.benchmarks.novbench.agreement import agreement_report, load_preferences
+from noveval.benchmarks.novbench.analyses import delete_sentences, parse_paper_type, render_table
+from noveval.benchmarks.novbench.data import IntroSentence, NovBenchRecord
+from noveval.benchmarks.novbench.generate import build_prompt, few_shot_examples
+from noveval.benchmarks.novbench.pipeline import (
+    classification_metrics,
+    context_window,
+    parse_yes_no,
+)
+from noveval.benchmarks.novbench.score import score_human, score_outputs
+from noveval.errors import InputError
+
+
+def test_parse_yes_no():
+    assert parse_yes_no("Yes.") == 1
+    assert parse_yes_no('{"answer": "No"}') == 0
+    assert parse_yes_no("Answer: yes, it proposes a method") == 1
+    assert parse_yes_no("Nobody knows; notably") is None
+    assert parse_yes_no(None) is None
+
+
+def test_context_window_boundaries():
+    sents = [IntroSentence(paper_id="p", index=i, sentence=f"s{i}") for i in range(5)]
+    sents.append(IntroSentence(paper_id="q", index=0, sentence="only"))
+    ctx = context_window(sents)
+    assert ctx[("p", 0)] == ["s1", "s2"]  # first: following context only
+    assert ctx[("p", 2)] == ["s0", "s1", "s3", "s4"]
+    assert ctx[("p", 4)] == ["s2", "s3"]  # last: preceding context only
+    assert ctx[("q", 0)] == []
+
+
+def test_classification_metrics_hand_computed():
+    rows = [
+        {"label": 1, "pred": 1, "parsed": True},
+        {"label": 1, "pred": 0, "parsed": False},
+        {"label": 0, "pred": 0, "parsed": True},
+        {"label": 0, "pred": 1, "parsed": True},
+        {"label": None, "pred": 1},
+    ]
+    m = classification_metrics(rows)
+    assert m["n"] == 4 and m["accuracy"] == 0.5 and m["macro_f1"] == pytest.approx(0.5)
+    assert m["n_unparsed"] == 1
+    assert classification_metrics([{"label": None, "pred": 0}]) is None
+
+
+def _rec(i, gold="Positive Novelty Evaluations\n- A genuinely new idea is proposed here.\n"):
+    return NovBenchRecord(id=str(i), paper_novelty=[f"We propose method number {i}."], output_format=gold)
+
+
+def test_few_shot_examples_exclude_self_and_are_stable():
+    recs = [_rec(i) for i in range(6)]
+    for r in recs:
+        ex = few_shot_examples(recs, r, seed=1)
+        assert len(ex) == 2 and r.id not in {e.id for e in ex}
+        assert [e.id for e in few_shot_examples(list(reversed(recs)), r, seed=1)] == [e.id for e in ex]
+    with pytest.raises(ValueError):
+        few_shot_examples(recs[:2], recs[0])
+    prompt = build_prompt(recs[0], "few-shot", examples=few_shot_examples(recs, recs[0]))
+    assert prompt.count("A genuinely new idea is proposed here.") == 2
+    with pytest.raises(ValueError):
+        build_prompt(recs[0], "rag")
+
+
+class _BagOfWords:
+    """A deterministic toy embedder (tests the scoring plumbing, not a model)."""
+
+    model_id = "bow"
+
+    def encode(self, texts, progress=None):
+        vocab = {}
+        for t in texts:
+            for w in t.lower().split():
+                vocab.setdefault(w, len(vocab))
+        self._v = vocab
+        out = np.zeros((len(texts), 512))
+        for i, t in enumerate(texts):
+            for w in t.lower().split():
+                out[i, hash(w) % 512] += 1
+        n = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.maximum(n, 1e-12)
+
+
+def test_score_outputs_empty_output_scores_zero_and_human_row():
+    rec = NovBenchRecord(
+        id="1",
+        paper_novelty=["We propose a graph rewriting parser."],
+        output_format="Positive Novelty Evaluations\n- The graph rewriting parser is new.\n\n"
+        "Negative Novelty Evaluations\n- Rule induction is old news here.\n",
+    )
+    outputs = {"1": "Sorry, I cannot help."}
+    [row] = score_outputs([rec], outputs, embedder=_BagOfWords())
+    for k in ("relevance", "coverage", "clarity_reference", "dist_acc"):
+        assert row[k] == 0.0
+    same = {"1": rec.output_format}
+    [row] = score_outputs([rec], same, embedder=_BagOfWords())
+    assert row["coverage"] == 1.0 and row["dist_acc"] == 1.0
+    assert 1.0 <= row["relevance"] <= 5.0 and row["clarity"] is None
+    [h] = score_human([rec], embedder=_BagOfWords())
+    assert h["coverage"] is None and h["dist_acc"] is None
+    assert h["relevance"] == pytest.approx(row["relevance"])
+
+
+def test_delete_sentences():
+    s = [f"s{i}" for i in range(10)]
+    kept = delete_sentences(s, fraction=0.3, seed=0, key="a")
+    assert len(kept) == 7 and kept == [x for x in s if x in kept]
+    assert delete_sentences(["only"], fraction=0.9) == ["only"]
+    assert delete_sentences(s, fraction=0.3, key="a") == kept
+
+
+def test_parse_paper_type():
+    assert parse_paper_type("Resource.") == "resource"
+    assert parse_paper_type("methods") == "method"
+    assert parse_paper_type("unclear") is None
+
+
+def test_agreement_report_hand_computed(tmp_path):
+    rows = [
+        {"id": 1, "annotators": ["A", "A", "A", "B"], "metric": "A"},
+        {"id": 2, "annotators": ["B", "B", "B", "B"], "metric_a": 0.2, "metric_b": 0.5},
+        {"id": 3, "annotators": ["A", "B", "A", "B"], "metric": "B"},  # no strict majority
+        {"id": 4, "annotators": ["Both are comparable", "tie", "tie", "A"], "metric": "A"},
+    ]
+    p = tmp_path / "prefs.json"
+    p.write_text(json.dumps(rows), encoding="utf-8")
+    rep = agreement_report(load_preferences(p))
+    assert rep["n_majority"] == 3 and rep["agreement"] == pytest.approx(2 / 3)
+    assert -1 <= rep["fleiss_kappa"] <= 1 and not math.isnan(rep["spearman_rho"])
+    p.write_text(json.dumps([{"id": 1, "annotators": ["A", "maybe"], "metric": "A"}]), encoding="utf-8")
+    with pytest.raises(InputError, match="annotators"):
+        load_preferences(p)
+
+
+def test_render_table_shape():
+    m = {k: {"mean": 0.5, "ci_low": 0.4, "ci_high": 0.6, "n": 3} for k in
+         ("relevance", "coverage", "clarity", "clarity_reference", "dist_acc")}
+    res = [
+        {"model": "x", "metrics": m, "extra": {"prompting": "zero-shot", "human": {"relevance": {"mean": 2.79}}}},
+        {"model": "x", "metrics": m, "extra": {"prompting": "rag", "human": {"relevance": {"mean": 2.79}}}},
+    ]
+    t = render_table(res)
+    lines = t.splitlines()
+    assert "zero-shot" in lines[0] and "rag" in lines[0]
+    assert lines[-1].startswith("Human") and "2.7900" in lines[-1]
+    assert lines[3].split()[0] == "x" and lines[3].count("0.5000") == 8
