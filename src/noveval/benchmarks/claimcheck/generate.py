@@ -311,8 +311,9 @@ def predictions_to_annotations(
 
     The result has the gold weaknesses (same spans) with the model's target claims and
     labels, so ``noveval claimcheck agreement GOLD --model-file OUT`` adds the model as
-    one more annotator for CA and WL (§4.1, Table 2). Weaknesses without a prediction,
-    or whose prediction failed, keep no label.
+    one more annotator for CA and WL (§4.1, Table 2). Weaknesses with no prediction are
+    left out (so they are not counted as "no target claim"); a failed prediction keeps
+    no label.
 
     Args:
         annotations: The gold records the predictions were made on.
@@ -340,6 +341,8 @@ def predictions_to_annotations(
             if lab is not None and lab.get("objectivity") is not None and lab.get("types"):
                 item.update(objectivity=lab["objectivity"], agreement=lab["agreement"],
                             types=lab["types"])
+            if c is None and lab is None:
+                continue  # not predicted: leave it out rather than count it as "no target"
             weaknesses.append(item)
         out.append({"paper_id": rec.paper_id, "review_index": rec.review_index,
                     "review_id": rec.key, "review_text": rec.review_text, "annotator": annotator,
