@@ -90,6 +90,7 @@ def main() -> None:
     print(json.dumps(res))
 
     for name, m in (("Yin", Yin()), ("RND", RND())):
+        # a fresh lazy similarity matrix per repeat: its cost is counted in every timing
         fast, t_fast = timed(lambda m=m: engine.score_embedding_fast(m, emb, items, variants), a.repeats)
         naive, t_naive = timed(lambda m=m, name=name: {
             it.item_id: engine.naive_variant_scores(name, m, emb, task, it, variants[it.item_id]) for it in items},

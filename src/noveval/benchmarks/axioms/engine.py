@@ -47,11 +47,36 @@ def _f(x: float) -> float:
 # ------------------------------------------------------------------ RND / Yin
 
 
+class LazySim:
+    """Row-lazy float64 cosine-similarity matrix ``E @ E.T`` over a task's row space.
+
+    Indexing ``sim[r, c]`` / ``sim[np.ix_(r, c)]`` computes the missing rows ``r`` in one
+    matrix product and keeps them, so RND/Yin touch only focal rows and neighbour rows,
+    and every metric and variant of a task shares them.
+    """
+
+    def __init__(self, emb: np.ndarray) -> None:
+        self.e = np.asarray(emb, dtype=np.float64)
+        m = len(self.e)
+        self.s = np.empty((m, m), dtype=np.float64)
+        self.have = np.zeros(m, dtype=bool)
+
+    def ensure(self, rows: np.ndarray) -> None:
+        rows = np.unique(np.asarray(rows, dtype=np.int64).ravel())
+        miss = rows[~self.have[rows]]
+        if len(miss):
+            self.s[miss] = self.e[miss] @ self.e.T
+            self.have[miss] = True
+
+    def __getitem__(self, key):  # noqa: ANN001
+        self.ensure(np.asarray(key[0]))
+        return self.s[key]
+
+
 def score_embedding_fast(metric: RND | Yin, emb: np.ndarray, items: Sequence[FocalItem],
-                         variants: dict[str, Variants]) -> Scores:
-    """Exact RND/Yin over index sets of one float64 similarity matrix (no per-variant copies)."""
-    e64 = np.asarray(emb, dtype=np.float64)
-    sim = e64 @ e64.T
+                         variants: dict[str, Variants], *, sim: LazySim | None = None) -> Scores:
+    """Exact RND/Yin over index sets of one lazily filled similarity matrix (no pool copies)."""
+    sim = sim if sim is not None else LazySim(emb)
     out: Scores = {}
     for it in items:
         out[it.item_id] = {v: _f(metric.score_indexed(sim, it.local, rows))

@@ -151,10 +151,11 @@ def score_task(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem], va
     from noveval.benchmarks.axioms import engine
 
     out = {}
+    sim = engine.LazySim(emb)  # shared by RND and Yin
     for name, m in metric_objects(cfg).items():
         t0 = time.perf_counter()
         if name in ("RND", "Yin"):
-            out[name] = engine.score_embedding_fast(m, emb, items, variants)
+            out[name] = engine.score_embedding_fast(m, emb, items, variants, sim=sim)
         elif name == "SemNovel":
             if cfg.semnovel_mode == "approx":
                 out[name] = engine.score_semnovel_approx(m, emb, items, variants, extra)
