@@ -212,3 +212,13 @@ def test_model_as_extra_annotator(tmp_path):
     rep = agreement_report(ANNS, model_records=wi_model)
     assert rep["wi"]["exact"]["humans_only"]["mean"] == pytest.approx(2 / 3)
     assert 0 < rep["wi"]["edit"]["model_individual"] < rep["wi"]["edit"]["humans_only"]["mean"]
+
+
+def test_demo_runs_every_task_on_the_sample(tmp_path, monkeypatch):
+    import noveval.models
+
+    monkeypatch.setattr(noveval.models, "get_client", lambda *a, **k: FakeClient(reply))
+    runs = cli.demo(tmp_path, model="local", embedder="none")
+    assert [p.name for p in runs] == [f"claimcheck-{t}" for t in ("extract", "wi", "ca", "wl", "cv", "wle")]
+    for p in runs:
+        assert (p / "predictions.jsonl").exists() and (p / "scores.json").exists()
