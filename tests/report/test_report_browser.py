@@ -83,6 +83,7 @@ def check_report(html: Path, shot: Path, benchmarks: list[str], *, min_figures: 
 
             page.screenshot(path=str(shot), full_page=True)
             facts = {"html": page.content(), "page": None}
+            facts["failures"] = page.locator("#failures .fail").evaluate_all("els => els.map(e => e.dataset.benchmark)")
             facts["panels"] = {b: page.locator(f"section.bench[data-benchmark='{b}'] .panel").inner_text() for b in benchmarks}
         finally:
             browser.close()
@@ -96,7 +97,7 @@ def check_report(html: Path, shot: Path, benchmarks: list[str], *, min_figures: 
 def test_hand_made_runs_render(hand_runs: list[Path], tmp_path: Path) -> None:
     from noveval.report import write_report
 
-    html = write_report(hand_runs, tmp_path / "report.html")
+    html = write_report(hand_runs, tmp_path / "report.html", failures=[("novbench", "RuntimeError: sample missing")])
     assert html.stat().st_size < 3_000_000
     shot = tmp_path / "report-hand.png"
     facts = check_report(html, shot, ["rinobench", "focus", "axioms", "mystery"], min_figures=4)
@@ -105,6 +106,7 @@ def test_hand_made_runs_render(hand_runs: list[Path], tmp_path: Path) -> None:
     # model output is what the panel shows (rinobench's first item has a long reasoning)
     assert "contrastive decoding" in facts["panels"]["rinobench"]
     assert "forty-two" in facts["panels"]["mystery"]
+    assert facts["failures"] == ["novbench"]
 
 
 def test_show_more_and_escaping(hand_runs: list[Path], tmp_path: Path) -> None:
