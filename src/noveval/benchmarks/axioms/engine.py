@@ -48,28 +48,20 @@ def _f(x: float) -> float:
 
 
 class LazySim:
-    """Row-lazy float64 cosine-similarity matrix ``E @ E.T`` over a task's row space.
+    """Float64 cosine-similarity matrix ``E @ E.T`` of a task's row space, built on first use.
 
-    Indexing ``sim[r, c]`` / ``sim[np.ix_(r, c)]`` computes the missing rows ``r`` in one
-    matrix product and keeps them, so RND/Yin touch only focal rows and neighbour rows,
-    and every metric and variant of a task shares them.
+    One large matrix product (BLAS-3) is much faster than many per-variant or per-row
+    products; the matrix is shared by RND and Yin and by every focal paper and variant,
+    which then only gather the blocks they need (``sim[r, c]``, ``sim[np.ix_(r, c)]``).
     """
 
     def __init__(self, emb: np.ndarray) -> None:
         self.e = np.asarray(emb, dtype=np.float64)
-        m = len(self.e)
-        self.s = np.empty((m, m), dtype=np.float64)
-        self.have = np.zeros(m, dtype=bool)
-
-    def ensure(self, rows: np.ndarray) -> None:
-        rows = np.unique(np.asarray(rows, dtype=np.int64).ravel())
-        miss = rows[~self.have[rows]]
-        if len(miss):
-            self.s[miss] = self.e[miss] @ self.e.T
-            self.have[miss] = True
+        self.s: np.ndarray | None = None
 
     def __getitem__(self, key):  # noqa: ANN001
-        self.ensure(np.asarray(key[0]))
+        if self.s is None:
+            self.s = self.e @ self.e.T
         return self.s[key]
 
 
@@ -222,10 +214,10 @@ def score_fasttext(metric: FastTextLOF, task: TaskData, items: Sequence[FocalIte
     """FastTextLOF over all variants, one fastText model per distinct pool content.
 
     Exact: ``copy``/``paraphrase`` pools contain one more title, so each gets its own model.
-    ``approx``: they reuse the base pool's model (the added title is embedded with it) and
-    Ax5/6 pools reuse the base model too (subset of its vectors is not used: the model is
-    the base one, the LOF is computed over the subset). Ax3 variants are not scored
-    (title-only metric, §5.2).
+    ``approx``: they reuse the base pool's model (the added title is embedded with it), and
+    Ax5/6 pools reuse the base model too (LOF over the subset of its title vectors). Ax3
+    variants are not scored (title-only metric, §5.2). ``extra_rows`` is unused (kept for
+    a uniform signature).
     """
     groups: dict[str, tuple[np.ndarray, list[tuple[str, str, str, list[str]]]]] = {}
     for it in items:
@@ -263,7 +255,6 @@ def score_fasttext(metric: FastTextLOF, task: TaskData, items: Sequence[FocalIte
 def _ft_subset_jobs(metric, task, items, variants, jobs, keys, out):
     """Approx mode: score Ax5/6 from the base model's vectors restricted to the subset."""
     keep_jobs, keep_keys = [], []
-    by_item = {it.item_id: it for it in items}
     for job, qs in zip(jobs, keys, strict=True):
         plain = [q for q in qs if q[1] not in ("minus_cited", "cited_only")]
         sub = [q for q in qs if q[1] in ("minus_cited", "cited_only")]
@@ -276,8 +267,6 @@ def _ft_subset_jobs(metric, task, items, variants, jobs, keys, out):
                 keep = [pos[int(r)] for r in variants[iid][v]]
                 fv = metric.vectors(wv, [ftitle])[0]
                 out[iid][v] = metric.lof_of_focal(fv, pv[keep])
-            del by_item
-            by_item = {}
         if plain:
             keep_jobs.append((job[0], job[1], [(q[0], q[2], q[3]) for q in plain]))
             keep_keys.append(plain)
