@@ -33,7 +33,8 @@ def pretty_name(name: str) -> str:
     if name in _NAMES:
         return _NAMES[name]
     s = name[5:] if name.startswith("mean_") else name
-    return s.replace("_", " ").strip().capitalize()
+    s = s.replace("_", " ").strip()
+    return s[:1].upper() + s[1:] if s == s.lower() else s  # keep names like "RND", "SemNovel"
 
 
 def lower_is_better(name: str) -> bool:
