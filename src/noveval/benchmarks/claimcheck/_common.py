@@ -196,13 +196,13 @@ class WIReply(BaseModel):
 
 
 class CAReply(BaseModel):
-    reasoning: str = _cap(600, default="")
+    reasoning: str = _cap(300, default="")
     target_claims: list[int] = _items(3, default_factory=list)
     custom_claim: str | None = _cap(600, default=None)
 
 
 class WLReply(BaseModel):
-    reasoning: str = _cap(600, default="")
+    reasoning: str = _cap(300, default="")
     objectivity: int = Field(ge=1, le=5)
     agreement: int = Field(ge=1, le=5)
     types: TypeFlags
@@ -218,17 +218,17 @@ class CVGenerateReply(CVEvidenceReply):
 
 
 class CVJudgeReply(BaseModel):
-    reasoning: str = _cap(600, default="")
+    reasoning: str = _cap(300, default="")
     verdict: Literal["same", "similar", "different"]
 
 
 class WLERewriteReply(BaseModel):
-    reasoning: str = _cap(600, default="")
+    reasoning: str = _cap(300, default="")
     revised_weakness: str = _cap(1500)
 
 
 class WLEJudgeReply(BaseModel):
-    reasoning: str = _cap(600, default="")
+    reasoning: str = _cap(300, default="")
     preference: Literal["A", "B", "tie"]
 
 
