@@ -224,6 +224,7 @@ class _FormalOut(BaseModel):
 
 
 def _schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON schema (no string length caps: they make llama.cpp grammars huge)."""
     from noveval.models.structured import schema_of
 
     return schema_of(model)
@@ -325,6 +326,7 @@ def construct(
     test_size: float = 0.2,
     check_grounding: bool = True,
     rubric: dict[int, str] | None = None,
+    max_tokens: int = 384,
     seed: int = 0,
     cache: str | None = "default",
     overwrite: bool = False,
@@ -342,6 +344,7 @@ def construct(
         test_size: Test share of the stratified split (paper: 0.2).
         check_grounding: Run the LLM grounding filter on the justifications.
         rubric: The rubric (default: Table 1).
+        max_tokens: Token budget of each LLM reply.
         seed: Split seed and LLM seed.
         cache: Response cache.
         overwrite: Replace an output folder built with other settings.
@@ -390,7 +393,7 @@ def construct(
         from noveval.models.client import get_client
 
         client = get_client(model, cache=cache)
-    opts = JudgeOptions(seed=seed)
+    opts = JudgeOptions(seed=seed, max_tokens=max_tokens)
     config = {
         "benchmark": "rinobench",
         "task": "construct",
@@ -401,6 +404,7 @@ def construct(
         "max_disagreement": max_disagreement,
         "min_related_works": min_related_works,
         "check_grounding": check_grounding,
+        "max_tokens": max_tokens,
         "rubric": rub,
         "prompts": prompt_hashes(),
         "seed": seed,

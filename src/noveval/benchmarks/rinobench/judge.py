@@ -91,7 +91,7 @@ def _arguments_schema(max_items: int) -> dict[str, Any]:
         "properties": {
             "arguments": {
                 "type": "array",
-                "items": {"type": "string", "maxLength": 300},
+                "items": {"type": "string"},
                 "maxItems": max_items,
             }
         },
@@ -111,7 +111,7 @@ _ALIGN_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "score": {"type": "integer", "enum": [1, 2, 3, 4, 5]},
-        "reason": {"type": "string", "maxLength": 300},
+        "reason": {"type": "string"},
     },
     "required": ["score", "reason"],
 }
