@@ -63,6 +63,9 @@ def run(
     corpus_limit: Annotated[
         int | None, typer.Option("--corpus-limit", min=1, help="Keep at most N corpus papers.")
     ] = None,
+    corpus_years: Annotated[
+        str | None, typer.Option("--corpus-years", help="Keep corpus papers from these years, e.g. 2019-2022.")
+    ] = None,
     embedder: EmbedderOpt = "local",
     limit: LimitOpt = None,
     max_tokens: MaxTokensOpt = 1024,
@@ -70,7 +73,7 @@ def run(
     no_cache: NoCacheOpt = False,
     refresh: RefreshOpt = False,
     seed: SeedOpt = 0,
-    timeout: TimeoutOpt = 120.0,
+    timeout: TimeoutOpt = 600.0,
     overwrite: OverwriteOpt = False,
     score_after: Annotated[
         bool, typer.Option("--score/--no-score", help="Score the run when generation ends.")
@@ -78,7 +81,15 @@ def run(
 ) -> None:
     """Generate structured novelty evaluations from novelty descriptions (Section 3.2)."""
     from noveval.benchmarks.novbench.generate import run_generation
+    from noveval.errors import InputError
 
+    years = None
+    if corpus_years:
+        try:
+            lo, _, hi = corpus_years.partition("-")
+            years = (int(lo), int(hi or lo))
+        except ValueError:
+            raise InputError(None, None, "--corpus-years", "expected YEAR or FROM-TO, e.g. 2019-2022") from None
     client = make_client(model, no_cache=no_cache, refresh=refresh, concurrency=concurrency, timeout_s=timeout)
     r = run_generation(
         data,
@@ -89,6 +100,7 @@ def run(
         corpus=corpus,
         corpus_field=corpus_field,
         corpus_limit=corpus_limit,
+        corpus_years=years,
         embedder=embedder,
         max_tokens=max_tokens,
         seed=seed,

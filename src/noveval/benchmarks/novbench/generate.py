@@ -189,7 +189,8 @@ async def agenerate(
 
     Returns:
         The prediction rows in record order: ``id, prompting, output, error,
-        finish_reason, examples, references``.
+        finish_reason, examples, references``. Rows that failed in an earlier
+        attempt (``error`` set) are generated again.
     """
     from noveval.models import ChatRequest, GenerationParams
     from noveval.runs import run_items
@@ -203,6 +204,11 @@ async def agenerate(
         exs = few_shot_examples(pool, r, k=k_examples, seed=seed) if prompting == "few-shot" else []
         rr = (refs.get(r.id) or r.retrieved) if prompting == "rag" else []
         jobs.append((r, exs, rr, build_prompt(r, prompting, examples=exs, references=rr)))
+    # Rows that failed last time (an error, no text) are retried on resume.
+    done = run.done("predictions")
+    failed = {i for i, row in done.items() if row.get("error")}
+    if failed:
+        run.write("predictions", [row for i, row in done.items() if i not in failed])
     sem = client.semaphore()
 
     async def worker(job: tuple[NovBenchRecord, list, list, str]) -> dict[str, Any]:
@@ -236,6 +242,7 @@ def run_generation(
     corpus: str | Path | None = None,
     corpus_field: str | None = None,
     corpus_limit: int | None = None,
+    corpus_years: tuple[int, int] | None = None,
     embedder: str = "local",
     max_tokens: int = 1024,
     seed: int = 0,
@@ -256,6 +263,7 @@ def run_generation(
         corpus: Retrieval corpus for ``rag`` records without ``retrieved_*`` fields.
         corpus_field: Keep only corpus papers of this ``field`` (e.g. ``NLP``).
         corpus_limit: Keep at most this many corpus papers.
+        corpus_years: Keep corpus papers with ``lo <= year <= hi``.
         embedder: Embedding spec for retrieval.
         max_tokens: Reply budget per record.
         seed: Seed for generation and example choice.
@@ -287,7 +295,7 @@ def run_generation(
                 )
             from noveval.models import get_embedder
 
-            papers = load_corpus(corpus, field=corpus_field, limit=corpus_limit)
+            papers = load_corpus(corpus, field=corpus_field, year_range=corpus_years, limit=corpus_limit)
             emb = get_embedder(embedder)
             emb_id = emb.model_id
             references = retrieve_references(need, papers, emb)
@@ -300,7 +308,11 @@ def run_generation(
         data=str(Path(data).name),
         max_tokens=max_tokens,
         seed=seed,
-        corpus=(f"{Path(corpus).name}:{corpus_field or 'all'}:{corpus_limit or 'all'}" if corpus else None),
+        corpus=(
+            f"{Path(corpus).name}:{corpus_field or 'all'}:{corpus_years or 'all'}:{corpus_limit or 'all'}"
+            if corpus
+            else None
+        ),
         embedder_id=emb_id,
     )
     run = RunDir.create(out, cfg, overwrite=overwrite)

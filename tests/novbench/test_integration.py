@@ -1,0 +1,96 @@
+"""End to end with the bundled local model (SmolLM2-135M): generation, scoring, stages 1-3."""
+
+import asyncio
+import json
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+pytestmark = pytest.mark.integration
+
+SAMPLES = Path(str(resources.files("noveval.samples").joinpath("novbench/records.json")))
+
+
+@pytest.fixture(scope="module")
+def client():
+    from noveval.models import get_client
+
+    return get_client("local", timeout_s=900)
+
+
+@pytest.fixture(scope="module")
+def cli():
+    from noveval.cli.main import app
+
+    return app
+
+
+def test_cli_run_and_score_samples_rag(tmp_path, cli):
+    out = tmp_path / "run"
+    r = CliRunner().invoke(
+        cli,
+        ["run", "novbench", "--data", str(SAMPLES), "--out", str(out), "--prompting", "rag",
+         "--limit", "2", "--max-tokens", "96", "--no-score"],
+    )
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(x) for x in (out / "predictions.jsonl").read_text().splitlines()]
+    assert [x["id"] for x in rows] == ["s1", "s2"]
+    assert rows[0]["references"][0] == "Adapter Layers for Multilingual Models"
+    r = CliRunner().invoke(
+        cli, ["score", "novbench", "--predictions", str(out), "--data", str(SAMPLES), "--clarity", "reference"]
+    )
+    assert r.exit_code == 0, r.output
+    scores = json.loads((out / "scores.json").read_text())
+    assert set(scores["metrics"]) >= {"relevance", "coverage", "clarity_reference", "dist_acc"}
+    assert scores["metrics"]["relevance"]["n"] == 2
+    assert scores["extra"]["human"]["relevance"]["mean"] >= 1.0
+    assert "Human" in r.output
+    per_item = [json.loads(x) for x in (out / "per_item.jsonl").read_text().splitlines()]
+    assert len(per_item) == 2 and all(0.0 <= x["clarity_reference"] <= 1.0 for x in per_item)
+    # re-running the finished run makes no new model call (resume + cache)
+    r = CliRunner().invoke(
+        cli,
+        ["run", "novbench", "--data", str(SAMPLES), "--out", str(out), "--prompting", "rag",
+         "--limit", "2", "--max-tokens", "96", "--no-score"],
+    )
+    assert r.exit_code == 0 and "requests 0" in r.output
+
+
+def test_cli_bad_input_exit_2_and_no_output(tmp_path, cli):
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"id": "1", "paper_novelty": []}]', encoding="utf-8")
+    out = tmp_path / "never"
+    r = CliRunner().invoke(cli, ["run", "novbench", "--data", str(bad), "--out", str(out)])
+    assert r.exit_code == 2 and "paper_novelty" in r.output
+    assert not out.exists()
+
+
+def test_stage1_all_strategies_and_stage2_stage3(client, tmp_path):
+    from noveval.benchmarks.novbench.data import IntroSentence, ReviewSentence
+    from noveval.benchmarks.novbench.pipeline import (
+        aextract_descriptions,
+        aextract_evaluations,
+        astructure,
+        classification_metrics,
+    )
+    from noveval.models import get_embedder
+
+    sents = [
+        IntroSentence(paper_id="p", index=0, sentence="Parsing is a core NLP task.", label=0),
+        IntroSentence(paper_id="p", index=1, sentence="We propose a new graph rewriting parser.", label=1),
+    ]
+    for strategy in ("zero-shot", "few-shot", "step-by-step", "context"):
+        rows = asyncio.run(aextract_descriptions(client, sents, strategy=strategy, progress=None))
+        assert len(rows) == 2 and all(r["pred"] in (0, 1) for r in rows)
+        assert classification_metrics(rows)["n"] == 2
+    review = [ReviewSentence(id="r1", sentence="The idea is not novel.", label=1)]
+    pool = ["The approach is novel.", "Limited novelty.", "The idea is not novel."]
+    rows = asyncio.run(
+        aextract_evaluations(client, review, strategy="rag", pool=pool, embedder=get_embedder("local"), k=2, progress=None)
+    )
+    assert rows[0]["examples"] == ["The approach is novel.", "Limited novelty."] or len(rows[0]["examples"]) == 2
+    assert "The idea is not novel." not in rows[0]["examples"]
+    res = asyncio.run(astructure(client, {"x": ["A new idea.", "Not very new."], "y": []}, max_tokens=96, progress=None))
+    assert set(res) == {"x", "y"} and res["y"][1] is None
