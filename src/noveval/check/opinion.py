@@ -192,7 +192,7 @@ def summarize(result: dict[str, Any]) -> str:
         parts.append(f"Closest prior work: [1] \"{nb[0]['title']}\" (similarity {nb[0]['similarity']:.2f}).")
     pct = [m["percentile"] for m in result["metrics"] if m["percentile"] is not None]
     if pct:
-        parts.append(f"Corpus metrics put the input at the {np.median(pct):.0f}th percentile of the corpus's own "
+        parts.append(f"Corpus metrics put the input at percentile {np.median(pct):.0f} among the corpus's own "
                      f"papers (median over {len(pct)} metrics; higher = more novel).")
     r = result.get("rubric")
     if r and r.get("score"):
