@@ -56,6 +56,7 @@ def test_config_shows_models_prompts_versions(hand_runs: list[Path]) -> None:
     pairs = dict(rino.configs[0][1])
     assert pairs["model"] == "local/tiny" and pairs["judge"] == "local/tiny"
     assert pairs["prompts.judge_novelty"] == "885090b7bdf4" and pairs["noveval_version"] == "0.1.0"
+    assert pairs["predictions cached"] == "1 of 2"
 
 
 def test_items_join_by_id(hand_runs: list[Path]) -> None:

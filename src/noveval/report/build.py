@@ -69,6 +69,11 @@ def run_config(run: RunData) -> list[tuple[str, str]]:
     rest = [(k, v) for k, v in flat if not _CONFIG_KEYS.search(k)]
     pairs += [(k, _short(v)) for k, v in important + rest if k not in ("model", "benchmark")]
     pairs.append(("rows", f"{len(run.predictions)} predictions · {len(run.judgments)} judgments · {len(run.per_item)} per-item"))
+    for name in ("predictions", "judgments"):
+        rows = getattr(run, name)
+        flagged = [r for r in rows if "cached" in r]
+        if flagged:
+            pairs.append((f"{name} cached", f"{sum(bool(r['cached']) for r in flagged)} of {len(flagged)}"))
     errors = sum(1 for r in run.predictions if r.get("error"))
     if errors:
         pairs.append(("prediction errors", str(errors)))
