@@ -143,3 +143,13 @@ def test_checks():
     assert check("Ax5", {"base": 1.0}) is None
     assert check("Ax1", {"base": 1.0, "copy": float("nan")}) is None
     assert list(d) == list(AXIOMS)
+
+
+def test_ax3_prepend_option(task_items):
+    corpus, refs, task, items = task_items
+    variants, extra = build_variants(task, items[:3], RULES, {}, ax3_position="prepend")
+    for it in items[:3]:
+        ex = extra[it.item_id]
+        if "cov1" in ex:
+            assert task.abstracts[ex["cov1"]].endswith(task.abstracts[ex["nn"]].strip())
+            assert "paraphrase" not in variants[it.item_id]

@@ -49,6 +49,7 @@ def run(
     ax2_limit: Annotated[int | None, typer.Option("--ax2-limit", min=1, help="Paraphrase only the first N focal papers per task.")] = None,
     semnovel_mode: Annotated[str, typer.Option("--semnovel", help="exact (refit t-SNE per variant) or approx (openTSNE transform into per-pool maps).")] = "exact",
     fasttext_mode: Annotated[str, typer.Option("--fasttext", help="exact (retrain per pool content) or approx (reuse base-pool models).")] = "exact",
+    ax3_position: Annotated[str, typer.Option("--ax3-position", help="append (paper) or prepend Ax3 fragments to the neighbour abstract (short-context embedders truncate appended text).")] = "append",
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes for t-SNE / fastText.")] = 2,
     seed: SeedOpt = 0,
 ) -> None:
@@ -61,6 +62,8 @@ def run(
     for name, val in (("--semnovel", semnovel_mode), ("--fasttext", fasttext_mode)):
         if val not in ("exact", "approx"):
             raise InputError(None, None, name, f"must be exact or approx, got {val!r}")
+    if ax3_position not in ("append", "prepend"):
+        raise InputError(None, None, "--ax3-position", f"must be append or prepend, got {ax3_position!r}")
     if sample:
         c, f = sample_paths()
         specs = list(SAMPLE_TASKS)
@@ -84,7 +87,7 @@ def run(
                        embedder=embedder, paraphrase_model=None if model == "none" else model,
                        ax2_limit=ax2_limit, semnovel_mode=semnovel_mode, fasttext_mode=fasttext_mode,
                        n_jobs=jobs, rnd_p=20 if sample else 100, rnd_q=5 if sample else 50,
-                       ft_bucket=20_000 if sample else 2_000_000)
+                       ft_bucket=20_000 if sample else 2_000_000, ax3_position=ax3_position)
     res = run_benchmark(cfg, out)
     typer.echo((Path(out) / "table.md").read_text())
     typer.echo(f"run: {Path(out).resolve()}  (timings {res['extra']['timings_s']})")

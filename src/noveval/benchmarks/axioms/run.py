@@ -66,6 +66,9 @@ class AxiomsConfig:
     rnd_p: int = 100
     rnd_q: int = 50
     ft_bucket: int = 2_000_000
+    ax3_position: str = "append"
+    """Where Ax3 fragments go in the neighbour's abstract: ``append`` (§5.2) or ``prepend``
+    (for embedders with a short context, e.g. MiniLM's 256 tokens, which cut appended text)."""
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -102,7 +105,8 @@ def tfidf_nearest(task: TaskData, items: Sequence[FocalItem]) -> dict[str, int]:
 
 
 def build_variants(task: TaskData, items: Sequence[FocalItem], rules: PoolRules,
-                   paraphrases: dict[str, tuple[str, str] | None]) -> tuple[dict, dict]:
+                   paraphrases: dict[str, tuple[str, str] | None], *,
+                   ax3_position: str = "append") -> tuple[dict, dict]:
     """All pool variants of every focal paper, adding the new texts to the row space.
 
     Returns:
@@ -124,8 +128,10 @@ def build_variants(task: TaskData, items: Sequence[FocalItem], rules: PoolRules,
             nn = nearest[it.item_id]
             ex["nn"] = nn
             for k in (1, 2, 4):
-                ab = task.abstracts[nn].rstrip() + " " + " ".join(sents[:k])
-                ex[f"cov{k}"] = task.add_text(f"cov{k}::{it.item_id}", task.titles[nn], ab, int(task.years[nn]))
+                frag = " ".join(sents[:k])
+                nab = task.abstracts[nn]
+                ab = f"{frag} {nab.lstrip()}" if ax3_position == "prepend" else f"{nab.rstrip()} {frag}"
+                ex[f"cov{k}"] = task.add_text(f"cov{k}:{ax3_position}::{it.item_id}", task.titles[nn], ab, int(task.years[nn]))
                 vs[f"cov{k}"] = replace_row(it.base, nn, ex[f"cov{k}"])
         d = distant_pool(task, it.year)
         if d is not None:
@@ -325,7 +331,7 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
             todo = items if cfg.ax2_limit is None else items[: cfg.ax2_limit]
             res = paraphraser([(task.titles[it.local], task.abstracts[it.local]) for it in todo])
             para = {it.item_id: r for it, r in zip(todo, res, strict=True)}
-        variants, extra = build_variants(task, items, cfg.rules, para)
+        variants, extra = build_variants(task, items, cfg.rules, para, ax3_position=cfg.ax3_position)
         emb = np.asarray(embedder.encode(task.texts, batch_size=64,
                                          progress=f"embed {spec.name}" if progress else None))
         t_prep = time.perf_counter() - t0
