@@ -29,7 +29,7 @@ def paper(data_dir):
 
 
 def _run(task, tmp_path, data_dir, **kw):
-    out = run_task(task, out=tmp_path / task, data_dir=data_dir, options=OPTIONS, **kw)
+    out = run_task(task, out=tmp_path / task, data_dir=data_dir, options=OPTIONS, timeout_s=1500, **kw)
     rows = read_jsonl(out / "predictions.jsonl")
     assert rows, task
     return out, rows

@@ -57,6 +57,7 @@ def run(
         "--temperature", help="Default: 0.9 for ca, 0.3 otherwise (Appendix C.1).")] = None,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     concurrency: Annotated[int | None, typer.Option("--concurrency")] = None,
+    timeout: Annotated[float, typer.Option("--timeout", help="Per-call timeout in seconds.")] = 120.0,
     no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
     refresh: Annotated[bool, typer.Option("--refresh")] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite")] = False,
@@ -73,7 +74,8 @@ def run(
     path = run_task(cast(Any, task), out=out, model=model, judge=judge, data_dir=data_dir, papers_file=papers,
                     annotations=annotations, paper_ids=paper_id or None, limit=limit,
                     limit_items=limit_items, options=options, cache=None if no_cache else "default",
-                    refresh=refresh, concurrency=concurrency, overwrite=overwrite)
+                    refresh=refresh, concurrency=concurrency, timeout_s=timeout,
+                    overwrite=overwrite)
     typer.echo(str(path))
 
 

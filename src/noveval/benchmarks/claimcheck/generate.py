@@ -260,6 +260,7 @@ def run_task(
     cache: str | None = "default",
     refresh: bool = False,
     concurrency: int | None = None,
+    timeout_s: float = 120.0,
     overwrite: bool = False,
 ) -> Path:
     """Run one CLAIMCHECK task end to end (inputs validated before anything is written).
@@ -279,6 +280,7 @@ def run_task(
         cache: Response cache (``"default"``, a path, or ``None``).
         refresh: Recompute cached responses.
         concurrency: Max in-flight model requests.
+        timeout_s: Per-attempt model timeout (raise it for slow local CPUs).
         overwrite: Replace an existing run with another config.
 
     Returns:
@@ -288,8 +290,10 @@ def run_task(
 
     papers, anns = load_inputs(data_dir=data_dir, papers_file=papers_file, annotations=annotations,
                                paper_ids=paper_ids, limit=limit)
-    client = get_client(model, cache=cache, refresh=refresh, concurrency=concurrency)
-    judge_client = get_client(judge, cache=cache, refresh=refresh, concurrency=concurrency) \
+    client = get_client(model, cache=cache, refresh=refresh, concurrency=concurrency,
+                        timeout_s=timeout_s)
+    judge_client = get_client(judge, cache=cache, refresh=refresh, concurrency=concurrency,
+                              timeout_s=timeout_s) \
         if judge and judge != model else None
     inputs = {"data_dir": str(data_dir) if data_dir else None,
               "papers_file": str(papers_file) if papers_file else None,
