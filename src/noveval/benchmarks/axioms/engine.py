@@ -68,6 +68,14 @@ class LazySim:
 def score_embedding_fast(metric: RND | Yin, emb: np.ndarray, items: Sequence[FocalItem],
                          variants: dict[str, Variants], *, sim: LazySim | None = None) -> Scores:
     """Exact RND/Yin over index sets of one lazily filled similarity matrix (no pool copies)."""
+    if isinstance(metric, Yin) and (sim is None or sim.s is None):
+        # Yin reads focal rows only: one (focal x rows) product instead of the full matrix
+        locs = np.array([it.local for it in items], dtype=np.int64)
+        e64 = np.asarray(emb, dtype=np.float64)
+        block = e64[locs] @ e64.T
+        pos = {it.item_id: k for k, it in enumerate(items)}
+        return {it.item_id: {v: _f(metric.score_indexed(block, pos[it.item_id], rows))
+                             for v, rows in variants[it.item_id].items()} for it in items}
     sim = sim if sim is not None else LazySim(emb)
     out: Scores = {}
     for it in items:
