@@ -187,8 +187,10 @@ class ExtractReply(BaseModel):
 
 
 class _WIItem(BaseModel):
-    text: str = _cap(1200)
+    # groundedness first: a reply cut off by the token budget still has it for every
+    # passage it started, and the partial passage is still a verifiable substring.
     groundedness: int = Field(ge=1, le=5)
+    text: str = _cap(1200)
 
 
 class WIReply(BaseModel):
