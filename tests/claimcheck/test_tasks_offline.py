@@ -222,3 +222,14 @@ def test_demo_runs_every_task_on_the_sample(tmp_path, monkeypatch):
     assert [p.name for p in runs] == [f"claimcheck-{t}" for t in ("extract", "wi", "ca", "wl", "cv", "wle")]
     for p in runs:
         assert (p / "predictions.jsonl").exists() and (p / "scores.json").exists()
+
+
+def test_wi_salvages_a_truncated_reply():
+    from noveval.benchmarks.claimcheck._common import TaskOptions
+    from noveval.benchmarks.claimcheck.wi import identify_weaknesses
+
+    cut = ('{"weaknesses": [{"groundedness": 4, "text": "All results come from a single random '
+           'seed"}, {"groundedness": 2, "te')
+    row = asyncio.run(identify_weaknesses(FakeClient(lambda p: cut), paper_id="p", review_index=0,
+                                          review_text=REVIEW, title="t", options=TaskOptions()))
+    assert row["salvaged"] and len(row["weaknesses"]) == 1 and row["error"] is None

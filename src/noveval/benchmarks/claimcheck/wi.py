@@ -17,6 +17,20 @@ from noveval.benchmarks.claimcheck.data import find_span
 __all__ = ["identify_weaknesses"]
 
 
+def _salvage(raw: list[str | None]) -> WIReply | None:
+    """Keep the complete passages of a reply that was cut off mid-list."""
+    from noveval.models.structured import parse_as
+
+    for text in reversed([r for r in raw if r]):
+        cut = text.rfind("}")
+        while cut > 0:
+            try:
+                return parse_as(text[: cut + 1] + "]}", WIReply)
+            except ValueError:
+                cut = text.rfind("}", 0, cut)
+    return None
+
+
 async def identify_weaknesses(
     client: Any, *, paper_id: str, review_index: int, review_text: str, title: str,
     options: TaskOptions,
@@ -42,11 +56,14 @@ async def identify_weaknesses(
                            task="wi", options=options, tag=f"claimcheck.wi:{rid}")
     row: dict = {"id": rid, "paper_id": paper_id, "review_index": review_index,
                  "weaknesses": [], "unverified": [], "error": None}
-    if not res.ok:
+    reply = res.value if res.ok else _salvage(res.raw)
+    if reply is None:
         row["error"] = res.error
         return row
+    if not res.ok:
+        row["salvaged"] = True  # reply cut by the token budget: complete passages kept
     seen: set[tuple[int, int]] = set()
-    for w in res.value.weaknesses:
+    for w in reply.weaknesses:
         span = find_span(review_text, w.text)
         if span is None:
             row["unverified"].append({"text": w.text, "groundedness": w.groundedness})
