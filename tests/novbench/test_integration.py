@@ -94,3 +94,22 @@ def test_stage1_all_strategies_and_stage2_stage3(client, tmp_path):
     assert "The idea is not novel." not in rows[0]["examples"]
     res = asyncio.run(astructure(client, {"x": ["A new idea.", "Not very new."], "y": []}, max_tokens=96, progress=None))
     assert set(res) == {"x", "y"} and res["y"][1] is None
+
+
+def test_paper_clarity_with_real_perplexity_and_embedder():
+    from noveval.benchmarks.novbench.data import load_records
+    from noveval.benchmarks.novbench.score import score_human, score_outputs
+    from noveval.models import get_embedder
+    from noveval.models.perplexity import PerplexityScorer
+
+    recs = load_records(SAMPLES)[:2]
+    emb, ppl = get_embedder("local"), PerplexityScorer()
+    outputs = {r.id: r.output_format for r in recs}
+    rows = score_outputs(recs, outputs, embedder=emb, perplexity=ppl)
+    for row in rows:
+        assert 0.0 < row["fluency"] < 0.5
+        assert row["clarity"] == pytest.approx((row["kc_token"] + row["length_score"] + row["fluency"]) / 3)
+        assert row["coverage"] == 1.0 and row["dist_acc"] == 1.0  # gold vs itself
+        assert 1.0 <= row["relevance"] <= 5.0
+    human = score_human(recs, embedder=emb, perplexity=ppl)
+    assert [h["relevance"] for h in human] == pytest.approx([r["relevance"] for r in rows])
