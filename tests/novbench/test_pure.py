@@ -151,3 +151,20 @@ def test_render_table_shape():
     assert "zero-shot" in lines[0] and "rag" in lines[0]
     assert lines[-1].startswith("Human") and "2.7900" in lines[-1]
     assert lines[3].split()[0] == "x" and lines[3].count("0.5000") == 8
+
+
+def test_retrieve_references_skips_the_paper_itself():
+    from noveval.benchmarks.novbench.data import CorpusPaper
+    from noveval.benchmarks.novbench.generate import retrieve_references
+
+    rec = NovBenchRecord(id="1", title="Graph Rewriting Parser", abstract="graph rewriting parser for meaning",
+                         paper_novelty=["We propose graph rewriting."])
+    corpus = [
+        CorpusPaper(title="Graph rewriting parser!", abstract="graph rewriting parser for meaning"),
+        CorpusPaper(title="Meaning graphs", abstract="parser for meaning graphs"),
+        CorpusPaper(title="Image captions", abstract="vision models caption images"),
+        CorpusPaper(title="Rewriting rules", abstract="graph rewriting rules"),
+    ]
+    refs = retrieve_references([rec], corpus, _BagOfWords(), k=2)["1"]
+    assert len(refs) == 2 and "Graph rewriting parser!" not in [t for t, _ in refs]
+    assert "Image captions" not in [t for t, _ in refs]
