@@ -21,7 +21,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from fake_openai import FakeOpenAIServer  # noqa: E402
-
 from noveval.models import ChatRequest, GenerationParams, ResponseCache, get_client  # noqa: E402
 
 

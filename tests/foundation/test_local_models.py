@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 from pydantic import BaseModel, Field
 
-from noveval.models import ChatRequest, GenerationParams, ResponseCache, complete_structured_many, get_client
+from noveval.models import (
+    ChatRequest,
+    GenerationParams,
+    ResponseCache,
+    complete_structured_many,
+    get_client,
+)
 
 pytestmark = pytest.mark.integration
 

@@ -6,8 +6,8 @@ import asyncio
 import time
 
 import pytest
-from fake_openai import FakeOpenAIServer
 
+from fake_openai import FakeOpenAIServer
 from noveval.models import ChatRequest, GenerationParams, ResponseCache, RetryPolicy, get_client
 from noveval.models.openai_compat import parse_retry_after
 
