@@ -61,8 +61,8 @@ def _pairwise(humans: dict, model: dict | None, metric: Any) -> dict:
 
     if model is None:
         return {"humans_only": pairwise_agreement(humans, metric=metric).to_dict()}
-    name = next(iter(model))
-    res = agreement_with_model(humans, model[name], model_name=name, metric=metric)
+    ((name, items),) = model.items()
+    res = agreement_with_model(humans, items, model_name=name, metric=metric)
     humans_only, with_model = res["humans_only"], res["with_model"]
     assert not isinstance(humans_only, float) and not isinstance(with_model, float)
     return {"humans_only": humans_only.to_dict(), "with_model": with_model.to_dict(),
@@ -91,9 +91,12 @@ def agreement_report(
         if len(names) != 1:
             raise ValueError("model records must come from one annotator")
     wi_h, ca_h, wl_h = wi_spans(records), ca_targets(records), wl_labels(records)
-    wi_m = wi_spans(model_records) if model_records else None
-    ca_m = ca_targets(model_records) if model_records else None
-    wl_m = wl_labels(model_records) if model_records else None
+    wi_m = ca_m = wl_m = None
+    if model_records:
+        name = model_records[0].annotator
+        wi_m = {name: wi_spans(model_records).get(name, {})}
+        ca_m = {name: ca_targets(model_records).get(name, {})}
+        wl_m = {name: wl_labels(model_records).get(name, {})}
     report: dict[str, Any] = {
         "annotators": sorted(wi_h),
         "n": {"reviews": len({r.key for r in records}),
