@@ -13,6 +13,9 @@ last user message equals ``prompt`` gets the n-th action (the last one repeats):
 - ``malformed``: HTTP 200 with a body that is not JSON;
 - ``nochoices``: HTTP 200 with ``choices: []``;
 - ``drop``: close the connection without answering.
+
+A ``responder(prompt) -> str | dict`` scripts the reply content of ``ok`` actions (a dict
+is sent as JSON), for tests that need specific answers through the real HTTP path.
 """
 
 from __future__ import annotations
@@ -23,14 +26,16 @@ import threading
 import time
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from typing import Any
 
 
 class FakeOpenAIServer:
     """Start with ``with FakeOpenAIServer() as s: ...``; ``s.base_url`` ends in ``/v1``."""
 
-    def __init__(self, *, delay_s: float = 0.0) -> None:
+    def __init__(self, *, delay_s: float = 0.0, responder: Callable[[str], str | dict[str, Any]] | None = None) -> None:
         self.plan: dict[str, list[str]] = {}
+        self.responder = responder
         self.delay_s = delay_s
         self.counts: Counter[str] = Counter()
         self.log: list[tuple[float, str, str]] = []  # (time, path, prompt)
@@ -117,8 +122,11 @@ class FakeOpenAIServer:
             return
         choices: list[Any] = []
         if action != "nochoices":
-            content = "echo: " + prompt
-            if body.get("response_format"):
+            content: Any = "echo: " + prompt
+            if self.responder is not None:
+                content = self.responder(prompt)
+                content = content if isinstance(content, str) else json.dumps(content)
+            elif body.get("response_format"):
                 content = json.dumps({"answer": prompt[:20]})
             choices = [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}]
         payload = {

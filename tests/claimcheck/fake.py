@@ -1,30 +1,35 @@
-"""A scripted chat client for fast, deterministic tests of the task plumbing."""
+"""Scripted replies through the real stack: ChatClient -> OpenAI SDK -> HTTP -> local server.
+
+Task-plumbing tests need specific model answers; instead of replacing the client, they
+get a real client whose server (tests/fake_openai.py on 127.0.0.1) answers with
+``reply(last_user_message)``. Servers are stopped after each test (see conftest.py).
+"""
 
 from __future__ import annotations
 
-import asyncio
-import json
 from collections.abc import Callable
+from typing import Any
 
-from noveval.models.chat import ChatResponse
+from fake_openai import FakeOpenAIServer
+
+from noveval.models.client import ChatClient, RetryPolicy
+from noveval.models.openai_compat import OpenAICompatBackend
+from noveval.models.spec import parse_spec
+
+_SERVERS: list[FakeOpenAIServer] = []
 
 
-class FakeClient:
-    """Answers each request with ``reply(prompt_text)`` (a dict, serialised as JSON)."""
+def FakeClient(reply: Callable[[str], dict[str, Any] | str]) -> ChatClient:  # noqa: N802
+    """A real client (no cache) against a local server that answers with ``reply``."""
+    server = FakeOpenAIServer(responder=reply).__enter__()
+    _SERVERS.append(server)
+    backend = OpenAICompatBackend(parse_spec(f"openai-compatible/scripted@{server.base_url}"))
+    client = ChatClient(backend, cache=None, concurrency=4, retry=RetryPolicy(max_retries=1, base_s=0.01, cap_s=0.01))
+    client.server = server  # type: ignore[attr-defined]  # tests read server.total
+    return client
 
-    model_id = "fake"
 
-    def __init__(self, reply: Callable[[str], dict | str]) -> None:
-        self.reply = reply
-        self.prompts: list[str] = []
-        self.stats = {"cache_hits": 0, "requests": 0}
-
-    def semaphore(self) -> asyncio.Semaphore:
-        return asyncio.Semaphore(4)
-
-    async def acomplete(self, request, *, _sem=None) -> ChatResponse:  # noqa: ANN001
-        text = request.messages[-1]["content"]
-        self.prompts.append(text)
-        self.stats["requests"] += 1
-        out = self.reply(text)
-        return ChatResponse(text=out if isinstance(out, str) else json.dumps(out))
+def stop_all() -> None:
+    """Stop every server started by :func:`FakeClient`."""
+    while _SERVERS:
+        _SERVERS.pop().__exit__(None, None, None)

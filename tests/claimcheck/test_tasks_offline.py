@@ -58,8 +58,8 @@ def reply(prompt: str) -> dict:
     raise AssertionError(prompt[:200])
 
 
-def run(task, tmp_path, **kw):
-    client = FakeClient(reply)
+def run(task, tmp_path, client=None, **kw):
+    client = client or FakeClient(reply)
     out = asyncio.run(arun_task(task, out=tmp_path / task, papers=PAPERS,
                                 annotations=None if task == "extract" else ANNS,
                                 client=client, inputs={"papers_file": str(SAMPLE / "papers.json"),
@@ -123,9 +123,11 @@ def test_cv_and_wle(tmp_path):
 
 
 def test_resume_makes_no_new_calls(tmp_path):
-    run("wl", tmp_path)
     _, _, client = run("wl", tmp_path)
-    assert client.prompts == []
+    seen = client.server.total
+    assert seen > 0
+    run("wl", tmp_path, client=client)
+    assert client.server.total == seen
 
 
 def test_presentation_order_is_seeded_and_mixed():
