@@ -172,12 +172,17 @@ async def run_items(
     progress: str | None = None,
     client: Any = None,
     concurrency: int = 64,
+    retry_failed: bool = True,
 ) -> list[dict[str, Any]]:
     """The resumable loop: run ``worker`` on every item not yet in ``<kind>.jsonl``.
 
     Each finished row (which must carry ``"id": id_of(item)``) is appended at once;
     at the end the file is rewritten in input order. Model-call concurrency is bounded
     by the client; ``concurrency`` only bounds how many items are open at once.
+
+    Rows recorded as failed (a truthy ``"error"`` field) are redone on a re-run when
+    ``retry_failed`` is set: a timeout or a dropped connection is not final. Calls that
+    had succeeded come from the response cache, so only the failed calls reach the model.
 
     Args:
         run: The run directory.
@@ -188,6 +193,7 @@ async def run_items(
         progress: Label for the progress display.
         client: A chat client whose cache hits the progress display shows.
         concurrency: Items in flight at once.
+        retry_failed: Redo rows whose ``error`` is set.
 
     Returns:
         All rows in input order (resumed ones included).
@@ -199,6 +205,13 @@ async def run_items(
         dup = next(i for i in ids if ids.count(i) > 1)
         raise InputError(None, None, "id", f"duplicate item id {dup!r}: ids must be unique")
     done = run.done(kind)
+    if retry_failed:
+        failed = {i for i, row in done.items() if row.get("error")}
+        if failed:
+            import logging
+
+            logging.getLogger("noveval").info(f"{kind}: retrying {len(failed)} item(s) recorded as failed")
+        done = {i: row for i, row in done.items() if i not in failed}
     todo = [(i, it) for i, it in zip(ids, items) if i not in done]
     sem = asyncio.Semaphore(concurrency)
     with track(len(todo), progress or "", client=client) as tr:

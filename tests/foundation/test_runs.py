@@ -64,3 +64,24 @@ def test_summarize_skips_missing_values() -> None:
     s = summarize([{"a": 1.0}, {"a": 3.0, "b": None}, {"b": float("nan")}], ["a", "b"])
     assert s["a"]["mean"] == 2.0 and s["a"]["n"] == 2
     assert s["b"] == {"mean": None, "ci_low": None, "ci_high": None, "n": 0}
+
+
+def test_failed_rows_are_retried_on_rerun(tmp_path: Path) -> None:
+    run = RunDir.create(tmp_path / "r", {})
+    calls: list[str] = []
+    fail_once = {"b"}
+
+    async def worker(x: str) -> dict:
+        calls.append(x)
+        if x in fail_once:
+            fail_once.discard(x)
+            return {"error": "timed out"}
+        return {"error": None, "v": x}
+
+    asyncio.run(run_items(run, "predictions", ["a", "b"], worker, id_of=lambda x: x))
+    assert run.done()["b"]["error"] == "timed out"
+    rows = asyncio.run(run_items(run, "predictions", ["a", "b"], worker, id_of=lambda x: x))
+    assert calls == ["a", "b", "b"] and rows[1]["v"] == "b" and rows[1]["error"] is None
+    asyncio.run(run_items(run, "predictions", ["a", "b"], worker, id_of=lambda x: x))
+    assert calls == ["a", "b", "b"]  # nothing left to redo
+    assert [r["id"] for r in run.rows("predictions")] == ["a", "b"]
