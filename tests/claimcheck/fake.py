@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 from fake_openai import FakeOpenAIServer
-
 from noveval.models.client import ChatClient, RetryPolicy
 from noveval.models.openai_compat import OpenAICompatBackend
 from noveval.models.spec import parse_spec

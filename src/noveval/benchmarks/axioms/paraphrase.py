@@ -1,6 +1,6 @@
 """Axiom 2 paraphrases by a chat model (Liu & Zhai 2026, §3 and Appendix A.1), cached.
 
-The prompt is the paper's (Appendix A.1); the input is the title and abstract, and the
+The prompt asks for what Appendix A.1 describes, in our own words; the input is the title and abstract, and the
 reply is parsed back into a title (first line, ``Title:`` prefix removed) and an abstract
 (the rest). Responses are cached by the chat client, so a re-run makes no model calls.
 """
@@ -9,22 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-PROMPT = (
-    "You are given a research paper excerpt. Your task is deep paraphrase — not surface "
-    "substitution. Process: 1. Internalize the full meaning: key claims, methods, results, "
-    "and reasoning. 2. Set aside the original text mentally. 3. Rewrite from scratch in your "
-    "own voice, as a knowledgeable author. Requirements: - Actively restructure sentences and "
-    "paragraphs - Use entirely different vocabulary and syntax - No phrase over 4 words should "
-    "match the original - Flip voice (active <-> passive) where natural - Technical proper "
-    "nouns may remain unchanged Output only the rewritten text."
-)
-"""Appendix A.1 rephrasing prompt (verbatim up to quoting)."""
+
+def paraphrase_prompt() -> str:
+    """The system prompt (``prompts/paraphrase.txt``, overridable, see :mod:`noveval.prompts`).
+
+    Our wording of what Appendix A.1 asks for: a deep rewrite (new structure and
+    vocabulary, no shared run of more than four words, voice changes where natural,
+    technical proper nouns kept), output only the rewritten text.
+    """
+    from noveval.prompts import read_prompt
+
+    return read_prompt("axioms", "paraphrase.txt").strip()
 
 
 def make_messages(title: str, abstract: str) -> list[dict[str, str]]:
     """Chat messages for one paraphrase request."""
     body = f"Title: {title}\n\nAbstract: {abstract}\n\nRewrite the title on the first line, then the abstract."
-    return [{"role": "system", "content": PROMPT}, {"role": "user", "content": body}]
+    return [{"role": "system", "content": paraphrase_prompt()}, {"role": "user", "content": body}]
 
 
 def parse_paraphrase(text: str, *, fallback_title: str = "") -> tuple[str, str] | None:

@@ -6,7 +6,6 @@ import hashlib
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from string import Template
 from typing import Annotated, Any, Literal
 
@@ -67,9 +66,9 @@ class TaskOptions:
 
 @cache
 def _template(name: str) -> str:
-    return resources.files("noveval.benchmarks.claimcheck.prompts").joinpath(f"{name}.txt").read_text(
-        encoding="utf-8"
-    )
+    from noveval.prompts import read_prompt
+
+    return read_prompt("claimcheck", f"{name}.txt")
 
 
 def prompt(name: str, **values: Any) -> str:

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from noveval.benchmarks.focus.data import FocusPoint, Polarity
@@ -61,9 +60,9 @@ FAMILIES = ("target", "aspect")
 @lru_cache(maxsize=16)
 def prompt_text(name: str) -> str:
     """The text of a bundled prompt template (``prompts/<name>.txt``)."""
-    return (resources.files("noveval.benchmarks.focus") / "prompts" / f"{name}.txt").read_text(
-        encoding="utf-8"
-    )
+    from noveval.prompts import read_prompt
+
+    return read_prompt("focus", f"{name}.txt")
 
 
 def labels_for(family: str, polarity: Polarity) -> tuple[str, ...]:

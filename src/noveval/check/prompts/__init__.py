@@ -7,15 +7,16 @@ Each ``*.txt`` has a ``### system`` and a ``### user`` part; ``$name`` placehold
 from __future__ import annotations
 
 from functools import cache
-from importlib.resources import files
 from string import Template
+
+from noveval.prompts import read_prompt
 
 __all__ = ["render_messages"]
 
 
 @cache
 def _load(name: str) -> tuple[str, str]:
-    text = files(__package__).joinpath(f"{name}.txt").read_text(encoding="utf-8")
+    text = read_prompt("check", f"{name}.txt")
     _, _, rest = text.partition("### system\n")
     system, _, user = rest.partition("### user\n")
     return system.strip(), user.strip()

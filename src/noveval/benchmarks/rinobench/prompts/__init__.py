@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import hashlib
 from functools import cache
-from importlib.resources import files
 from string import Template
+
+from noveval.prompts import read_prompt
 
 __all__ = ["load_prompt", "render_messages", "prompt_hashes", "PROMPT_NAMES"]
 
@@ -30,7 +31,7 @@ PROMPT_NAMES = (
 @cache
 def load_prompt(name: str) -> tuple[str, str]:
     """Return ``(system, user)`` templates of the prompt ``name``."""
-    text = files(__package__).joinpath(f"{name}.txt").read_text(encoding="utf-8")
+    text = read_prompt("rinobench", f"{name}.txt")
     _, _, rest = text.partition("### system\n")
     system, _, user = rest.partition("### user\n")
     return system.strip(), user.strip()
