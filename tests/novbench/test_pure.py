@@ -168,3 +168,9 @@ def test_retrieve_references_skips_the_paper_itself():
     refs = retrieve_references([rec], corpus, _BagOfWords(), k=2)["1"]
     assert len(refs) == 2 and "Graph rewriting parser!" not in [t for t, _ in refs]
     assert "Image captions" not in [t for t, _ in refs]
+
+
+def test_empty_output_has_no_paper_clarity_without_perplexity():
+    rec = NovBenchRecord(id="1", paper_novelty=["We propose X."], output_format="Positive Novelty Evaluations\n- X is new and useful.\n")
+    [row] = score_outputs([rec], {"1": ""}, embedder=_BagOfWords())
+    assert row["clarity"] is None and row["clarity_reference"] == 0.0 and row["relevance"] == 0.0

@@ -107,6 +107,8 @@ def _score(
             row = _zero_row(r.id)
             if human:
                 row["coverage"] = row["dist_acc"] = None
+            if perplexity is None:  # the paper variant was not asked for
+                row["clarity"] = row["fluency"] = None
         else:
             kws = M.extract_keywords(r.paper_novelty)
             row = {"id": r.id, "relevance": M.avg_ims(vec.cos(r.paper_novelty, texts_m))}
