@@ -92,7 +92,10 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
     """
     p = Path(path)
     text = _decode(p, read_bytes(p))
-    for i, line in enumerate(text.splitlines(), start=1):
+    # Split on "\n" only: str.splitlines() also breaks on U+2028/U+2029 and other
+    # separators that JSON allows unescaped inside strings.
+    for i, line in enumerate(text.split("\n"), start=1):
+        line = line.rstrip("\r")
         if not line.strip():
             continue
         try:

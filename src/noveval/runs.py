@@ -112,7 +112,7 @@ class RunDir:
         if not f.exists():
             return []
         out = []
-        for line in f.read_text(encoding="utf-8").splitlines():
+        for line in f.read_text(encoding="utf-8").split("\n"):  # not splitlines(): U+2028 is valid inside JSON strings
             if not line.strip():
                 continue
             try:

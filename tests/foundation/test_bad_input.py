@@ -77,3 +77,15 @@ def test_read_json_reports_line(tmp_path: Path) -> None:
     with pytest.raises(InputError) as e:
         read_json(f)
     assert e.value.line == 4
+
+
+def test_line_separator_inside_a_json_string_is_not_a_line_break(tmp_path: Path) -> None:
+    f = tmp_path / "x.jsonl"
+    rows = [{"id": "a", "t": "before\u2028after\u0085end"}, {"id": "b", "t": "x"}]
+    write_jsonl(f, rows)
+    assert read_jsonl(f) == rows
+    from noveval.runs import RunDir
+
+    run = RunDir.create(tmp_path / "r", {})
+    run.append("predictions", rows[0])
+    assert run.rows("predictions") == [rows[0]]

@@ -48,7 +48,7 @@ def _read_jsonl(path: Path, problems: list[str]) -> list[dict[str, Any]]:
     except OSError as e:
         problems.append(f"{path.name}: unreadable ({e})")
         return rows
-    for line in text.splitlines():
+    for line in text.split("\n"):  # not splitlines(): U+2028 may sit inside JSON strings
         if not line.strip():
             continue
         try:

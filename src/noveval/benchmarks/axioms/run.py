@@ -257,7 +257,7 @@ def format_table(tab: dict, metrics: Sequence[str]) -> str:
 def _load_done(path: Path) -> dict[str, dict]:
     done = {}
     if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for line in path.read_text(encoding="utf-8").split("\n"):
             if line.strip():
                 try:
                     r = json.loads(line)
@@ -313,7 +313,7 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
     per_item = out / "per_item.jsonl"
     done = _load_done(per_item)
     sn_path = out / "semnovel_cache.jsonl"
-    sn_cache = {json.loads(x)["k"]: json.loads(x)["s"] for x in sn_path.read_text().splitlines()
+    sn_cache = {json.loads(x)["k"]: json.loads(x)["s"] for x in sn_path.read_text(encoding="utf-8").split("\n")
                 if x.strip()} if sn_path.exists() else {}
     by_name = {t.name: t for t in cfg.tasks}
     timings: dict[str, float] = {}

@@ -24,11 +24,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, field_validator
 
 from noveval.benchmarks.novbench.evaluation_text import StructuredEvaluation, parse_evaluation
 from noveval.errors import InputError
-from noveval.io import _decode, iter_jsonl, read_bytes, read_json, read_records, validation_field
+from noveval.io import _decode, iter_jsonl, read_bytes, read_json, read_records
 
 __all__ = [
     "NovBenchRecord",
@@ -396,27 +396,7 @@ class CorpusPaper(BaseModel):
 
 
 def _read_corpus(p: Path) -> list[CorpusPaper]:
-    # Own JSONL loop: str.splitlines() would also split on U+2028 inside strings,
-    # which the shared corpus contains; JSON Lines are separated by "\n" only.
-    name = p.name[:-3] if p.name.endswith(".gz") else p.name
-    if not name.endswith(".jsonl"):
-        return read_records(p, CorpusPaper)
-    text = _decode(p, read_bytes(p))
-    out = []
-    for i, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise InputError(p, i, None, f"invalid JSON: {e.msg} (column {e.colno})") from e
-        if not isinstance(obj, dict):
-            raise InputError(p, i, None, "expected a JSON object")
-        try:
-            out.append(CorpusPaper.model_validate(obj))
-        except ValidationError as e:
-            raise InputError(p, i, *validation_field(e)) from e
-    return out
+    return read_records(p, CorpusPaper)
 
 
 def load_corpus(
