@@ -95,6 +95,38 @@ def local_server_address(model_path: str | None = None, n_ctx: int = DEFAULT_N_C
     return str(server.listening_address)
 
 
+async def _in_daemon_thread(fn: Any, *args: Any) -> Any:
+    """Run a blocking call on a daemon thread and await its result.
+
+    Unlike ``asyncio.to_thread`` (the loop's default executor, which ``asyncio.run`` and
+    interpreter exit wait for), a generation abandoned after a timeout cannot keep the
+    process alive: its thread is a daemon and its late result is dropped.
+    """
+    loop = asyncio.get_running_loop()
+    fut: asyncio.Future[Any] = loop.create_future()
+
+    def deliver(result: Any, error: BaseException | None) -> None:
+        if fut.done():  # cancelled by a timeout meanwhile
+            return
+        if error is not None:
+            fut.set_exception(error)
+        else:
+            fut.set_result(result)
+
+    def target() -> None:
+        try:
+            result, error = fn(*args), None
+        except BaseException as e:  # noqa: BLE001 - handed to the awaiting coroutine
+            result, error = None, e
+        try:
+            loop.call_soon_threadsafe(deliver, result, error)
+        except RuntimeError:  # the loop has closed: nobody is waiting any more
+            pass
+
+    threading.Thread(target=target, name="noveval-local-model", daemon=True).start()
+    return await fut
+
+
 def _parse_logprobs(choice: dict[str, Any]) -> list[TokenLogprob] | None:
     lp = choice.get("logprobs")
     if not lp or not lp.get("content"):
@@ -162,7 +194,7 @@ class LocalBackend:
         body = self._payload(request)
         t0 = time.perf_counter()
         try:
-            out = await asyncio.to_thread(self._call, body)
+            out = await _in_daemon_thread(self._call, body)
         except Exception as e:  # the extension raises on internal failures
             raise TransientBackendError(f"local model error: {e}") from e
         latency = time.perf_counter() - t0

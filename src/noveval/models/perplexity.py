@@ -64,13 +64,15 @@ class PerplexityScorer:
         max_tokens: Texts are truncated to this many tokens (the rule is recorded in
             :attr:`model_id`).
         cache: Cache values in the vector cache (default True).
+        batch_size: Texts per forward pass (sorted by length, right-padded).
     """
 
-    def __init__(self, model_path: str | None = None, *, max_tokens: int = 1024, cache: bool = True) -> None:
+    def __init__(self, model_path: str | None = None, *, max_tokens: int = 1024, cache: bool = True, batch_size: int = 16) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         self.model_path = model_path
         self.max_tokens = max_tokens
+        self.batch_size = batch_size
         if model_path is None:
             self.model_id = "ppl:local/SmolLM2-135M-Instruct-Q4_1"
         else:
@@ -103,19 +105,31 @@ class PerplexityScorer:
         self._model = AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32, **kw)
         self._model.eval()
 
-    def _one(self, text: str) -> float:
+    def _ids(self, text: str) -> list[int]:
+        assert self._tok is not None
+        ids = list(self._tok(text, truncation=True, max_length=self.max_tokens)["input_ids"])
+        bos = self._tok.bos_token_id
+        if bos is not None and (not ids or ids[0] != bos):
+            ids = [bos, *ids]
+        return ids
+
+    def _batch(self, seqs: list[list[int]]) -> list[float]:
+        """Perplexities of token sequences in one padded forward pass (right padding)."""
         import torch
 
-        assert self._tok is not None and self._model is not None
-        ids = self._tok(text, return_tensors="pt", truncation=True, max_length=self.max_tokens)["input_ids"]
-        bos = self._tok.bos_token_id
-        if bos is not None and (ids.shape[1] == 0 or int(ids[0, 0]) != bos):
-            ids = torch.cat([torch.tensor([[bos]]), ids], dim=1)
-        if ids.shape[1] < 2:
-            return float("nan")
+        assert self._model is not None
+        width = max(len(x) for x in seqs)
+        ids = torch.zeros((len(seqs), width), dtype=torch.long)
+        mask = torch.zeros((len(seqs), width), dtype=torch.long)
+        for i, x in enumerate(seqs):
+            ids[i, : len(x)] = torch.tensor(x)
+            mask[i, : len(x)] = 1
         with torch.no_grad():
-            out = self._model(ids, labels=ids)
-        return float(math.exp(float(out.loss)))
+            logits = self._model(input_ids=ids, attention_mask=mask).logits[:, :-1].float()
+        target, tmask = ids[:, 1:], mask[:, 1:].float()
+        nll = torch.nn.functional.cross_entropy(logits.transpose(1, 2), target, reduction="none")
+        mean_nll = (nll * tmask).sum(1) / tmask.sum(1).clamp(min=1)
+        return [float(math.exp(float(v))) for v in mean_nll]
 
     def perplexity(self, texts: Sequence[str]) -> list[float]:
         """Perplexity of each text (range [1, inf); lower = more fluent). Empty text -> NaN."""
@@ -123,19 +137,25 @@ class PerplexityScorer:
 
         hashes = [text_hash(t) for t in texts]
         found = self._cache.get_many(self.model_id, hashes) if self._cache is not None else {}
-        out: list[float] = []
-        new: dict[str, np.ndarray] = {}
-        for t, h in zip(texts, hashes):
+        out: list[float] = [float("nan")] * len(texts)
+        todo: dict[str, str] = {}
+        for i, (t, h) in enumerate(zip(texts, hashes)):
             if h in found:
-                out.append(float(found[h][0]))
-                continue
-            if not t.strip():
-                out.append(float("nan"))
-                continue
+                out[i] = float(found[h][0])
+            elif t.strip():
+                todo[h] = t
+        new: dict[str, np.ndarray] = {}
+        if todo:
             self._load()
-            v = self._one(t)
-            new[h] = np.array([v], dtype=np.float32)
-            out.append(v)
+            items = sorted(((h, self._ids(t)) for h, t in todo.items()), key=lambda x: len(x[1]))
+            for k in range(0, len(items), self.batch_size):
+                chunk = [x for x in items[k : k + self.batch_size] if len(x[1]) >= 2]
+                if chunk:
+                    for (h, _), v in zip(chunk, self._batch([ids for _, ids in chunk])):
+                        new[h] = np.array([v], dtype=np.float32)
+            for i, h in enumerate(hashes):
+                if h in new:
+                    out[i] = float(new[h][0])
         if new and self._cache is not None:
             self._cache.put_many(self.model_id, new)
         return out
