@@ -93,7 +93,9 @@ def test_construct_pipeline_with_local_model(tmp_path: Path) -> None:
     assert m["counts"]["input_papers"] == 4
     assert m["drops"]["smp-e"] == "reviewer_disagreement"
     assert m["drops"]["smp-f"] == "too_few_related_works"
-    assert m["scores"] == {"smp-a": 2, "smp-c": 5}
+    # binned scores of every paper past the agreement filter (by hand, edges 1,1.6,2.2,2.8,3.4,4
+    # right-closed): smp-a mean(2,2,2,1)=1.75 -> 2; smp-c mean(4,3,4,4)=3.75 -> 5; smp-f 2.0 -> 2
+    assert m["scores"] == {"smp-a": 2, "smp-c": 5, "smp-f": 2}
     assert m["bin_edges"] == list(FIXED_BIN_EDGES)
     for name in ("train.json", "test.json", "label_descriptions.json", "manifest.json", "judgments.jsonl"):
         assert (out / name).exists()

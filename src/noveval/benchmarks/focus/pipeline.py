@@ -53,19 +53,9 @@ async def annotate_into(run: Any, client: Any, points: list[FocusPoint], *, prog
         t, a = await client.acomplete_many([reqs["target"], reqs["aspect"]], progress=None)
         return judgment_row(p, t, a, client.model_id)
 
-    done = run.done("judgments")
-    todo_ids = {p.id for p in points}
-    keep = [p for p in points if p.id not in done]
-    rows = await run_items(run, "judgments", keep, worker, id_of=lambda p: p.id,
+    # run_items skips points already annotated and finalizes the file in this order
+    return await run_items(run, "judgments", points, worker, id_of=lambda p: p.id,
                            progress=progress, client=client)
-    # run_items finalizes over ``keep`` only; re-collect everything in a stable order
-    del rows
-    all_rows = run.rows("judgments")
-    by_id = {r["id"]: r for r in all_rows}
-    ordered = [by_id[p.id] for p in points if p.id in by_id]
-    extra = [r for r in all_rows if r["id"] not in todo_ids]
-    run.write("judgments", extra + ordered)
-    return extra + ordered
 
 
 def run_focus(

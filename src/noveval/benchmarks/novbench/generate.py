@@ -204,11 +204,7 @@ async def agenerate(
         exs = few_shot_examples(pool, r, k=k_examples, seed=seed) if prompting == "few-shot" else []
         rr = (refs.get(r.id) or r.retrieved) if prompting == "rag" else []
         jobs.append((r, exs, rr, build_prompt(r, prompting, examples=exs, references=rr)))
-    # Rows that failed last time (an error, no text) are retried on resume.
-    done = run.done("predictions")
-    failed = {i for i, row in done.items() if row.get("error")}
-    if failed:
-        run.write("predictions", [row for i, row in done.items() if i not in failed])
+    # Rows that failed last time (an error, no text) are retried on resume by run_items.
     sem = client.semaphore()
 
     async def worker(job: tuple[NovBenchRecord, list, list, str]) -> dict[str, Any]:
