@@ -40,6 +40,8 @@ class FakeOpenAIServer:
         self.counts: Counter[str] = Counter()
         self.log: list[tuple[float, str, str]] = []  # (time, path, prompt)
         self.auth_headers: list[str] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
         self._lock = threading.Lock()
         outer = self
 
@@ -53,10 +55,17 @@ class FakeOpenAIServer:
                 n = int(self.headers.get("content-length", 0))
                 body = json.loads(self.rfile.read(n) or b"{}")
                 outer.auth_headers.append(self.headers.get("authorization", ""))
-                if self.path.endswith("/embeddings"):
-                    outer._embeddings(self, body)
-                else:
-                    outer._chat(self, body)
+                with outer._lock:
+                    outer.in_flight += 1
+                    outer.max_in_flight = max(outer.max_in_flight, outer.in_flight)
+                try:
+                    if self.path.endswith("/embeddings"):
+                        outer._embeddings(self, body)
+                    else:
+                        outer._chat(self, body)
+                finally:
+                    with outer._lock:
+                        outer.in_flight -= 1
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True

@@ -85,3 +85,25 @@ def test_failed_rows_are_retried_on_rerun(tmp_path: Path) -> None:
     asyncio.run(run_items(run, "predictions", ["a", "b"], worker, id_of=lambda x: x))
     assert calls == ["a", "b", "b"]  # nothing left to redo
     assert [r["id"] for r in run.rows("predictions")] == ["a", "b"]
+
+
+def test_client_concurrency_holds_across_concurrent_calls(tmp_path: Path) -> None:
+    """Benchmarks call acomplete / acomplete_many from many items at once: the bound is client-wide."""
+    from fake_openai import FakeOpenAIServer
+    from noveval.models import ChatRequest, get_client
+
+    run = RunDir.create(tmp_path / "r", {})
+    with FakeOpenAIServer(delay_s=0.05) as server:
+        client = get_client(f"openai-compatible/f@{server.base_url}", cache=None, concurrency=2)
+
+        async def worker(i: int) -> dict:
+            def req(part: str) -> ChatRequest:
+                return ChatRequest(messages=[{"role": "user", "content": f"{i}-{part}"}])
+
+            a = await client.acomplete(req("a"))
+            b, c = await client.acomplete_many([req("b"), req("c")])
+            return {"ok": a.ok and b.ok and c.ok}
+
+        rows = client.run(run_items(run, "predictions", list(range(8)), worker, id_of=str, concurrency=8))
+    assert all(r["ok"] for r in rows) and server.total == 24
+    assert server.max_in_flight == 2

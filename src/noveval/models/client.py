@@ -82,6 +82,8 @@ class ChatClient:
         self.concurrency = max(1, concurrency or backend.default_concurrency)
         self.timeout_s = timeout_s
         self.retry = retry or RetryPolicy()
+        self._sem: asyncio.Semaphore | None = None
+        self._sem_loop: int | None = None
         self._stats: dict[str, Any] = {
             "requests": 0,
             "attempts": 0,
@@ -135,7 +137,11 @@ class ChatClient:
             await asyncio.sleep(self.retry.delay(attempt, retry_after))
 
     async def acomplete(self, request: ChatRequest, *, _sem: asyncio.Semaphore | None = None) -> ChatResponse:
-        """Complete one request (cache first). Never raises for backend failures."""
+        """Complete one request (cache first). Never raises for backend failures.
+
+        Backend calls are bounded by the client-wide semaphore (:meth:`semaphore`). ``_sem``
+        is accepted for compatibility and ignored: the bound is always the client's.
+        """
         self._stats["requests"] += 1
         key = None
         if self.cache is not None:
@@ -146,11 +152,8 @@ class ChatClient:
                     self._stats["cache_hits"] += 1
                     return hit
             self._stats["cache_misses"] += 1
-        if _sem is None:
+        async with self.semaphore():
             resp = await self._attempts(request)
-        else:
-            async with _sem:
-                resp = await self._attempts(request)
         if resp.ok:
             self._stats["prompt_tokens"] += resp.prompt_tokens
             self._stats["completion_tokens"] += resp.completion_tokens
@@ -162,8 +165,19 @@ class ChatClient:
         return resp
 
     def semaphore(self) -> asyncio.Semaphore:
-        """A semaphore bounding in-flight requests; share one across nested calls."""
-        return asyncio.Semaphore(self.concurrency)
+        """The semaphore bounding this client's in-flight requests in the running loop.
+
+        One per event loop and client, shared by every call, so ``concurrency`` holds
+        across concurrent ``acomplete`` / ``acomplete_many`` calls. Never hold it while
+        calling the client (that would deadlock at concurrency 1).
+        """
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # called outside a loop (legacy callers pass it back as _sem)
+            return asyncio.Semaphore(self.concurrency)
+        if self._sem_loop != id(loop) or self._sem is None:
+            self._sem, self._sem_loop = asyncio.Semaphore(self.concurrency), id(loop)
+        return self._sem
 
     async def acomplete_many(
         self,
