@@ -63,7 +63,7 @@ def _main(
         log_file.parent.mkdir(parents=True, exist_ok=True)
         handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S", handlers=handlers, force=True)
-    for noisy in ("httpx", "openai", "sentence_transformers", "transformers", "urllib3"):
+    for noisy in ("httpx", "openai", "sentence_transformers", "transformers", "urllib3", "gensim", "smart_open", "matplotlib", "PIL"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
