@@ -15,14 +15,14 @@ REFS = ["The proposed method is novel, and experiments are extensive and thoroug
 def test_rouge_matches_rouge_score():
     for kind in ("rougeL", "rouge1"):
         sc = rouge_scorer.RougeScorer([kind], use_stemmer=True)
-        expected = [sc.score(r, p)[kind].fmeasure for p, r in zip(PREDS, REFS)]
+        expected = [sc.score(r, p)[kind].fmeasure for p, r in zip(PREDS, REFS, strict=True)]
         assert rouge_f1(PREDS, REFS, kind=kind) == pytest.approx(expected)
     assert rouge_f1(["a b c"], ["a b c"]) == [1.0]
 
 
 def test_bleu_matches_sacrebleu():
     bleu = BLEU(max_ngram_order=4, smooth_method="exp", effective_order=True)
-    expected = [bleu.sentence_score(p, [r]).score / 100 for p, r in zip(PREDS, REFS)]
+    expected = [bleu.sentence_score(p, [r]).score / 100 for p, r in zip(PREDS, REFS, strict=True)]
     assert bleu4(PREDS, REFS) == pytest.approx(expected)
     assert bleu4([REFS[0]], [REFS[0]]) == [pytest.approx(1.0)]
     assert corpus_bleu4(PREDS, REFS) == pytest.approx(
