@@ -171,14 +171,14 @@ async def run_items(
     id_of: Callable[[T], str],
     progress: str | None = None,
     client: Any = None,
-    concurrency: int = 64,
+    concurrency: int | None = None,
     retry_failed: bool = True,
 ) -> list[dict[str, Any]]:
     """The resumable loop: run ``worker`` on every item not yet in ``<kind>.jsonl``.
 
     Each finished row (which must carry ``"id": id_of(item)``) is appended at once;
     at the end the file is rewritten in input order. Model-call concurrency is bounded
-    by the client; ``concurrency`` only bounds how many items are open at once.
+    by the client; ``concurrency`` bounds how many items are open at once.
 
     Rows recorded as failed (a truthy ``"error"`` field) are redone on a re-run when
     ``retry_failed`` is set: a timeout or a dropped connection is not final. Calls that
@@ -192,7 +192,10 @@ async def run_items(
         id_of: The item's id.
         progress: Label for the progress display.
         client: A chat client whose cache hits the progress display shows.
-        concurrency: Items in flight at once.
+        concurrency: Items in flight at once (default: the client's request concurrency,
+            else 8). Keeping it near the request concurrency makes items finish one after
+            another, so an interrupted run has saved as much as possible; with many
+            more items than request slots open, every item waits for every other.
         retry_failed: Redo rows whose ``error`` is set.
 
     Returns:
@@ -213,7 +216,7 @@ async def run_items(
             logging.getLogger("noveval").info(f"{kind}: retrying {len(failed)} item(s) recorded as failed")
         done = {i: row for i, row in done.items() if i not in failed}
     todo = [(i, it) for i, it in zip(ids, items) if i not in done]
-    sem = asyncio.Semaphore(concurrency)
+    sem = asyncio.Semaphore(concurrency or getattr(client, "concurrency", None) or 8)
     with track(len(todo), progress or "", client=client) as tr:
 
         async def one(item_id: str, item: T) -> None:
