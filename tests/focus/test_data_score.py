@@ -13,7 +13,7 @@ from noveval.errors import InputError
 def _sample_path():
     from importlib import resources
 
-    return str(resources.files("noveval") / "samples" / "focus" / "papers.jsonl")
+    return str(resources.files("noveval") / "samples" / "focus" / "sample_reviews.jsonl")
 
 
 def test_sample_points():

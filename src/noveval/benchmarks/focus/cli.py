@@ -170,7 +170,7 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
             raise FileNotFoundError("real data folder not found")
         papers = Path(d) / "reviews" / "neurips-2024.jsonl.gz"
     else:
-        papers = Path(str(resources.files("noveval") / "samples" / "focus" / "papers.jsonl"))
+        papers = Path(str(resources.files("noveval") / "samples" / "focus" / "sample_reviews.jsonl"))
     out = Path(out_dir) / "focus"
     run_focus(papers, out, model=model, limit=3, max_reviews=1, max_tokens=400)
     return [out / "scores.json", out / "per_item.jsonl", out / "focus.png"]
