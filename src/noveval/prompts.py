@@ -54,6 +54,13 @@ def read_prompt(benchmark: str, filename: str) -> str:
     return (_bundled(benchmark) / filename).read_text(encoding="utf-8")
 
 
+def read_chat_prompt(benchmark: str, filename: str) -> tuple[str, str]:
+    """``(system, user)`` of a template split at its ``### system`` / ``### user`` headers."""
+    _, _, rest = read_prompt(benchmark, filename).partition("### system\n")
+    system, _, user = rest.partition("### user\n")
+    return system.strip(), user.strip()
+
+
 def list_prompts() -> Iterator[tuple[str, str, bool]]:
     """Yield ``(benchmark, filename, overridden)`` for every shipped template."""
     over = override_dir()

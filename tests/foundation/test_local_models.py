@@ -54,7 +54,8 @@ def test_bundled_model_returns_logprobs() -> None:
     assert r.ok and r.logprobs
     first = r.logprobs[0]
     assert len(first.top) == 5 and all(t.logprob <= 0 for t in first.top)
-    assert math.isclose(sum(math.exp(t.logprob) for t in first.top), sum(math.exp(t.logprob) for t in first.top))
+    assert sum(math.exp(t.logprob) for t in first.top) <= 1 + 1e-3  # top-5 of one distribution
+    assert first.logprob >= min(t.logprob for t in first.top) - 1e-3  # chosen token is among the likely ones
 
 
 def test_prompt_longer_than_context_is_a_recorded_failure() -> None:

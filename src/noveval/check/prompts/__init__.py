@@ -9,17 +9,14 @@ from __future__ import annotations
 from functools import cache
 from string import Template
 
-from noveval.prompts import read_prompt
+from noveval.prompts import read_chat_prompt
 
 __all__ = ["render_messages"]
 
 
 @cache
 def _load(name: str) -> tuple[str, str]:
-    text = read_prompt("check", f"{name}.txt")
-    _, _, rest = text.partition("### system\n")
-    system, _, user = rest.partition("### user\n")
-    return system.strip(), user.strip()
+    return read_chat_prompt("check", f"{name}.txt")
 
 
 def render_messages(name: str, **values: str) -> list[dict[str, str]]:

@@ -10,7 +10,7 @@ import hashlib
 from functools import cache
 from string import Template
 
-from noveval.prompts import read_prompt
+from noveval.prompts import read_chat_prompt
 
 __all__ = ["load_prompt", "render_messages", "prompt_hashes", "PROMPT_NAMES"]
 
@@ -31,10 +31,7 @@ PROMPT_NAMES = (
 @cache
 def load_prompt(name: str) -> tuple[str, str]:
     """Return ``(system, user)`` templates of the prompt ``name``."""
-    text = read_prompt("rinobench", f"{name}.txt")
-    _, _, rest = text.partition("### system\n")
-    system, _, user = rest.partition("### user\n")
-    return system.strip(), user.strip()
+    return read_chat_prompt("rinobench", f"{name}.txt")
 
 
 def render_messages(name: str, **values: str) -> list[dict[str, str]]:
