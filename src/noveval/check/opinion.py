@@ -12,7 +12,6 @@ the metrics and the model's answers are still shown, labelled as unsupported.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as _dt
 import logging
 import time
@@ -26,6 +25,7 @@ from noveval.check.corpus import Corpus, embed_corpus, load_corpus
 from noveval.check.inputs import CheckInput, load_input
 from noveval.check.metrics import corpus_metrics
 from noveval.check.retrieve import nearest
+from noveval.models.client import run_async
 
 __all__ = ["CheckOptions", "check_idea", "abstention", "prepare"]
 
@@ -168,7 +168,7 @@ def check_idea(
 
             client = get_client(opts.model)
         judged: dict[str, Any] = {}
-        asyncio.run(_judge(client, inp, neighbours, opts, judged))
+        run_async(_judge(client, inp, neighbours, opts, judged), client)
         result.update(judged)
         result["model"] = client.model_id
         timings["judge_s"] = time.perf_counter() - t2

@@ -23,6 +23,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, Field, ValidationError
 
 from noveval.models.chat import ChatRequest
+from noveval.models.client import run_async
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -255,6 +256,7 @@ def complete_structured_many(
     progress: str | None = None,
 ) -> list[StructuredResult[T]]:
     """Synchronous :func:`acomplete_structured_many`."""
-    return asyncio.run(
-        acomplete_structured_many(client, requests, model, max_reasks=max_reasks, use_schema=use_schema, progress=progress)
+    return run_async(
+        acomplete_structured_many(client, requests, model, max_reasks=max_reasks, use_schema=use_schema, progress=progress),
+        client,
     )

@@ -15,7 +15,6 @@ model call for what is done (the client cache answers repeats).
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Literal
@@ -31,6 +30,7 @@ from noveval.benchmarks.claimcheck.data import (
     load_papers_file,
 )
 from noveval.errors import InputError
+from noveval.models.client import run_async
 
 __all__ = ["TASKS", "load_inputs", "run_task", "arun_task", "wi_to_annotations", "predictions_to_annotations"]
 
@@ -299,9 +299,9 @@ def run_task(
               "papers_file": str(papers_file) if papers_file else None,
               "annotations": str(annotations) if annotations else None,
               "paper_ids": sorted(papers)}
-    return asyncio.run(arun_task(task, out=out, papers=papers, annotations=anns, client=client,
+    return run_async(arun_task(task, out=out, papers=papers, annotations=anns, client=client,
                                  judge=judge_client, options=options, inputs=inputs,
-                                 overwrite=overwrite, limit_items=limit_items))
+                                 overwrite=overwrite, limit_items=limit_items), client, judge_client)
 
 
 def predictions_to_annotations(

@@ -21,6 +21,7 @@ from noveval.cli.options import (
     RefreshOpt,
     SeedOpt,
 )
+from noveval.models.client import run_async
 
 app = typer.Typer(help="Focus-level review evaluation (Mind the Blind Spots): extras.")
 
@@ -111,7 +112,6 @@ def expert_cmd(
     overwrite: OverwriteOpt = False,
 ) -> None:
     """Expert points by the three-prompt chain (meta-review -> augment -> paraphrase)."""
-    import asyncio
 
     from noveval.benchmarks.focus.data import load_papers
     from noveval.benchmarks.focus.expert import expert_rows
@@ -123,7 +123,7 @@ def expert_cmd(
     run = RunDir.create(out, {"benchmark": "focus-expert", "papers": str(papers),
                               "paper_ids": [p.id for p in ps], "model": client.model_id},
                         overwrite=overwrite)
-    rows = asyncio.run(expert_rows(run, client, ps))
+    rows = run_async(expert_rows(run, client, ps), client)
     n = sum(len(r["strengths"]) + len(r["weaknesses"]) for r in rows)
     typer.echo(f"{len(rows)} papers, {n} points -> {out}/expert.jsonl")
 

@@ -10,7 +10,6 @@ model calls go through the client's cache.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from noveval.benchmarks.focus.generate import (
 )
 from noveval.errors import InputError
 from noveval.metrics.focus import DEFAULT_EPSILON
+from noveval.models.client import run_async
 
 __all__ = ["annotate_into", "run_focus", "score_run"]
 
@@ -133,13 +133,14 @@ def run_focus(
         "prompts": _prompt_hashes(),
     }
     run = RunDir.create(out_dir, config, overwrite=overwrite)
-    asyncio.run(
+    run_async(
         _generate_and_annotate(
             run, papers, gen_client, ann_client,
             expert=expert, expert_model=expert_model or annotator, max_reviews=max_reviews,
             source=source, max_input_tokens=max_input_tokens, max_tokens=max_tokens,
             seed=seed, kw=kw,
-        )
+        ),
+        gen_client, ann_client,
     )
     return score_run(run.path, epsilon=epsilon, seed=seed, text_metrics=text_metrics, plot=plot,
                      cache=gen_client.stats)

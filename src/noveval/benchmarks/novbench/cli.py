@@ -23,6 +23,7 @@ from noveval.cli.options import (
     SeedOpt,
     TimeoutOpt,
 )
+from noveval.models.client import run_async
 
 app = typer.Typer(help="NovBench (Wu et al.): dataset-construction stages and human agreement.")
 
@@ -177,7 +178,6 @@ def extract_descriptions(
     seed: SeedOpt = 0,
 ) -> None:
     """Stage 1: classify introduction sentences as novelty descriptions (Yes/No)."""
-    import asyncio
 
     from noveval.benchmarks.novbench.data import load_intro_sentences
     from noveval.benchmarks.novbench.pipeline import (
@@ -197,8 +197,9 @@ def extract_descriptions(
     if limit:
         sents = sents[:limit]
     client = make_client(model, no_cache=no_cache, refresh=refresh, concurrency=concurrency)
-    rows = asyncio.run(
-        aextract_descriptions(client, sents, strategy=strategy, constrained=constrained, seed=seed)  # type: ignore[arg-type]
+    rows = run_async(
+        aextract_descriptions(client, sents, strategy=strategy, constrained=constrained, seed=seed),  # type: ignore[arg-type]
+        client,
     )
     m = classification_metrics(rows)
     write_jsonl(out, rows)
@@ -236,7 +237,6 @@ def extract_evaluations(
     seed: SeedOpt = 0,
 ) -> None:
     """Stage 2: classify review sentences as novelty evaluations (Yes/No)."""
-    import asyncio
     import random
 
     from noveval.benchmarks.novbench.data import load_review_sentences, load_sentence_pool
@@ -264,11 +264,12 @@ def extract_evaluations(
 
         emb = get_embedder(embedder)
     client = make_client(model, no_cache=no_cache, refresh=refresh, concurrency=concurrency)
-    rows = asyncio.run(
+    rows = run_async(
         aextract_evaluations(
             client, sents, strategy=strategy, pool=pool_sents, embedder=emb, k=k,  # type: ignore[arg-type]
             constrained=constrained, seed=seed,
-        )
+        ),
+        client,
     )
     m = classification_metrics(rows)
     write_jsonl(out, rows)
@@ -298,7 +299,6 @@ def structure(
     seed: SeedOpt = 0,
 ) -> None:
     """Stage 3: deduplicate novelty comments and sort them by sentiment (Appendix C)."""
-    import asyncio
 
     from noveval.benchmarks.novbench.analyses import load_comments
     from noveval.benchmarks.novbench.evaluation_text import format_evaluation
@@ -309,7 +309,7 @@ def structure(
     if limit:
         comments = dict(list(comments.items())[:limit])
     client = make_client(model, no_cache=no_cache, refresh=refresh, concurrency=concurrency)
-    res = asyncio.run(astructure(client, comments, max_tokens=max_tokens, seed=seed))
+    res = run_async(astructure(client, comments, max_tokens=max_tokens, seed=seed), client)
     rows = [
         {
             "id": i,

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from noveval.benchmarks.novbench._prompts import prompt_hash, render
 from noveval.benchmarks.novbench.data import CorpusPaper, NovBenchRecord
+from noveval.models.client import run_async
 
 __all__ = [
     "PROMPTINGS",
@@ -269,7 +270,6 @@ def run_generation(
     Returns:
         The :class:`noveval.runs.RunDir`.
     """
-    import asyncio
 
     from noveval.benchmarks.novbench.data import load_corpus, load_records
     from noveval.errors import InputError
@@ -312,7 +312,7 @@ def run_generation(
         embedder_id=emb_id,
     )
     run = RunDir.create(out, cfg, overwrite=overwrite)
-    asyncio.run(
+    run_async(
         agenerate(
             client,
             records,
@@ -323,6 +323,7 @@ def run_generation(
             max_tokens=max_tokens,
             seed=seed,
             progress=progress,
-        )
+        ),
+        client,
     )
     return run

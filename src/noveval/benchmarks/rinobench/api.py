@@ -9,12 +9,12 @@ Everything the CLI does is one call here::
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 from noveval.benchmarks.rinobench.data import load_items, load_predictions, load_rubric
 from noveval.benchmarks.rinobench.judge import JudgeOptions
+from noveval.models.client import run_async
 
 __all__ = ["run", "score"]
 
@@ -120,7 +120,7 @@ def run(
                 progress="rinobench: judging justifications" if progress else None,
             )
 
-    asyncio.run(go())
+    run_async(go(), client, judge_client)
     return rd.path
 
 
@@ -182,10 +182,11 @@ def score(
             },
             overwrite=overwrite,
         )
-    return asyncio.run(
+    return run_async(
         ascore(
             items, preds, run=rd, judge=judge_client, judge_options=jopts, predictions_path=predictions,
             model=Path(predictions).stem, n_resamples=n_resamples, seed=seed,
             progress="rinobench: judging justifications" if progress else None,
-        )
+        ),
+        judge_client,
     )

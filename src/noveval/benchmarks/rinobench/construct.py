@@ -59,6 +59,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, RINoBenchItem, rubric_text
+from noveval.models.client import run_async
 from noveval.records import Idea, RelatedWork
 
 __all__ = [
@@ -416,7 +417,8 @@ def construct(
     async def worker(c: tuple[ReviewedPaper, float, int]) -> dict[str, Any]:
         return await _process_paper(client, sem, c[0], c[2], rub, check_grounding, opts)
 
-    rows = asyncio.run(run_items(run, "judgments", cands, worker, id_of=lambda c: c[0].id, progress="rinobench: constructing", client=client))
+    rows = run_async(run_items(run, "judgments", cands, worker, id_of=lambda c: c[0].id,
+                               progress="rinobench: constructing", client=client), client)
     final: list[dict[str, Any]] = []
     for r in rows:
         if not r["keep"]:
