@@ -42,3 +42,25 @@ def test_run_and_resume(tmp_path, sample, embedder, paraphraser):
                          paraphraser=paraphraser, progress=False)
     assert res2["extra"]["table"] == tab
     assert res2["extra"]["timings_s"] == {}
+
+
+def test_exact_semnovel_fits_are_shared_across_run_dirs(tmp_path, monkeypatch, sample, embedder, paraphraser):
+    from noveval.novelty.fitcache import FitCache
+
+    monkeypatch.setenv("NOVEVAL_CACHE_DIR", str(tmp_path / "cache"))
+    corpus, refs = sample
+    cfg = _cfg(metrics=["SemNovel"], n_focal=2, tasks=_cfg().tasks[:1])
+    a = run_benchmark(cfg, tmp_path / "a", corpus=corpus, refs=refs, embedder=embedder,
+                      paraphraser=paraphraser, progress=False)
+    fits = FitCache(tmp_path / "cache" / "novelty_fits.sqlite")
+    n = len(fits)
+    rows_a = [json.loads(x) for x in (tmp_path / "a" / "per_item.jsonl").read_text().splitlines()]
+    n_variants = sum(len(r["scores"]["SemNovel"]) for r in rows_a)
+    assert 0 < n <= n_variants  # one fit per distinct (pool, focal) content
+    # another run directory: every fit comes from the cache, scores are identical
+    b = run_benchmark(cfg, tmp_path / "b", corpus=corpus, refs=refs, embedder=embedder,
+                      paraphraser=paraphraser, progress=False)
+    assert len(fits) == n
+    rows_b = [json.loads(x) for x in (tmp_path / "b" / "per_item.jsonl").read_text().splitlines()]
+    assert [r["scores"] for r in rows_b] == [r["scores"] for r in rows_a]
+    assert b["extra"]["table"] == a["extra"]["table"]

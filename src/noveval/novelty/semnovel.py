@@ -30,7 +30,11 @@ def semnovel_k(n_pool: int, *, k_min: int = 10, k_frac: float = 0.02) -> int:
 
 
 def _tsne(perplexity: float, seed: int, n_jobs: int, n: int):
+    import logging
+
     from openTSNE import TSNE
+
+    logging.getLogger("openTSNE").setLevel(logging.WARNING)  # one INFO line per fit otherwise
 
     perp = max(1.0, min(perplexity, (n - 1) / 3.0))
     return TSNE(

@@ -114,38 +114,51 @@ def _semnovel_job(args: tuple[SemNovel, np.ndarray]) -> float:
 
 def score_semnovel_exact(metric: SemNovel, emb: np.ndarray, items: Sequence[FocalItem],
                          variants: dict[str, Variants], *, n_jobs: int = 1,
-                         cache: dict[str, float] | None = None,
-                         on_done: Callable[[str, float], None] | None = None) -> Scores:
+                         cache=None, on_done: Callable[[str, float], None] | None = None,
+                         progress: str | None = None) -> Scores:
     """Exact SemNovel: one t-SNE of pool ∪ {focal} per variant, parallel over processes.
 
-    ``cache`` maps a content key (pool rows' vectors + focal vector + settings) to a
-    score; hits skip the fit and ``on_done(key, score)`` is called for every new fit.
+    ``cache`` (a dict or :class:`noveval.novelty.fitcache.FitCache`) maps a content key
+    (pool rows' vectors + focal vector + settings) to a score; hits skip the fit. Each
+    new fit is stored the moment it finishes (an interrupted run keeps its fits) and
+    ``on_done(key, score)`` is called for it. ``progress`` labels a progress display.
     """
     from noveval.novelty.semnovel import content_key
+    from noveval.progress import track
 
     cache = cache if cache is not None else {}
-    jobs: list[tuple[str, str, str, np.ndarray]] = []
+    jobs: dict[str, np.ndarray] = {}
+    wanted: list[tuple[str, str, str]] = []
     out: Scores = {it.item_id: {} for it in items}
     for it in items:
         for v, rows in variants[it.item_id].items():
             x = np.vstack([emb[rows], emb[it.local][None, :]]).astype(np.float32)
             key = content_key(x, perplexity=metric.perplexity, seed=metric.seed, k=(metric.k_min, metric.k_frac))
-            if key in cache:
-                out[it.item_id][v] = cache[key]
-            else:
-                jobs.append((it.item_id, v, key, x))
+            wanted.append((it.item_id, v, key))
+            if key not in jobs and key not in cache:
+                jobs[key] = x
     if jobs:
-        args = [(metric, j[3]) for j in jobs]
-        if n_jobs > 1:
-            with ProcessPoolExecutor(n_jobs) as ex:
-                res = list(ex.map(_semnovel_job, args, chunksize=1))
-        else:
-            res = [_semnovel_job(a) for a in args]
-        for (iid, v, key, _x), s in zip(jobs, res, strict=True):
-            out[iid][v] = cache[key] = float(s)
-            if on_done:
-                on_done(key, float(s))
+        keys = list(jobs)
+        args = [(metric, jobs[k]) for k in keys]
+        with track(len(keys), progress or "") as bar:
+            if n_jobs > 1:
+                with ProcessPoolExecutor(n_jobs) as ex:
+                    for key, s in zip(keys, ex.map(_semnovel_job, args, chunksize=1), strict=True):
+                        _record(cache, on_done, key, s)
+                        bar.advance()
+            else:
+                for key, a in zip(keys, args, strict=True):
+                    _record(cache, on_done, key, _semnovel_job(a))
+                    bar.advance()
+    for iid, v, key in wanted:
+        out[iid][v] = float(cache[key])
     return out
+
+
+def _record(cache, on_done, key: str, s: float) -> None:
+    cache[key] = float(s)
+    if on_done:
+        on_done(key, float(s))
 
 
 def score_semnovel_approx(metric: SemNovel, emb: np.ndarray, items: Sequence[FocalItem],

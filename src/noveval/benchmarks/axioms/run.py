@@ -151,9 +151,12 @@ def build_variants(task: TaskData, items: Sequence[FocalItem], rules: PoolRules,
 
 
 def score_task(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem], variants: dict,
-               extra: dict, emb: np.ndarray, *, semnovel_cache: dict | None = None,
-               on_semnovel=None, timings: dict | None = None) -> dict[str, dict]:
-    """Scores of every configured metric: metric -> item id -> variant -> score."""
+               extra: dict, emb: np.ndarray, *, semnovel_cache=None, timings: dict | None = None,
+               progress: bool = False) -> dict[str, dict]:
+    """Scores of every configured metric: metric -> item id -> variant -> score.
+
+    ``semnovel_cache``: dict or :class:`~noveval.novelty.fitcache.FitCache` of exact
+    t-SNE fits (default: none kept)."""
     from noveval.benchmarks.axioms import engine
 
     out = {}
@@ -166,8 +169,9 @@ def score_task(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem], va
             if cfg.semnovel_mode == "approx":
                 out[name] = engine.score_semnovel_approx(m, emb, items, variants, extra)
             else:
-                out[name] = engine.score_semnovel_exact(m, emb, items, variants, n_jobs=cfg.n_jobs,
-                                                        cache=semnovel_cache, on_done=on_semnovel)
+                out[name] = engine.score_semnovel_exact(
+                    m, emb, items, variants, n_jobs=cfg.n_jobs, cache=semnovel_cache,
+                    progress=f"SemNovel t-SNE fits ({task.spec.name})" if progress else None)
         elif name == "FastTextLOF":
             out[name] = engine.score_fasttext(m, task, items, variants, n_jobs=cfg.n_jobs,
                                               approx=cfg.fasttext_mode == "approx", extra_rows=extra)
@@ -312,9 +316,9 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
 
     per_item = out / "per_item.jsonl"
     done = _load_done(per_item)
-    sn_path = out / "semnovel_cache.jsonl"
-    sn_cache = {json.loads(x)["k"]: json.loads(x)["s"] for x in sn_path.read_text(encoding="utf-8").split("\n")
-                if x.strip()} if sn_path.exists() else {}
+    from noveval.novelty.fitcache import default_fit_cache
+
+    sn_cache = default_fit_cache() if "SemNovel" in cfg.metrics else None
     by_name = {t.name: t for t in cfg.tasks}
     timings: dict[str, float] = {}
     stats: dict[str, dict] = {}
@@ -335,17 +339,8 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
         emb = np.asarray(embedder.encode(task.texts, batch_size=64,
                                          progress=f"embed {spec.name}" if progress else None))
         t_prep = time.perf_counter() - t0
-        sn_fh = open(sn_path, "a", encoding="utf-8")  # noqa: SIM115
-
-        def on_sn(k, s, fh=sn_fh):
-            fh.write(json.dumps({"k": k, "s": s}) + "\n")
-            fh.flush()
-
-        try:
-            scores = score_task(cfg, task, items, variants, extra, emb, semnovel_cache=sn_cache,
-                                on_semnovel=on_sn, timings=timings)
-        finally:
-            sn_fh.close()
+        scores = score_task(cfg, task, items, variants, extra, emb, semnovel_cache=sn_cache,
+                            timings=timings, progress=progress)
         for row in item_rows(task, items, scores):
             if row["id"] not in done:
                 append_jsonl(per_item, row)

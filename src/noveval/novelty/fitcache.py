@@ -1,0 +1,66 @@
+"""Persistent store of exact metric fits keyed by input content (SQLite, WAL).
+
+An exact SemNovel score needs one t-SNE fit per (pool, focal) set, about a second
+each; the same set recurs across runs (another ``--out``, another metric subset, a
+resumed or interrupted run). Keys are content hashes of the fitted matrix plus the
+metric settings (:func:`noveval.novelty.semnovel.content_key`), so a hit returns the
+number the fit would give, bit for bit. Several processes may share one file.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+
+class FitCache:
+    """Map ``key -> float`` in a SQLite file (``in``, ``[]``, ``[]=``, ``len``).
+
+    Args:
+        path: Database file; parent folders are created.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(self.path, timeout=60, check_same_thread=False, isolation_level=None)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA busy_timeout=60000")
+        self._conn.execute("CREATE TABLE IF NOT EXISTS fits (key TEXT PRIMARY KEY, value REAL NOT NULL)")
+
+    def get(self, key: str) -> float | None:
+        """The stored value, or None."""
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM fits WHERE key=?", (key,)).fetchone()
+        return None if row is None else float(row[0])
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self.get(key) is not None
+
+    def __getitem__(self, key: str) -> float:
+        v = self.get(key)
+        if v is None:
+            raise KeyError(key)
+        return v
+
+    def __setitem__(self, key: str, value: float) -> None:
+        with self._lock:
+            self._conn.execute("INSERT OR REPLACE INTO fits (key, value) VALUES (?, ?)", (key, float(value)))
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._conn.execute("SELECT COUNT(*) FROM fits").fetchone()[0])
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self._conn.close()
+
+
+def default_fit_cache() -> FitCache:
+    """The fit cache under the noveval cache root (``$NOVEVAL_CACHE_DIR/novelty_fits.sqlite``)."""
+    from noveval.settings import cache_dir
+
+    return FitCache(cache_dir() / "novelty_fits.sqlite")
