@@ -7,6 +7,7 @@ reply is parsed back into a title (first line, ``Title:`` prefix removed) and an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 
@@ -28,21 +29,45 @@ def make_messages(title: str, abstract: str) -> list[dict[str, str]]:
     return [{"role": "system", "content": paraphrase_prompt()}, {"role": "user", "content": body}]
 
 
+_TITLE = re.compile(r"^[\W_]*title[\W_]*:\s*(.*)$", re.IGNORECASE)
+_ABSTRACT = re.compile(r"^[\W_]*abstract[\W_]*:?\s*(.*)$", re.IGNORECASE)
+
+
+def _clean(text: str) -> str:
+    return text.strip().strip("*#_ ").strip()
+
+
 def parse_paraphrase(text: str, *, fallback_title: str = "") -> tuple[str, str] | None:
-    """Split a reply into (title, abstract); None when it is empty."""
+    """Split a reply into (title, abstract); None when no abstract text is left.
+
+    Labelled replies (``Title: ...`` and ``Abstract: ...`` lines, in any case, with
+    Markdown emphasis) are read by their labels wherever they stand; a line above the
+    labels (small models often echo the original title first) is dropped. Unlabelled
+    replies: the first line is the title when more lines follow, else the whole reply
+    is the abstract and ``fallback_title`` the title.
+    """
     lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
     if not lines:
         return None
-    first = lines[0]
-    for pre in ("title:", "**title:**", "# "):
-        if first.lower().startswith(pre):
-            first = first[len(pre):].strip()
-    rest = " ".join(lines[1:])
-    if rest.lower().startswith("abstract:"):
-        rest = rest[9:].strip()
-    if not rest:  # one paragraph: keep the original title slot filled
-        return (fallback_title or first[:120], first)
-    return first.strip("*# "), rest
+    t_at = next((i for i, ln in enumerate(lines) if _TITLE.match(ln)), None)
+    a_at = next((i for i, ln in enumerate(lines) if _ABSTRACT.match(ln) and (
+        ln.rstrip().endswith(":") or ":" in ln[:12])), None)
+    if t_at is not None or a_at is not None:
+        title = _clean(_TITLE.match(lines[t_at]).group(1)) if t_at is not None else ""
+        if t_at is not None and not title and t_at + 1 < len(lines) and t_at + 1 != a_at:
+            title = _clean(lines[t_at + 1])
+        if a_at is not None:
+            body = [_ABSTRACT.match(lines[a_at]).group(1), *lines[a_at + 1:]]
+        else:
+            skip = t_at + (2 if not _clean(_TITLE.match(lines[t_at]).group(1)) else 1)
+            body = lines[skip:]
+        abstract = " ".join(b for b in (_clean(x) for x in body) if b and not _TITLE.match(b))
+        if not abstract:
+            return None
+        return (title or fallback_title or abstract[:120]), abstract
+    if len(lines) == 1:
+        return (fallback_title or lines[0][:120]), lines[0]
+    return _clean(lines[0]) or fallback_title, " ".join(lines[1:])
 
 
 def paraphrase_many(papers: Sequence[tuple[str, str]], *, model: str = "local",
