@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from noveval.benchmarks.axioms import engine
+from noveval.benchmarks.axioms.axioms import agreement as shared_agreement
 from noveval.benchmarks.axioms.axioms import decide
 from noveval.benchmarks.axioms.pools import (
     DEFAULT_TASKS,
@@ -41,15 +42,8 @@ def decisions(scores: dict, title_only: bool = False) -> dict:
 
 
 def agreement(a: dict, b: dict) -> tuple[float, int]:
-    same = n = 0
-    for iid in a:
-        for ax, x in a[iid].items():
-            y = b[iid][ax]
-            if x is None and y is None:
-                continue
-            n += 1
-            same += x == y
-    return (same / n if n else float("nan")), n
+    frac, n = shared_agreement(a, b)["all"]
+    return (frac if frac is not None else float("nan")), n
 
 
 def timed(fn, repeats: int = 1):

@@ -153,3 +153,15 @@ def test_ax3_prepend_option(task_items):
         if "cov1" in ex:
             assert task.abstracts[ex["cov1"]].endswith(task.abstracts[ex["nn"]].strip())
             assert "paraphrase" not in variants[it.item_id]
+
+
+def test_decision_agreement_counts_only_checks_both_sides_made():
+    from noveval.benchmarks.axioms.axioms import agreement
+
+    a = {"p1": {"Ax1": True, "Ax2": False, "Ax4": None}, "p2": {"Ax1": True}, "only_a": {"Ax1": True}}
+    b = {"p1": {"Ax1": True, "Ax2": True, "Ax4": True}, "p2": {"Ax1": False}, "only_b": {"Ax1": False}}
+    res = agreement(a, b)
+    assert res["Ax1"] == (0.5, 2)  # p1 same, p2 differs; only_a / only_b ignored
+    assert res["Ax2"] == (0.0, 1)
+    assert res["Ax4"] == (None, 0)  # a did not evaluate it
+    assert res["all"] == (1 / 3, 3)

@@ -57,3 +57,28 @@ def decide(scores: Mapping[str, float | None], *, title_only: bool = False) -> d
         title_only: the metric reads titles only (Ax3 not evaluated, §5.2).
     """
     return {a: (None if title_only and a in TITLE_ONLY_SKIP else check(a, scores)) for a in AXIOMS}
+
+
+def agreement(a: Mapping[str, Mapping[str, bool | None]],
+              b: Mapping[str, Mapping[str, bool | None]]) -> dict[str, tuple[float | None, int]]:
+    """Pass/fail agreement of two decision sets (e.g. an approximation vs the exact metric).
+
+    Args:
+        a, b: focal id -> axiom -> decision (as :func:`decide` returns); only ids in both
+            count, and a check counts when both sides evaluated it.
+
+    Returns:
+        axiom -> (fraction of equal decisions in [0, 1], best 1; checks compared), plus
+        ``"all"`` over every axiom; the fraction is None when nothing was compared.
+    """
+    same: dict[str, int] = {}
+    n: dict[str, int] = {}
+    for iid in a.keys() & b.keys():
+        for ax in AXIOMS:
+            x, y = a[iid].get(ax), b[iid].get(ax)
+            if x is None or y is None:
+                continue
+            for k in (ax, "all"):
+                n[k] = n.get(k, 0) + 1
+                same[k] = same.get(k, 0) + (x == y)
+    return {k: ((same[k] / n[k]) if n.get(k) else None, n.get(k, 0)) for k in (*AXIOMS, "all")}
