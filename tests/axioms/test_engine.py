@@ -68,3 +68,24 @@ def test_semnovel_exact_equals_naive_and_cache(prepared):
     approx = engine.score_semnovel_approx(m, emb, [it], {it.item_id: variants[it.item_id]}, extra)
     assert set(approx[it.item_id]) == set(variants[it.item_id])
     assert np.isfinite(list(approx[it.item_id].values())).all()
+
+
+@pytest.mark.parametrize("approx", [False, True])
+def test_fasttext_cache_skips_training_and_changes_nothing(prepared, approx, monkeypatch):
+    task, items, variants, _extra, _emb = prepared
+    m = FastTextLOF(bucket=5_000, n_neighbors=10)
+    sub = items[:3]
+    plain = engine.score_fasttext(m, task, sub, variants, approx=approx)
+    cache: dict = {}
+    first = engine.score_fasttext(m, task, sub, variants, approx=approx, cache=cache)
+    assert first == plain  # a cache never changes a score (approx Ax5/6 are not keyed like base)
+    if not approx:
+        assert len(cache) == sum(len(v) for v in first.values())
+        def no_training(self, titles):  # noqa: ANN001
+            raise AssertionError("trained although every score was cached")
+
+        monkeypatch.setattr(FastTextLOF, "train", no_training)
+        again = engine.score_fasttext(m, task, sub, variants, cache=cache)
+        assert again == first
+    else:
+        assert not any(k is None for k in cache)

@@ -231,14 +231,18 @@ def _ft_group(args: tuple[FastTextLOF, list[str], list[tuple[str, str, list[str]
 
 def score_fasttext(metric: FastTextLOF, task: TaskData, items: Sequence[FocalItem],
                    variants: dict[str, Variants], *, approx: bool = False, n_jobs: int = 1,
-                   extra_rows: dict[str, dict[str, int]] | None = None) -> Scores:
+                   extra_rows: dict[str, dict[str, int]] | None = None, cache=None,
+                   progress: str | None = None) -> Scores:
     """FastTextLOF over all variants, one fastText model per distinct pool content.
 
     Exact: ``copy``/``paraphrase`` pools contain one more title, so each gets its own model.
     ``approx``: they reuse the base pool's model (the added title is embedded with it), and
     Ax5/6 pools reuse the base model too (LOF over the subset of its title vectors). Ax3
     variants are not scored (title-only metric, §5.2). ``extra_rows`` is unused (kept for
-    a uniform signature).
+    a uniform signature). ``cache`` (dict or :class:`~noveval.novelty.fitcache.FitCache`)
+    keeps each score under the content of its training titles, focal and added titles;
+    a pool whose scores are all cached is not trained again. ``progress`` labels a
+    progress display over the models trained.
     """
     groups: dict[str, tuple[np.ndarray, list[tuple[str, str, str, list[str]]]]] = {}
     for it in items:
@@ -255,22 +259,51 @@ def score_fasttext(metric: FastTextLOF, task: TaskData, items: Sequence[FocalIte
             groups.setdefault(k, (np.sort(train_rows), []))[1].append(
                 (it.item_id, v, task.titles[it.local], added))
     out: Scores = {it.item_id: {} for it in items}
+    cache = cache if cache is not None else {}
     jobs, keys = [], []
     for _k, (rows, qs) in groups.items():
         titles = [task.titles[int(r)] for r in rows]
-        jobs.append((metric, titles, [(q[0], q[2], q[3]) for q in qs]))
-        keys.append(qs)
+        todo = []
+        for q in qs:
+            # approx Ax5/6 are scored on a subset of the base model's vectors: not cached
+            subset = approx and q[1] in ("minus_cited", "cited_only")
+            ckey = None if subset else _ft_key(metric, titles, q[2], q[3])
+            if ckey is not None and ckey in cache:
+                out[q[0]][q[1]] = float(cache[ckey])
+            else:
+                todo.append((*q, ckey))
+        if todo:
+            jobs.append((metric, titles, [(q[0], q[2], q[3]) for q in todo]))
+            keys.append(todo)
     if approx:  # Ax5/6 under approx: LOF over the subset's vectors from the base model
         jobs, keys = _ft_subset_jobs(metric, task, items, variants, jobs, keys, out)
-    if n_jobs > 1 and len(jobs) > 1:
-        with ProcessPoolExecutor(n_jobs) as ex:
-            res = list(ex.map(_ft_group, jobs, chunksize=1))
-    else:
-        res = [_ft_group(j) for j in jobs]
-    for qs, scores in zip(keys, res, strict=True):
-        for (iid, v, _f0, _a), s in zip(qs, scores, strict=True):
-            out[iid][v] = s
+    from noveval.progress import track
+
+    with track(len(jobs), progress or "") as bar:
+        if n_jobs > 1 and len(jobs) > 1:
+            with ProcessPoolExecutor(n_jobs) as ex:
+                for qs, scores in zip(keys, ex.map(_ft_group, jobs, chunksize=1), strict=True):
+                    _ft_store(out, cache, qs, scores)
+                    bar.advance()
+        else:
+            for qs, job in zip(keys, jobs, strict=True):
+                _ft_store(out, cache, qs, _ft_group(job))
+                bar.advance()
     return out
+
+
+def _ft_key(metric: FastTextLOF, titles: Sequence[str], focal: str, added: Sequence[str]) -> str:
+    """Content key of one FastTextLOF score: training titles and settings, focal, added titles."""
+    h = hashlib.sha1(("fasttext-lof\x1d" + metric.key(titles)).encode())
+    h.update("\x1e".join([focal, *added]).encode())
+    return h.hexdigest()
+
+
+def _ft_store(out: Scores, cache, qs, scores) -> None:
+    for (iid, v, _f0, _a, ckey), s in zip(qs, scores, strict=True):
+        out[iid][v] = float(s)
+        if ckey is not None:
+            cache[ckey] = float(s)
 
 
 def _ft_subset_jobs(metric, task, items, variants, jobs, keys, out):
@@ -284,7 +317,7 @@ def _ft_subset_jobs(metric, task, items, variants, jobs, keys, out):
             wv = metric.train(job[1])
             pv = metric.vectors(wv, job[1])
             pos = {int(r): i for i, r in enumerate(np.sort(rows))}
-            for iid, v, ftitle, _a in sub:
+            for iid, v, ftitle, _a, _ck in sub:
                 keep = [pos[int(r)] for r in variants[iid][v]]
                 fv = metric.vectors(wv, [ftitle])[0]
                 out[iid][v] = metric.lof_of_focal(fv, pv[keep])

@@ -151,12 +151,12 @@ def build_variants(task: TaskData, items: Sequence[FocalItem], rules: PoolRules,
 
 
 def score_task(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem], variants: dict,
-               extra: dict, emb: np.ndarray, *, semnovel_cache=None, timings: dict | None = None,
+               extra: dict, emb: np.ndarray, *, fit_cache=None, timings: dict | None = None,
                progress: bool = False) -> dict[str, dict]:
     """Scores of every configured metric: metric -> item id -> variant -> score.
 
-    ``semnovel_cache``: dict or :class:`~noveval.novelty.fitcache.FitCache` of exact
-    t-SNE fits (default: none kept)."""
+    ``fit_cache``: dict or :class:`~noveval.novelty.fitcache.FitCache` of exact
+    t-SNE fits and fastText/LOF scores (default: none kept)."""
     from noveval.benchmarks.axioms import engine
 
     out = {}
@@ -170,11 +170,13 @@ def score_task(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem], va
                 out[name] = engine.score_semnovel_approx(m, emb, items, variants, extra)
             else:
                 out[name] = engine.score_semnovel_exact(
-                    m, emb, items, variants, n_jobs=cfg.n_jobs, cache=semnovel_cache,
+                    m, emb, items, variants, n_jobs=cfg.n_jobs, cache=fit_cache,
                     progress=f"SemNovel t-SNE fits ({task.spec.name})" if progress else None)
         elif name == "FastTextLOF":
-            out[name] = engine.score_fasttext(m, task, items, variants, n_jobs=cfg.n_jobs,
-                                              approx=cfg.fasttext_mode == "approx", extra_rows=extra)
+            out[name] = engine.score_fasttext(
+                m, task, items, variants, n_jobs=cfg.n_jobs, approx=cfg.fasttext_mode == "approx",
+                extra_rows=extra, cache=fit_cache,
+                progress=f"FastTextLOF models ({task.spec.name})" if progress else None)
         if timings is not None:
             timings[name] = timings.get(name, 0.0) + time.perf_counter() - t0
     return out
@@ -318,7 +320,7 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
     done = _load_done(per_item)
     from noveval.novelty.fitcache import default_fit_cache
 
-    sn_cache = default_fit_cache() if "SemNovel" in cfg.metrics else None
+    sn_cache = default_fit_cache() if {"SemNovel", "FastTextLOF"} & set(cfg.metrics) else None
     by_name = {t.name: t for t in cfg.tasks}
     timings: dict[str, float] = {}
     stats: dict[str, dict] = {}
@@ -339,7 +341,7 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
         emb = np.asarray(embedder.encode(task.texts, batch_size=64,
                                          progress=f"embed {spec.name}" if progress else None))
         t_prep = time.perf_counter() - t0
-        scores = score_task(cfg, task, items, variants, extra, emb, semnovel_cache=sn_cache,
+        scores = score_task(cfg, task, items, variants, extra, emb, fit_cache=sn_cache,
                             timings=timings, progress=progress)
         for row in item_rows(task, items, scores):
             if row["id"] not in done:
