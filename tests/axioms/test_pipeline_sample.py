@@ -64,3 +64,13 @@ def test_exact_semnovel_fits_are_shared_across_run_dirs(tmp_path, monkeypatch, s
     rows_b = [json.loads(x) for x in (tmp_path / "b" / "per_item.jsonl").read_text().splitlines()]
     assert [r["scores"] for r in rows_b] == [r["scores"] for r in rows_a]
     assert b["extra"]["table"] == a["extra"]["table"]
+
+
+def test_ax3_unseen_counts_edits_that_embed_like_the_original():
+    import numpy as np
+
+    from noveval.benchmarks.axioms.run import ax3_unseen
+
+    emb = np.array([[1.0, 0.0], [1.0, 0.0], [0.9, 0.1], [1.0, 0.0], [0.5, 0.5]])
+    extra = {"a": {"nn": 0, "cov1": 1, "cov2": 2, "cov4": 3}, "b": {"paraphrase": 4}}
+    assert ax3_unseen(emb, extra) == {"edits": 3, "unseen": 2}

@@ -150,6 +150,24 @@ def build_variants(task: TaskData, items: Sequence[FocalItem], rules: PoolRules,
     return variants, extra
 
 
+def ax3_unseen(emb: np.ndarray, extra: dict[str, dict[str, int]]) -> dict[str, int]:
+    """How many Ax3 edits the embedder cannot see (edited text embeds exactly as the original).
+
+    An embedder truncates long inputs (the bundled MiniLM at 256 word pieces), so
+    sentences appended to a long neighbour abstract may change nothing; such an edit
+    makes ``Ax3<base`` fail for every metric. Returns ``{"edits", "unseen"}`` over the
+    ``cov1``/``cov2``/``cov4`` texts.
+    """
+    edits = unseen = 0
+    for ex in extra.values():
+        if "nn" not in ex:
+            continue
+        for k in ("cov1", "cov2", "cov4"):
+            edits += 1
+            unseen += bool(np.array_equal(emb[ex[k]], emb[ex["nn"]]))
+    return {"edits": edits, "unseen": unseen}
+
+
 def score_task(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem], variants: dict,
                extra: dict, emb: np.ndarray, *, fit_cache=None, timings: dict | None = None,
                progress: bool = False) -> dict[str, dict]:
@@ -347,7 +365,16 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
             if row["id"] not in done:
                 append_jsonl(per_item, row)
                 done[row["id"]] = row
-        stats[spec.name] = {"items": len(items), "rows": len(task.texts), "prep_s": round(t_prep, 2)}
+        hidden = ax3_unseen(emb, extra)
+        stats[spec.name] = {"items": len(items), "rows": len(task.texts), "prep_s": round(t_prep, 2),
+                            "ax3_unseen": hidden}
+        if hidden["edits"] and hidden["unseen"] / hidden["edits"] > 0.2:
+            import logging
+
+            logging.getLogger("noveval").warning(
+                "axioms %s: %d of %d Ax3 edits leave the neighbour's embedding unchanged (text past "
+                "the embedder's input limit); --ax3-position prepend makes them visible",
+                spec.name, hidden["unseen"], hidden["edits"])
         if progress:
             print(f"[axioms] {spec.name}: {len(items)} focal papers, {len(task.texts)} texts, "
                   f"prep {t_prep:.1f}s, cumulative metric time {timings}", flush=True)
