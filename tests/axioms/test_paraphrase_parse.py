@@ -31,3 +31,15 @@ def test_nothing_usable():
 def test_word_abstract_in_prose_is_not_a_label():
     out = parse_paraphrase("Better plans\nAbstract reasoning helps planners. We show it.")
     assert out == ("Better plans", "Abstract reasoning helps planners. We show it.")
+
+
+def test_usable_rejects_stubs_and_loops_keeps_real_rewrites():
+    from noveval.benchmarks.axioms.paraphrase import usable
+
+    original = " ".join(f"w{i}" for i in range(100))  # 100 words
+    assert not usable(original, "Too short.")  # 2 < 40 words
+    looping = "we propose a new method " * 20  # 100 words, 5 distinct
+    assert not usable(original, looping)
+    rewrite = " ".join(f"v{i % 60}" for i in range(90))  # 90 words, 60 distinct (0.67)
+    assert usable(original, rewrite)
+    assert usable("a b c d e", "x y z")  # short texts: only the length rule (3 >= 2)

@@ -70,10 +70,28 @@ def parse_paraphrase(text: str, *, fallback_title: str = "") -> tuple[str, str] 
     return _clean(lines[0]) or fallback_title, " ".join(lines[1:])
 
 
+def usable(original: str, rewritten: str, *, min_len_ratio: float = 0.4, min_distinct: float = 0.35) -> bool:
+    """Whether a rewritten abstract can stand in for a paraphrase of ``original``.
+
+    Small models sometimes stop after a few words or loop on one sentence; such output
+    is not a paraphrase, and checking Ax2 with it would test something else. Rejected:
+    fewer than ``min_len_ratio`` times the original's words, or (at 50+ words) a share
+    of distinct words below ``min_distinct`` (real abstracts are about 0.5-0.7).
+    """
+    words = rewritten.lower().split()
+    if len(words) < min_len_ratio * len(original.split()):
+        return False
+    return len(words) < 50 or len(set(words)) / len(words) >= min_distinct
+
+
 def paraphrase_many(papers: Sequence[tuple[str, str]], *, model: str = "local",
                     max_tokens: int = 400, seed: int = 0, progress: str | None = "paraphrase",
                     ) -> list[tuple[str, str] | None]:
-    """Paraphrase (title, abstract) pairs with a chat model; None where a call failed."""
+    """Paraphrase (title, abstract) pairs with a chat model.
+
+    None where a call failed or the reply is not :func:`usable` (Ax2 is then not
+    evaluated for that paper; the run's ``task_stats`` count them).
+    """
     from noveval.models import ChatRequest, GenerationParams, get_client
 
     client = get_client(model)
@@ -81,5 +99,8 @@ def paraphrase_many(papers: Sequence[tuple[str, str]], *, model: str = "local",
                         params=GenerationParams(temperature=0.0, max_tokens=max_tokens, seed=seed),
                         tag="axioms-paraphrase") for t, a in papers]
     out = client.complete_many(reqs, progress=progress)
-    return [parse_paraphrase(r.text, fallback_title=t) if r.ok and r.text else None
-            for r, (t, _a) in zip(out, papers, strict=True)]
+    res = []
+    for r, (t, a) in zip(out, papers, strict=True):
+        p = parse_paraphrase(r.text, fallback_title=t) if r.ok and r.text else None
+        res.append(p if p is not None and usable(a, p[1]) else None)
+    return res

@@ -367,7 +367,8 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
                 done[row["id"]] = row
         hidden = ax3_unseen(emb, extra)
         stats[spec.name] = {"items": len(items), "rows": len(task.texts), "prep_s": round(t_prep, 2),
-                            "ax3_unseen": hidden}
+                            "ax3_unseen": hidden,
+                            "paraphrases": {"asked": len(para), "usable": sum(v is not None for v in para.values())}}
         if hidden["edits"] and hidden["unseen"] / hidden["edits"] > 0.2:
             import logging
 
