@@ -89,3 +89,15 @@ def test_fasttext_cache_skips_training_and_changes_nothing(prepared, approx, mon
         assert again == first
     else:
         assert not any(k is None for k in cache)
+
+
+def test_process_pool_gives_the_same_scores(prepared):
+    """n_jobs > 1 runs fits in spawned workers (no fork after torch); results do not change."""
+    task, items, variants, _extra, emb = prepared
+    it = items[0]
+    one = {it.item_id: {k: variants[it.item_id][k] for k in ("base", "copy", "distant") if k in variants[it.item_id]}}
+    m = SemNovel()
+    assert engine.score_semnovel_exact(m, emb, [it], one, n_jobs=2) == engine.score_semnovel_exact(m, emb, [it], one)
+    ft = FastTextLOF(bucket=5_000, n_neighbors=10)
+    assert engine.score_fasttext(ft, task, items[:2], variants, n_jobs=2) == engine.score_fasttext(
+        ft, task, items[:2], variants)

@@ -35,6 +35,14 @@ MAP_POOL = {"base": "base", "copy": "base", "paraphrase": "base", "cov1": "base"
 """The focal-independent pool each variant is derived from (for the approximations)."""
 
 
+def _pool(n_jobs: int) -> ProcessPoolExecutor:
+    """Worker processes started by ``spawn``: a forked child of a process that has loaded
+    torch (the embedder) can hang on a lock held by one of the parent's threads."""
+    import multiprocessing
+
+    return ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn"))
+
+
 def pool_key(rows: np.ndarray) -> str:
     """Content key of a pool variant (rows are task-local, so the key is task-scoped)."""
     return hashlib.sha1(np.ascontiguousarray(np.sort(rows), dtype=np.int64).tobytes()).hexdigest()
@@ -142,7 +150,7 @@ def score_semnovel_exact(metric: SemNovel, emb: np.ndarray, items: Sequence[Foca
         args = [(metric, jobs[k]) for k in keys]
         with track(len(keys), progress or "") as bar:
             if n_jobs > 1:
-                with ProcessPoolExecutor(n_jobs) as ex:
+                with _pool(n_jobs) as ex:
                     for key, s in zip(keys, ex.map(_semnovel_job, args, chunksize=1), strict=True):
                         _record(cache, on_done, key, s)
                         bar.advance()
@@ -281,7 +289,7 @@ def score_fasttext(metric: FastTextLOF, task: TaskData, items: Sequence[FocalIte
 
     with track(len(jobs), progress or "") as bar:
         if n_jobs > 1 and len(jobs) > 1:
-            with ProcessPoolExecutor(n_jobs) as ex:
+            with _pool(n_jobs) as ex:
                 for qs, scores in zip(keys, ex.map(_ft_group, jobs, chunksize=1), strict=True):
                     _ft_store(out, cache, qs, scores)
                     bar.advance()
