@@ -80,3 +80,20 @@ def test_ablation_and_pearson():
     assert set(out["ablation"]) == {"None", "X", "Y"}
     assert out["pearson"]["X"]["X"] == 1.0
     assert out["per_axiom"]["folds"][0]["weights"]["Ax1"]["X"] == 1.0
+
+
+def test_per_axiom_check_absent_from_training_uses_global_weights():
+    rows = _rows()
+    for r in rows:  # Ax6 (cited_only < minus_cited) exists only in field A
+        if r["field"] == "A":
+            for m, d in (("X", 0.5), ("Y", -0.5)):
+                s = r["scores"][m]
+                s["minus_cited"], s["cited_only"] = s["base"], s["base"] + d
+    res = cb.lodo(rows, ["X", "Y"], per_axiom=True)
+    by = {f["held_out"]: f for f in res["folds"]}
+    glob = {f["held_out"]: f for f in cb.lodo(rows, ["X", "Y"])["folds"]}
+    assert "Ax6" in by["A"]["untrained"] and by["A"]["weights"]["Ax6"] == glob["A"]["weights"]
+    # with A in training, Ax6 is fitted: X alone fails it everywhere, the fit passes it all
+    assert "Ax6" not in by["B"]["untrained"] and by["B"]["train"]["Ax6"] == 100.0
+    assert by["B"]["weights"]["Ax6"]["Y"] > 0
+    assert by["B"]["test"]["Ax6"] is None  # and B has no Ax6 checks to test

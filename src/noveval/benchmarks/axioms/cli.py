@@ -142,6 +142,10 @@ def format_combine(res: dict) -> str:
     for f in res["global"]["folds"]:
         lines.append(f"  held out {f['held_out']}: weights {f['weights']} test {_p(f['test_avg'])}")
     lines.append(f"per-axiom LODO test avg: {_p(res['per_axiom']['test_avg'])}")
+    for f in res["per_axiom"]["folds"]:
+        if f.get("untrained"):
+            lines.append(f"  held out {f['held_out']}: {', '.join(f['untrained'])} never apply in training "
+                         "(global weights used)")
     lines.append("ablation (dropped -> test avg): " + ", ".join(
         f"{k}: {_p(v['test_avg'])}" for k, v in res["ablation"].items()))
     return "\n".join(lines)
