@@ -1,0 +1,27 @@
+"""Axioms Table 2 in the report: the best metric is marked within each field, as in the paper."""
+
+from pathlib import Path
+
+from noveval.report.model import RunData
+from noveval.report.tables import axioms_tables
+
+
+def _run(table: dict) -> RunData:
+    return RunData(path=Path("x"), benchmark="axioms", config={}, scores={"extra": {"table": table}},
+                   predictions=[], judgments=[], per_item=[], label="r")
+
+
+def test_best_metric_is_bold_per_field_not_per_column():
+    cols = ["Ax1", "Avg"]
+    table = {
+        "columns": cols,
+        "by_field": {"CV": {"Yin": {"Ax1": 90.0, "Avg": 90.0}, "RND": {"Ax1": 80.0, "Avg": 80.0}},
+                     "ML": {"Yin": {"Ax1": 50.0, "Avg": 50.0}, "RND": {"Ax1": 60.0, "Avg": 60.0}}},
+        "overall": {"Yin": {"Ax1": 70.0, "Avg": 70.0}, "RND": {"Ax1": 70.0, "Avg": 70.0}},
+    }
+    (t,), gaps = axioms_tables([_run(table)])
+    assert not gaps
+    best = {name: [c.best for c in cells] for name, cells in t.rows}
+    assert best["CV · Yin"] == [True, True] and best["CV · RND"] == [False, False]
+    assert best["ML · RND"] == [True, True] and best["ML · Yin"] == [False, False]  # 60 < 90 elsewhere
+    assert best["All · Yin"] == [False, False] == best["All · RND"]  # a tie marks nothing
