@@ -57,3 +57,21 @@ def test_novelty_score(tmp_path):
     bad.write_text('{"abstract": "x"}\n')
     r = CliRunner().invoke(cli.novelty_app, ["score", "--papers", str(bad), "--pool", str(pool)])
     assert r.exit_code == 2 and "title" in r.output
+
+
+def test_compare_runs_counts_changed_decisions(tmp_path):
+    r = CliRunner().invoke(cli.app, ["run", "--out", str(tmp_path / "a"), "--sample", "--focal", "4",
+                                     "--model", "none", "-m", "Yin", "--task", "graph learning"])
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(x) for x in (tmp_path / "a" / "per_item.jsonl").read_text().splitlines()]
+    n = sum(v is not None for row in rows for v in row["checks"]["Yin"].values())
+    rows[0]["checks"]["Yin"]["Ax1"] = not rows[0]["checks"]["Yin"]["Ax1"]  # one decision flipped
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "per_item.jsonl").write_text("\n".join(json.dumps(x) for x in rows) + "\n")
+    r = CliRunner().invoke(cli.app, ["compare", str(tmp_path / "a"), str(tmp_path / "b")])
+    assert r.exit_code == 0, r.output
+    assert f"Yin: {100 * (n - 1) / n:.1f}% of {n} checks agree" in r.output
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "per_item.jsonl").write_text(json.dumps({"id": "other", "checks": {}}) + "\n")
+    r = CliRunner().invoke(cli.app, ["compare", str(tmp_path / "a"), str(tmp_path / "c")])
+    assert r.exit_code == 2 and "in common" in r.output

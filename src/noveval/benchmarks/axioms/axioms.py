@@ -8,7 +8,7 @@ score = more novel) and is a strict inequality; a check whose variants were not 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 VARIANTS: tuple[str, ...] = (
     "base", "copy", "paraphrase", "cov1", "cov2", "cov4", "distant", "minus_cited",
@@ -82,3 +82,20 @@ def agreement(a: Mapping[str, Mapping[str, bool | None]],
                 n[k] = n.get(k, 0) + 1
                 same[k] = same.get(k, 0) + (x == y)
     return {k: ((same[k] / n[k]) if n.get(k) else None, n.get(k, 0)) for k in (*AXIOMS, "all")}
+
+
+def compare_runs(rows_a: Sequence[Mapping], rows_b: Sequence[Mapping]) -> dict[str, dict[str, tuple[float | None, int]]]:
+    """:func:`agreement` of every metric two runs share, over the focal papers both hold.
+
+    Args:
+        rows_a, rows_b: ``per_item.jsonl`` rows (``id`` and ``checks``: metric -> axiom -> decision).
+
+    Returns:
+        metric -> axiom (and ``"all"``) -> (agreement in [0, 1], best 1; checks compared).
+    """
+    a = {r["id"]: r["checks"] for r in rows_a}
+    b = {r["id"]: r["checks"] for r in rows_b}
+    common = a.keys() & b.keys()
+    metrics = sorted({m for i in common for m in a[i]} & {m for i in common for m in b[i]})
+    return {m: agreement({i: a[i].get(m, {}) for i in common}, {i: b[i].get(m, {}) for i in common})
+            for m in metrics}

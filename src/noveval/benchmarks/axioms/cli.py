@@ -136,6 +136,27 @@ def combine_cmd(
     typer.echo(format_combine(res))
 
 
+@app.command("compare")
+@cli_errors
+def compare_cmd(
+    run_a: Annotated[Path, typer.Argument(help="An axioms run directory.")],
+    run_b: Annotated[Path, typer.Argument(help="Another run of the same focal papers (e.g. --semnovel approx, "
+                                                  "another embedder).")],
+) -> None:
+    """How often two runs reach the same pass/fail decision, per metric and axiom."""
+    from noveval.benchmarks.axioms.axioms import AXIOMS, compare_runs
+    from noveval.errors import InputError
+    from noveval.io import read_jsonl
+
+    res = compare_runs(read_jsonl(run_a / "per_item.jsonl"), read_jsonl(run_b / "per_item.jsonl"))
+    if not res:
+        raise InputError(str(run_b / "per_item.jsonl"), None, "id", f"no focal paper or metric in common with {run_a}")
+    for m, agr in res.items():
+        frac, n = agr["all"]
+        cells = " ".join(f"{ax}={'–' if agr[ax][0] is None else f'{100 * agr[ax][0]:.0f}'}" for ax in AXIOMS)
+        typer.echo(f"{m}: {_p(None if frac is None else 100 * frac)} of {n} checks agree; {cells}")
+
+
 def format_combine(res: dict) -> str:
     """Short text summary of :func:`combine.combine` results."""
     lines = [f"global LODO test avg: {_p(res['global']['test_avg'])}"]
