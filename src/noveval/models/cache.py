@@ -41,6 +41,21 @@ def cache_key(model_id: str, base_url: str | None, request: ChatRequest) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+def open_db(path: str | Path, schema: str) -> sqlite3.Connection:
+    """Open (creating folders and ``schema``) a SQLite file shared safely by threads and processes.
+
+    WAL journal, NORMAL sync, 60 s busy timeout, autocommit; guard the connection with
+    a lock when several threads use it.
+    """
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(Path(path), timeout=60, check_same_thread=False, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA busy_timeout=60000")
+    conn.executescript(schema)
+    return conn
+
+
 class ResponseCache:
     """A SQLite-backed map from cache key to :class:`ChatResponse`.
 
@@ -50,13 +65,8 @@ class ResponseCache:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._conn = sqlite3.connect(self.path, timeout=60, check_same_thread=False, isolation_level=None)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.execute("PRAGMA busy_timeout=60000")
-        self._conn.executescript(SCHEMA)
+        self._conn = open_db(self.path, SCHEMA)
 
     def get(self, key: str) -> ChatResponse | None:
         """Return the stored response for ``key`` (marked ``cached=True``), or None."""

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sqlite3
 import threading
 import time
 from collections.abc import Sequence
@@ -45,14 +44,12 @@ class VectorCache:
     """
 
     def __init__(self, path: str | Path) -> None:
+        from noveval.models.cache import open_db
+
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._conn = sqlite3.connect(self.path, timeout=60, check_same_thread=False, isolation_level=None)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA busy_timeout=60000")
-        self._conn.execute(
-            "CREATE TABLE IF NOT EXISTS vectors (model TEXT, hash TEXT, vec BLOB, PRIMARY KEY (model, hash))"
+        self._conn = open_db(
+            self.path, "CREATE TABLE IF NOT EXISTS vectors (model TEXT, hash TEXT, vec BLOB, PRIMARY KEY (model, hash));"
         )
 
     def get_many(self, model_id: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:

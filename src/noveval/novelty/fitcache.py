@@ -9,7 +9,6 @@ number the fit would give, bit for bit. Several processes may share one file.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from pathlib import Path
 
@@ -22,13 +21,11 @@ class FitCache:
     """
 
     def __init__(self, path: str | Path) -> None:
+        from noveval.models.cache import open_db
+
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._conn = sqlite3.connect(self.path, timeout=60, check_same_thread=False, isolation_level=None)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA busy_timeout=60000")
-        self._conn.execute("CREATE TABLE IF NOT EXISTS fits (key TEXT PRIMARY KEY, value REAL NOT NULL)")
+        self._conn = open_db(self.path, "CREATE TABLE IF NOT EXISTS fits (key TEXT PRIMARY KEY, value REAL NOT NULL);")
 
     def get(self, key: str) -> float | None:
         """The stored value, or None."""

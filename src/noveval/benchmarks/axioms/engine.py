@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
@@ -41,6 +41,23 @@ def _pool(n_jobs: int) -> ProcessPoolExecutor:
     import multiprocessing
 
     return ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn"))
+
+
+def _map_jobs(fn: Callable, args: Sequence, n_jobs: int, label: str | None) -> Iterator:
+    """``fn(a)`` for each of ``args`` in order, in ``n_jobs`` spawned processes when more
+    than one job and process, with a progress display labelled ``label``."""
+    from noveval.progress import track
+
+    with track(len(args), label or "") as bar:
+        if n_jobs > 1 and len(args) > 1:
+            with _pool(n_jobs) as ex:
+                for res in ex.map(fn, args, chunksize=1):
+                    yield res
+                    bar.advance()
+        else:
+            for a in args:
+                yield fn(a)
+                bar.advance()
 
 
 def pool_key(rows: np.ndarray) -> str:
@@ -132,7 +149,6 @@ def score_semnovel_exact(metric: SemNovel, emb: np.ndarray, items: Sequence[Foca
     ``on_done(key, score)`` is called for it. ``progress`` labels a progress display.
     """
     from noveval.novelty.semnovel import content_key
-    from noveval.progress import track
 
     cache = cache if cache is not None else {}
     jobs: dict[str, np.ndarray] = {}
@@ -148,16 +164,8 @@ def score_semnovel_exact(metric: SemNovel, emb: np.ndarray, items: Sequence[Foca
     if jobs:
         keys = list(jobs)
         args = [(metric, jobs[k]) for k in keys]
-        with track(len(keys), progress or "") as bar:
-            if n_jobs > 1:
-                with _pool(n_jobs) as ex:
-                    for key, s in zip(keys, ex.map(_semnovel_job, args, chunksize=1), strict=True):
-                        _record(cache, on_done, key, s)
-                        bar.advance()
-            else:
-                for key, a in zip(keys, args, strict=True):
-                    _record(cache, on_done, key, _semnovel_job(a))
-                    bar.advance()
+        for key, s in zip(keys, _map_jobs(_semnovel_job, args, n_jobs, progress), strict=True):
+            _record(cache, on_done, key, s)
     for iid, v, key in wanted:
         out[iid][v] = float(cache[key])
     return out
@@ -285,18 +293,8 @@ def score_fasttext(metric: FastTextLOF, task: TaskData, items: Sequence[FocalIte
             keys.append(todo)
     if approx:  # Ax5/6 under approx: LOF over the subset's vectors from the base model
         jobs, keys = _ft_subset_jobs(metric, task, items, variants, jobs, keys, out)
-    from noveval.progress import track
-
-    with track(len(jobs), progress or "") as bar:
-        if n_jobs > 1 and len(jobs) > 1:
-            with _pool(n_jobs) as ex:
-                for qs, scores in zip(keys, ex.map(_ft_group, jobs, chunksize=1), strict=True):
-                    _ft_store(out, cache, qs, scores)
-                    bar.advance()
-        else:
-            for qs, job in zip(keys, jobs, strict=True):
-                _ft_store(out, cache, qs, _ft_group(job))
-                bar.advance()
+    for qs, scores in zip(keys, _map_jobs(_ft_group, jobs, n_jobs, progress), strict=True):
+        _ft_store(out, cache, qs, scores)
     return out
 
 
