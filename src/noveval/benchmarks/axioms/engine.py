@@ -152,6 +152,7 @@ def score_semnovel_exact(metric: SemNovel, emb: np.ndarray, items: Sequence[Foca
 
     cache = cache if cache is not None else {}
     jobs: dict[str, np.ndarray] = {}
+    found: dict[str, float] = {}
     wanted: list[tuple[str, str, str]] = []
     out: Scores = {it.item_id: {} for it in items}
     for it in items:
@@ -159,22 +160,23 @@ def score_semnovel_exact(metric: SemNovel, emb: np.ndarray, items: Sequence[Foca
             x = np.vstack([emb[rows], emb[it.local][None, :]]).astype(np.float32)
             key = content_key(x, perplexity=metric.perplexity, seed=metric.seed, k=(metric.k_min, metric.k_frac))
             wanted.append((it.item_id, v, key))
-            if key not in jobs and key not in cache:
-                jobs[key] = x
+            if key not in jobs and key not in found:
+                hit = cache.get(key)
+                if hit is None:
+                    jobs[key] = x
+                else:
+                    found[key] = float(hit)
     if jobs:
         keys = list(jobs)
         args = [(metric, jobs[k]) for k in keys]
         for key, s in zip(keys, _map_jobs(_semnovel_job, args, n_jobs, progress), strict=True):
-            _record(cache, on_done, key, s)
+            found[key] = float(s)
+            cache[key] = float(s)
+            if on_done:
+                on_done(key, float(s))
     for iid, v, key in wanted:
-        out[iid][v] = float(cache[key])
+        out[iid][v] = found[key]
     return out
-
-
-def _record(cache, on_done, key: str, s: float) -> None:
-    cache[key] = float(s)
-    if on_done:
-        on_done(key, float(s))
 
 
 def score_semnovel_approx(metric: SemNovel, emb: np.ndarray, items: Sequence[FocalItem],
@@ -284,8 +286,9 @@ def score_fasttext(metric: FastTextLOF, task: TaskData, items: Sequence[FocalIte
             # approx Ax5/6 are scored on a subset of the base model's vectors: not cached
             subset = approx and q[1] in ("minus_cited", "cited_only")
             ckey = None if subset else _ft_key(metric, titles, q[2], q[3])
-            if ckey is not None and ckey in cache:
-                out[q[0]][q[1]] = float(cache[ckey])
+            hit = None if ckey is None else cache.get(ckey)
+            if hit is not None:
+                out[q[0]][q[1]] = float(hit)
             else:
                 todo.append((*q, ckey))
         if todo:

@@ -1,8 +1,9 @@
 """Axiom 2 paraphrases by a chat model (Liu & Zhai 2026, §3 and Appendix A.1), cached.
 
-The prompt asks for what Appendix A.1 describes, in our own words; the input is the title and abstract, and the
-reply is parsed back into a title (first line, ``Title:`` prefix removed) and an abstract
-(the rest). Responses are cached by the chat client, so a re-run makes no model calls.
+The prompt asks for what Appendix A.1 describes, in our own words; the input is the title
+and abstract, the reply is parsed back into a title and an abstract
+(:func:`parse_paraphrase`) and kept only when it is :func:`usable`. Responses are cached
+by the chat client, so a re-run makes no model calls.
 """
 
 from __future__ import annotations
@@ -53,14 +54,15 @@ def parse_paraphrase(text: str, *, fallback_title: str = "") -> tuple[str, str] 
     a_at = next((i for i, ln in enumerate(lines) if _ABSTRACT.match(ln) and (
         ln.rstrip().endswith(":") or ":" in ln[:12])), None)
     if t_at is not None or a_at is not None:
-        title = _clean(_TITLE.match(lines[t_at]).group(1)) if t_at is not None else ""
-        if t_at is not None and not title and t_at + 1 < len(lines) and t_at + 1 != a_at:
-            title = _clean(lines[t_at + 1])
+        title, after_title = "", 0
+        if t_at is not None:
+            title, after_title = _clean(_TITLE.match(lines[t_at]).group(1)), t_at + 1
+            if not title and after_title < len(lines) and after_title != a_at:  # "Title:" alone on its line
+                title, after_title = _clean(lines[after_title]), after_title + 1
         if a_at is not None:
             body = [_ABSTRACT.match(lines[a_at]).group(1), *lines[a_at + 1:]]
         else:
-            skip = t_at + (2 if not _clean(_TITLE.match(lines[t_at]).group(1)) else 1)
-            body = lines[skip:]
+            body = lines[after_title:]
         abstract = " ".join(b for b in (_clean(x) for x in body) if b and not _TITLE.match(b))
         if not abstract:
             return None

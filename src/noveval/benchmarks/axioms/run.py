@@ -338,7 +338,7 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
     done = _load_done(per_item)
     from noveval.novelty.fitcache import default_fit_cache
 
-    sn_cache = default_fit_cache() if {"SemNovel", "FastTextLOF"} & set(cfg.metrics) else None
+    fit_cache = default_fit_cache() if {"SemNovel", "FastTextLOF"} & set(cfg.metrics) else None
     by_name = {t.name: t for t in cfg.tasks}
     timings: dict[str, float] = {}
     stats: dict[str, dict] = {}
@@ -359,7 +359,7 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
         emb = np.asarray(embedder.encode(task.texts, batch_size=64,
                                          progress=f"embed {spec.name}" if progress else None))
         t_prep = time.perf_counter() - t0
-        scores = score_task(cfg, task, items, variants, extra, emb, fit_cache=sn_cache,
+        scores = score_task(cfg, task, items, variants, extra, emb, fit_cache=fit_cache,
                             timings=timings, progress=progress)
         for row in item_rows(task, items, scores):
             if row["id"] not in done:
