@@ -110,6 +110,11 @@ def test_f1_labels_recorded_and_bad_value_is_input_error(tmp_path: Path) -> None
     assert json.loads((out / "config.json").read_text())["f1_labels"] == "present"
     assert json.loads((out / "evaluation.json").read_text())["f1_scores"] == {"3": 1.0, "4": pytest.approx(2 / 3), "macro": pytest.approx(5 / 9)}
     assert s["extra"]["protocol"] is None  # saved predictions of unknown origin
+    from noveval.report.load import load_run
+    from noveval.report.tables import rinobench_tables
+
+    tables, _ = rinobench_tables([load_run(out)])
+    assert "F1 labels present (released eval.py)" in tables[0].caption and "protocol unknown" in tables[0].caption
     with pytest.raises(InputError, match="--f1-labels"):
         rinobench.score(preds, gold, out=tmp_path / "run2", progress=False, f1_labels="all")
     assert not (tmp_path / "run2").exists()
