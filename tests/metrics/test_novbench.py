@@ -143,6 +143,21 @@ def test_fluency_score_hand_computed():
     assert fluency_score([]) == 0.0
 
 
+def test_fluency_score_nonfinite_perplexity_counts_as_zero():
+    # Eq. 6: 1 / (1 + inf) = 0, and the sentence stays in |T|
+    assert fluency_score([1.0, math.inf]) == pytest.approx((0.5 + 0.0) / 2)
+    assert fluency_score([3.0, math.nan, 1.0]) == pytest.approx((0.25 + 0.0 + 0.5) / 3)  # NaN: nothing scorable
+    assert fluency_score([math.inf, math.inf]) == 0.0
+    # the old rule, kept as an option, leaves them out of the mean
+    assert fluency_score([1.0, math.inf], nonfinite="drop") == pytest.approx(0.5)
+    assert fluency_score([math.nan], nonfinite="drop") == 0.0
+    with pytest.raises(ValueError):
+        fluency_score([1.0], nonfinite="skip")  # type: ignore[arg-type]
+    texts = ["The parsing method is new", "Reparsing everything is not new at all here"]
+    # token KC 1/2, LS 0.325, FS (1/2 + 0)/2: Clarity (Eq. 7) = (0.5 + 0.325 + 0.25) / 3
+    assert clarity(texts, ["parsing"], perplexities=[1.0, math.inf]) == pytest.approx((0.5 + 0.325 + 0.25) / 3)
+
+
 def test_clarity_variants_hand_computed():
     kws = ["parsing"]
     texts = ["The parsing method is new", "Reparsing everything is not new at all here"]

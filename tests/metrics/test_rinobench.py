@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -130,3 +131,51 @@ def test_aspect_metrics_hand_made_sets() -> None:
     assert m2["recall"] == 1.0 and m2["hallucination_rate"] == 1.0
     with pytest.raises(ValueError):
         aspect_metrics(1, [False], [None])
+
+
+# --- f1_labels="present": the released eval.py (scikit-learn's default label set) ---
+
+
+def _released_f1(y_true: list[int], y_pred: list[int]) -> dict[str, float]:
+    """What the released eval.py computes, keys as its JSON file has them."""
+    labels = np.unique(y_true)
+    per = f1_score(y_true, y_pred, average=None, labels=labels)
+    out = {str(int(k)): float(v) for k, v in zip(labels, per, strict=True)}
+    out["macro"] = float(f1_score(y_true, y_pred, average="macro"))
+    return out
+
+
+def test_present_labels_hand_computed() -> None:
+    # gold [4, 4], predictions [4, 4]: only class 4 exists, so the released code says 1.0
+    assert f1_scores([4, 4], [4, 4], labels="present") == {"4": 1.0, "macro": 1.0}
+    # the fixed 1..5 set averages four empty classes (F1 0) with class 4 (F1 1): 1/5
+    assert f1_scores([4, 4], [4, 4])["macro"] == pytest.approx(0.2)
+    # a predicted class absent from the gold enters the macro average but gets no key:
+    # gold [3, 4], predictions [3, 5]: F1_3 = 1, F1_4 = 0, F1_5 = 0 -> macro 1/3
+    out = f1_scores([3, 4], [3, 5], labels="present")
+    assert list(out) == ["3", "4", "macro"]
+    assert out["macro"] == pytest.approx(1 / 3)
+    assert macro_f1([3, 4], [3, 5], labels="present") == out["macro"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_present_labels_equal_sklearn_default_on_small_sets(seed: int) -> None:
+    rng = np.random.default_rng(500 + seed)
+    n = int(rng.integers(1, 9))
+    # few distinct classes on each side, so the present set is usually smaller than 1..5
+    y_true = rng.choice(rng.choice(LABELS, int(rng.integers(1, 4)), replace=False), n).tolist()
+    y_pred = rng.choice(rng.choice(LABELS, int(rng.integers(1, 4)), replace=False), n).tolist()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scikit-learn warns about ill-defined precision
+        ref = _released_f1(y_true, y_pred)
+    got = f1_scores(y_true, y_pred, labels="present")
+    assert got == ref and list(got) == list(ref)  # same keys in the same order, same floats
+    assert macro_f1(y_true, y_pred, labels="present") == ref["macro"]
+
+
+def test_present_labels_ignore_unparseable_as_a_class() -> None:
+    # an unparseable answer is a miss for its gold class and adds no class of its own
+    out = f1_scores([2, 2, 5], [2, None, 5], labels="present")
+    assert out == {"2": pytest.approx(2 / 3), "5": 1.0, "macro": pytest.approx((2 / 3 + 1) / 2)}
+    with pytest.raises(ValueError, match="f1_labels"):
+        f1_scores([1], [1], labels="all")  # type: ignore[arg-type]

@@ -129,3 +129,75 @@ def test_every_released_output_format_parses_without_loss(novbench_dir):
             )
             checked += 1
     assert checked >= 273
+
+
+PLACEHOLDER_GOLD = """Positive Novelty Evaluations
+- [No positive comments identified]
+
+Neutral Novelty Evaluations
+- The authors note that agreement-only evaluation is limiting.
+
+Negative Novelty Evaluations
+- [No negative comments provided]
+- None
+"""
+
+
+def test_placeholders_drop_by_default_keep_on_request():
+    ev = parse_evaluation(PLACEHOLDER_GOLD)
+    assert ev.counts() == {"positive": 0, "neutral": 1, "negative": 0}
+    kept = parse_evaluation(PLACEHOLDER_GOLD, placeholders="keep")
+    assert kept.positive == ["[No positive comments identified]"]
+    assert kept.negative == ["[No negative comments provided]", "None"]
+    # scoring's length/"none" filter (the released scorer's) then keeps the bracketed ones only
+    assert kept.labelled_items() == [
+        ("positive", "[No positive comments identified]"),
+        ("neutral", "The authors note that agreement-only evaluation is limiting."),
+        ("negative", "[No negative comments provided]"),
+    ]
+    with pytest.raises(ValueError):
+        parse_evaluation(PLACEHOLDER_GOLD, placeholders="skip")  # type: ignore[arg-type]
+
+
+def _plain_items(text: str) -> list[tuple[str, str]]:
+    """A plain bullet parse: exact header lines, '- ' bullets, no placeholder handling."""
+    out, cur = [], None
+    for line in text.splitlines():
+        s = line.strip()
+        m = re.fullmatch(r"(Positive|Neutral|Negative) Novelty Evaluations", s)
+        if m:
+            cur = m.group(1).lower()
+        elif cur and s.startswith("- "):
+            out.append((cur, s[2:].strip()))
+    return [(lab, t) for lab, t in out if t.lower() != "none" and len(t) >= 10]
+
+
+@pytest.mark.realdata
+def test_coling_gold_placeholders(novbench_dir):
+    """5 of 73 COLING gold records parse differently from a plain bullet parse: 2 because
+    our parser drops placeholder bullets, 3 because their headers are bold (a plain parse
+    finds no section); with placeholders="keep" 6 records change, the 2 above and 4 whose
+    placeholder is an italic line in parentheses (which a plain bullet parse skips)."""
+    from noveval.benchmarks.novbench.data import load_records
+
+    recs = load_records(novbench_dir / "coling2020.json")
+    assert len(recs) == 73
+    differ, keep_differ = {}, set()
+    for r in recs:
+        ours = parse_evaluation(r.output_format).labelled_items()
+        plain = _plain_items(r.output_format or "")
+        if ours != plain:
+            differ[r.id] = (ours, plain)
+        if parse_evaluation(r.output_format, placeholders="keep").labelled_items() != ours:
+            keep_differ.add(r.id)
+    assert set(differ) == {"1317", "1644", "595", "1367", "1566"}
+    for rid in ("1317", "1644"):  # same items except the placeholders
+        ours, plain = differ[rid]
+        extra = [t for t in plain if t not in ours]
+        assert extra and all(is_placeholder(t) for _, t in extra) and all(x in plain for x in ours)
+    assert sorted(t for _, t in differ["1644"][1] if is_placeholder(t)) == [
+        "[No negative comments provided]", "[No positive comments provided]"]
+    for rid in ("595", "1367", "1566"):  # bold headers: the plain parse finds nothing
+        ours, plain = differ[rid]
+        assert plain == [] and ours
+    assert keep_differ == {"1317", "1644", "889", "996", "1367", "1566"}

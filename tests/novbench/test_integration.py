@@ -49,6 +49,29 @@ def test_cli_run_and_score_samples_rag(tmp_path, cli):
     assert "Human" in r.output
     per_item = [json.loads(x) for x in (out / "per_item.jsonl").read_text().splitlines()]
     assert len(per_item) == 2 and all(0.0 <= x["clarity_reference"] <= 1.0 for x in per_item)
+    # every table names its embedders and perplexity model; a local folder is accepted for
+    # Relevance (the paper's SPICED would be passed the same way); here: MiniLM by path
+    from noveval.models.embed import bundled_minilm_path
+
+    assert "Models: Relevance embedder:" in r.output and "(paper: SPICED)" in r.output
+    assert scores["extra"]["embedder"] == scores["extra"]["relevance_embedder"]
+    folder = str(bundled_minilm_path())
+    r = CliRunner().invoke(
+        cli, ["score", "novbench", "--predictions", str(out), "--data", str(SAMPLES), "--clarity", "reference",
+              "--relevance-embedder", f"local:{folder}"]
+    )
+    assert r.exit_code == 0, r.output
+    again = json.loads((out / "scores.json").read_text())
+    name = Path(folder).name
+    assert again["extra"]["relevance_embedder"] == f"local/{name}" != again["extra"]["embedder"]
+    assert f"Relevance embedder: local/{name}" in r.output and "Coverage embedder:" in r.output
+    assert again["metrics"]["relevance"]["mean"] == pytest.approx(scores["metrics"]["relevance"]["mean"], abs=1e-5)
+    assert again["extra"]["clarity_comparable_to_paper"] is None  # no perplexity: paper Clarity not computed
+    from noveval.report.load import load_run
+    from noveval.report.tables import novbench_tables
+
+    [table], _ = novbench_tables([load_run(out)])
+    assert f"Relevance embedder: local/{name}" in table.caption and "Eq. 7" in table.caption
     # re-running the finished run makes no new model call (resume + cache)
     r = CliRunner().invoke(
         cli,

@@ -149,8 +149,15 @@ def test_render_table_shape():
     t = render_table(res)
     lines = t.splitlines()
     assert "zero-shot" in lines[0] and "rag" in lines[0]
-    assert lines[-1].startswith("Human") and "2.7900" in lines[-1]
+    human = next(x for x in lines if x.startswith("Human"))
+    assert "2.7900" in human
     assert lines[3].split()[0] == "x" and lines[3].count("0.5000") == 8
+    # the table names the models behind it and the Clarity variant comparable with the paper
+    res[0]["extra"]["models_note"] = "Relevance embedder: st:minilm (also Coverage) (paper: SPICED); FS perplexity model: ppl:x"
+    t = render_table(res)
+    assert "Models: Relevance embedder: st:minilm" in t and "ppl:x" in t
+    assert "Eq. 7" in t and "comparable" in t
+    assert "released comment_evaluate.py" in render_table(res, clarity="reference")
 
 
 def test_retrieve_references_skips_the_paper_itself():
@@ -174,3 +181,50 @@ def test_empty_output_has_no_paper_clarity_without_perplexity():
     rec = NovBenchRecord(id="1", paper_novelty=["We propose X."], output_format="Positive Novelty Evaluations\n- X is new and useful.\n")
     [row] = score_outputs([rec], {"1": ""}, embedder=_BagOfWords())
     assert row["clarity"] is None and row["clarity_reference"] == 0.0 and row["relevance"] == 0.0
+
+
+class _Constant:
+    """A toy embedder mapping every text to the same vector: every cosine is 1."""
+
+    model_id = "constant"
+
+    def encode(self, texts, progress=None):
+        return np.ones((len(texts), 4))
+
+
+def test_relevance_embedder_is_used_for_relevance_only():
+    rec = NovBenchRecord(
+        id="1",
+        paper_novelty=["We propose a graph rewriting parser."],
+        output_format="Positive Novelty Evaluations\n- The graph rewriting parser is new.\n",
+    )
+    outputs = {"1": "Positive Novelty Evaluations\n- Totally unrelated words appear in this sentence.\n"}
+    [base] = score_outputs([rec], outputs, embedder=_BagOfWords())
+    [split] = score_outputs([rec], outputs, embedder=_BagOfWords(), relevance_embedder=_Constant())
+    assert base["relevance"] < 5.0 and split["relevance"] == pytest.approx(5.0)  # IMS = 1 + 4 * 1
+    assert split["coverage"] == base["coverage"] == 0.0  # Coverage stays on the first embedder
+    [h] = score_human([rec], embedder=_BagOfWords(), relevance_embedder=_Constant())
+    assert h["relevance"] == pytest.approx(5.0)
+
+
+def test_placeholders_keep_changes_coverage_and_dist_acc_hand_computed():
+    gold = ("Positive Novelty Evaluations\n- [No positive comments identified]\n\n"
+            "Negative Novelty Evaluations\n- Rule induction is old news here.\n")
+    rec = NovBenchRecord(id="1", paper_novelty=["We propose rule induction."], output_format=gold)
+    outputs = {"1": "Negative Novelty Evaluations\n- Rule induction is old news here.\n"}
+    [drop] = score_outputs([rec], outputs, embedder=_BagOfWords())
+    [keep] = score_outputs([rec], outputs, embedder=_BagOfWords(), placeholders="keep")
+    assert drop["n_gold"] == 1 and drop["coverage"] == 1.0 and drop["dist_acc"] == 1.0
+    # kept, the placeholder is one more gold (positive) item: 1 of 2 covered; gold 1/2 pos, 1/2 neg
+    assert keep["n_gold"] == 2 and keep["coverage"] == 0.5
+    assert keep["dist_acc"] == pytest.approx(1 - (0.5 + 0 + 0.5) / 2)
+
+
+def test_models_note_names_embedders_and_perplexity_model():
+    from noveval.benchmarks.novbench.score import models_note
+
+    n = models_note("st:minilm", "st:minilm", "ppl:local/SmolLM2")
+    assert n == "Relevance embedder: st:minilm (also Coverage) (paper: SPICED); FS perplexity model: ppl:local/SmolLM2 (paper: distilgpt2)"
+    n = models_note("st:minilm", "local/spiced", None)
+    assert "Relevance embedder: local/spiced;" in n and "Coverage embedder: st:minilm" in n
+    assert "not computed" in n

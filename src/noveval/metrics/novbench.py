@@ -8,10 +8,15 @@ elsewhere (``noveval.benchmarks.novbench.score``) and passed in.
 Two Clarity variants exist (DESIGN.md §1, "faithful first"):
 
 * ``variant="paper"`` (default): Eq. 7, ``(KC + LS + FS) / 3`` with token-level
-  keyword matching (Eq. 4 and the paragraph after it).
-* ``variant="reference"``: what the authors' released code computes,
-  ``0.5 * KC + 0.5 * LS`` with case-insensitive *substring* keyword matching and no
-  fluency term.
+  keyword matching (Eq. 4 and the paragraph after it). **This is the variant to
+  compare with the paper's Table 2**: the authors' own result files
+  (``rebuttal_result/result_dict_coling.json`` in njust-winchy/llm4novelty) give the
+  COLING 2020 gold a Clarity of 0.5327, which the three-term formula fits (its ceiling
+  is ``(2 + FS) / 3``, and every Clarity in Table 2 is ≤ 0.6682), while the released
+  ``comment_evaluate.py`` formula gives 0.7996 on the same gold.
+* ``variant="reference"``: what the authors' released ``comment_evaluate.py``
+  computes, ``0.5 * KC + 0.5 * LS`` with case-insensitive *substring* keyword matching
+  and no fluency term. Their published numbers were not produced by it.
 
 Conventions shared by every function here, following the released code:
 
@@ -275,19 +280,36 @@ def length_score(texts: Sequence[str], *, norm: int = 20) -> float:
     return float(min(mean_len / norm, 1.0))
 
 
-def fluency_score(perplexities: Sequence[float]) -> float:
+def fluency_score(
+    perplexities: Sequence[float], *, nonfinite: Literal["zero", "drop"] = "zero"
+) -> float:
     """Fluency Score FS (Section 3.2, Eq. 6): ``mean_t 1 / (1 + PPL(t))``.
 
+    Every sentence of ``T`` counts. A perplexity that is not finite (``inf``, or NaN
+    when a text has no token the model can score) contributes ``1 / (1 + inf) = 0``,
+    as Eq. 6 gives it, and stays in the denominator ``|T|``.
+
     Args:
-        perplexities: Perplexity of each evaluation sentence (≥ 1).
+        perplexities: Perplexity of each evaluation sentence (≥ 1, or not finite).
+        nonfinite: ``"zero"`` (default, Eq. 6) or ``"drop"``: leave such sentences out
+            of the mean (what noveval did before; not the paper).
 
     Returns:
-        FS in (0, 1), higher is better (best → 1 as perplexity → 0; in practice
-        ≤ 0.5 since perplexity ≥ 1). 0.0 when empty.
+        FS in [0, 1), higher is better (best → 1 as perplexity → 0; in practice
+        ≤ 0.5 since perplexity ≥ 1). 0.0 when empty (or, with ``"drop"``, when no
+        perplexity is finite).
+
+    Raises:
+        ValueError: unknown ``nonfinite`` rule.
     """
-    if len(perplexities) == 0:
+    if nonfinite not in ("zero", "drop"):
+        raise ValueError(f"nonfinite must be 'zero' or 'drop', got {nonfinite!r}")
+    ppl = [float(p) for p in perplexities]
+    if nonfinite == "drop":
+        ppl = [p for p in ppl if math.isfinite(p)]
+    if not ppl:
         return 0.0
-    return float(np.mean([1.0 / (1.0 + float(p)) for p in perplexities]))
+    return float(np.mean([1.0 / (1.0 + p) if math.isfinite(p) else 0.0 for p in ppl]))
 
 
 def clarity(

@@ -14,10 +14,15 @@ parsed predictions only and the count of unparseable ones is reported beside it;
 ``unparseable="worst"`` instead charges each unparseable prediction the largest
 possible error for its gold score, ``max(g - 1, 5 - g)``.
 
-Labels. F1 is always computed over the fixed label set 1..5 (Table 3 reports all five
-columns) with ``zero_division=0``: a class that is neither in the gold nor predicted
-gets F1 = 0. The released reference code instead averages over the classes present;
-with the full test set (all five classes present) both agree.
+Labels (``f1_labels``). ``"fixed"`` (default) computes F1 over the rubric classes 1..5
+(Table 3 reports all five columns) with ``zero_division=0``: a class that is neither in
+the gold nor predicted gets F1 = 0 and still counts in the macro average. ``"present"``
+reproduces the authors' released ``eval.py``: the macro average runs over the classes
+that occur in the gold or in the (parsed) predictions, as scikit-learn's ``f1_score``
+does by default, and per-class F1 is reported only for the classes present in the gold.
+On the full test set (all five classes in the gold) the two agree; on a subset they
+differ (gold ``[4, 4]``, predictions ``[4, 4]``: fixed 0.2, present 1.0). An unparseable
+prediction never adds a class to the ``present`` set; it stays a wrong answer.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ import numpy as np
 
 __all__ = [
     "SCORE_LABELS",
+    "F1_LABEL_MODES",
+    "f1_labels",
     "per_class_f1",
     "macro_f1",
     "f1_scores",
@@ -45,6 +52,10 @@ SCORE_LABELS: tuple[int, ...] = (1, 2, 3, 4, 5)
 """The rubric classes of Table 1 (1 = not novel ... 5 = highly novel)."""
 
 Score = int | None
+
+F1Labels = Literal["fixed", "present"]
+F1_LABEL_MODES: tuple[str, ...] = ("fixed", "present")
+"""Values of ``f1_labels``: the rubric classes 1..5, or the classes present (released code)."""
 
 
 def _check_scores(y_true: Sequence[int], y_pred: Sequence[Score]) -> None:
@@ -84,25 +95,71 @@ def per_class_f1(
 
 
 def macro_f1(
-    y_true: Sequence[int], y_pred: Sequence[Score], *, labels: Sequence[int] = SCORE_LABELS
+    y_true: Sequence[int],
+    y_pred: Sequence[Score],
+    *,
+    labels: Sequence[int] | F1Labels = SCORE_LABELS,
 ) -> float:
     """Macro-averaged F1 over the rubric classes, the primary metric (Section 4.2.1).
 
     Each class weighs the same regardless of its frequency. Range [0, 1], best 1.
+
+    Args:
+        y_true: Gold scores in 1..5.
+        y_pred: Predicted scores, ``None`` when unparseable.
+        labels: The classes to average over, or a mode of :func:`f1_labels`
+            (``"fixed"`` = 1..5, ``"present"`` = classes in gold or predictions).
     """
+    if isinstance(labels, str):
+        labels = f1_labels(y_true, y_pred, mode=labels)[0]  # type: ignore[arg-type]
     f1 = per_class_f1(y_true, y_pred, labels=labels)
     return float(np.mean(list(f1.values()))) if f1 else 0.0
 
 
-def f1_scores(y_true: Sequence[int], y_pred: Sequence[Score]) -> dict[str, float]:
-    """Per-class and macro F1 keyed as in the published evaluation files.
+def f1_labels(y_true: Sequence[int], y_pred: Sequence[Score], *, mode: F1Labels = "fixed") -> tuple[list[int], list[int]]:
+    """The classes F1 is averaged over and the classes reported one by one.
+
+    Args:
+        y_true: Gold scores in 1..5.
+        y_pred: Predicted scores, ``None`` when unparseable.
+        mode: ``"fixed"``: 1..5 for both. ``"present"`` (released ``eval.py``): the
+            sorted classes in the gold or the parsed predictions for the macro average
+            (scikit-learn's default label set), the sorted gold classes for per-class F1.
 
     Returns:
-        ``{"1": f1_1, ..., "5": f1_5, "macro": macro_f1}``, each in [0, 1], best 1.
+        ``(macro_labels, reported_labels)``.
+
+    Raises:
+        ValueError: unknown ``mode``.
     """
-    per = per_class_f1(y_true, y_pred)
-    out = {str(k): v for k, v in per.items()}
-    out["macro"] = float(np.mean(list(per.values())))
+    if mode == "fixed":
+        return list(SCORE_LABELS), list(SCORE_LABELS)
+    if mode != "present":
+        raise ValueError(f"f1_labels must be one of {F1_LABEL_MODES}, got {mode!r}")
+    gold = sorted({int(g) for g in y_true})
+    both = sorted(set(gold) | {int(p) for p in y_pred if p is not None})
+    return both, gold
+
+
+def f1_scores(y_true: Sequence[int], y_pred: Sequence[Score], *, labels: F1Labels = "fixed") -> dict[str, float]:
+    """Per-class and macro F1 keyed as in the published evaluation files.
+
+    Args:
+        y_true: Gold scores in 1..5.
+        y_pred: Predicted scores, ``None`` when unparseable (always wrong).
+        labels: ``"fixed"`` (classes 1..5) or ``"present"`` (the released ``eval.py``:
+            macro over the classes in gold or predictions, per-class keys only for the
+            gold classes); see :func:`f1_labels`.
+
+    Returns:
+        ``{"1": f1_1, ..., "5": f1_5, "macro": macro_f1}`` (``"present"``: only the gold
+        classes' keys, then ``"macro"``), each in [0, 1], best 1.
+    """
+    _check_scores(y_true, y_pred)
+    macro_labels, reported = f1_labels(y_true, y_pred, mode=labels)
+    per = per_class_f1(y_true, y_pred, labels=sorted(set(macro_labels) | set(reported)))
+    out = {str(k): per[k] for k in reported}
+    out["macro"] = float(np.mean([per[k] for k in macro_labels])) if macro_labels else 0.0
     return out
 
 

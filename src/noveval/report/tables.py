@@ -86,9 +86,14 @@ def novbench_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
         p = r.config.get("prompting") or r.scores.get("prompting") or (r.scores.get("extra") or {}).get("prompting")
         return f"{r.model} · {p}" if p else r.label
 
+    notes = list(dict.fromkeys(str(x) for r in runs if (x := (r.scores.get("extra") or {}).get("models_note"))))
     t = _by_run(runs, cols, "Table 2 — novelty-evaluation quality",
                 "Rows: model · prompting (zero-shot, few-shot, RAG); “Human” scores the gold evaluations "
-                "as if they were predictions, so Coverage and DistAcc are undefined (–) there.", row_label=label)
+                "as if they were predictions, so Coverage and DistAcc are undefined (–) there. "
+                "Clarity is Eq. 7, the variant comparable with the paper's Table 2 (its result files fit it); "
+                "Clarity (ref.) is the released comment_evaluate.py formula. "
+                + (" ".join(f"Models: {n}." for n in notes) if notes else "Models: not recorded in scores.json."),
+                row_label=label)
     human = next((h for r in runs if isinstance(h := (r.scores.get("extra") or {}).get("human"), dict) and h), None)
     if human:
         t.rows.insert(0, ("Human", [metric_cell(human.get(k)) for k, _ in cols]))
@@ -103,9 +108,21 @@ def rinobench_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
             ("mean_additional_novelty_aspects_ratio", "Additional novel"),
             ("mean_known_aspects_hallucination_rate", "Halluc. known"),
             ("mean_novelty_aspects_hallucination_rate", "Halluc. novel")]
+    def setup(r: RunData) -> str:
+        extra = r.scores.get("extra") or {}
+        labels = extra.get("f1_labels") or "fixed"
+        bits = [f"F1 labels {labels}" + (" (classes 1-5)" if labels == "fixed" else " (released eval.py)"),
+                f"protocol {extra.get('protocol') or 'unknown'}"]
+        jo = extra.get("judge_options")
+        if isinstance(jo, dict):
+            cap = jo.get("max_arguments")
+            bits.append(f"arguments {'all' if cap is None else f'≤ {cap}'}, grounding {jo.get('grounding_context', 'split')}")
+        return f"{r.label}: " + ", ".join(bits)
+
     t = _by_run(runs, cols, "Table 3 — score prediction and justification quality",
-                "Macro-F1 over the five novelty classes; MAE over parsed predictions; the remaining "
-                "columns are judge-based justification metrics (Eqs. 1-3).")
+                "Macro-F1 over the novelty classes; MAE over parsed predictions; the remaining "
+                "columns are judge-based justification metrics (Eqs. 1-3); Alignment is 1-5 mapped to [0, 1], "
+                "not deepeval's 0-10 G-Eval scale. Set-up per run — " + "; ".join(setup(r) for r in runs) + ".")
     per_class = _by_run(runs, [(f"f1_{c}", f"F1 {c}") for c in range(1, 6)], "Per-class F1",
                         "F1 of each gold novelty score 1-5 (models tend to avoid the extremes).")
     return [t, per_class], _missing(runs, [k for k, _ in cols], "RINoBench Table 3")

@@ -178,7 +178,9 @@ def render_table(results: Sequence[dict[str, Any]], *, clarity: str = "paper") -
         clarity: Which Clarity column to show: ``paper`` or ``reference``.
 
     Returns:
-        The table: one row per model plus a ``Human`` row; column groups per prompting.
+        The table: one row per model plus a ``Human`` row; column groups per prompting;
+        below it, the embedders and perplexity model of each distinct set-up
+        (``extra.models_note``) and which Clarity variant is comparable with the paper.
     """
     cols = [(k if k != "clarity" or clarity == "paper" else "clarity_reference", h) for k, h in _COLS]
     promptings = list(dict.fromkeys(r.get("extra", {}).get("prompting") or "-" for r in results))
@@ -207,6 +209,13 @@ def render_table(results: Sequence[dict[str, Any]], *, clarity: str = "paper") -
     widths = [max(len(str(row[i])) for row in table) for i in range(len(header1))]
     lines = ["  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)) for row in table]
     lines.insert(2, "-" * len(lines[0]))
+    notes = list(dict.fromkeys(str(r.get("extra", {}).get("models_note")) for r in results if r.get("extra", {}).get("models_note")))
+    lines += [f"Models: {n}" for n in notes]
+    if clarity == "paper":
+        lines.append("Clarity: Eq. 7 (KC + LS + FS)/3, the variant comparable with the paper's Table 2.")
+    else:
+        lines.append("Clarity: the released comment_evaluate.py formula (0.5 KC + 0.5 LS); the paper's "
+                     "Table 2 and result files follow Eq. 7 instead (--clarity paper).")
     return "\n".join(lines)
 
 

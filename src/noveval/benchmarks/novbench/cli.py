@@ -116,6 +116,7 @@ def run(
 
         s = score_run(r.path, data, embedder=embedder, seed=seed)
         _echo_scores(f"{client.model_id} {prompting}", s["metrics"])
+        typer.echo(f"Models: {s['extra']['models_note']}")
 
 
 @cli_errors
@@ -126,6 +127,10 @@ def score(
     ],
     data: DataOpt,
     embedder: EmbedderOpt = "local",
+    relevance_embedder: Annotated[
+        str | None,
+        typer.Option("--relevance-embedder", help="Embedder for Relevance only; the paper used SPICED: local:/path/to/spiced (default: --embedder)."),
+    ] = None,
     ppl_model: Annotated[
         str | None,
         typer.Option("--ppl-model", help="Causal LM (folder or .gguf) for the Fluency Score; default bundled SmolLM2-135M."),
@@ -134,6 +139,9 @@ def score(
         str, typer.Option("--clarity", help="paper (Eq. 7) | reference (released code) | both.")
     ] = "both",
     tau: Annotated[float, typer.Option("--tau", min=0.0, max=1.0, help="Coverage threshold τ.")] = 0.7,
+    placeholders: Annotated[
+        str, typer.Option("--placeholders", help="drop | keep 'nothing here' bullets such as '[No positive comments identified]' (keep: as the released scorer would).")
+    ] = "drop",
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Where to write (single input only; default: next to it).")
     ] = None,
@@ -149,7 +157,8 @@ def score(
     results = []
     for p in predictions:
         s = score_run(
-            p, data, embedder=embedder, ppl_model=ppl_model, clarity=clarity, tau=tau, out=out, seed=seed
+            p, data, embedder=embedder, ppl_model=ppl_model, clarity=clarity, tau=tau, out=out, seed=seed,
+            relevance_embedder=relevance_embedder, placeholders=placeholders,
         )
         label = f"{s.get('model') or Path(p).name} {s['extra'].get('prompting') or ''}".strip()
         _echo_scores(label, s["metrics"])

@@ -17,11 +17,24 @@ Models decorate this in many ways: ``**Positive Novelty Evaluations**``, ``### .
 ``Positive:``, ``* item``, ``1. item``, placeholders such as ``- None.``,
 ``- [No negative comments]`` or ``*(No positive comments provided)*``. The parser
 accepts all of these; placeholders mark an empty section and produce no item.
+
+Placeholders and the released scorer. The authors' gold files contain such
+placeholders too: in ``coling2020.json`` records 1317 and 1644 have the bullets
+``- [No positive comments identified]``, ``- [No positive comments provided]`` and
+``- [No negative comments provided]``, and records 889, 996, 1367 and 1566 an italic
+line such as ``*(No positive comments provided)*``. The
+released ``comment_evaluate.py`` keeps every item of 10 characters or more that is not
+"none", so a placeholder that reached it would be scored as an evaluation item (one
+more "positive" point: it shifts the sentiment distribution, enters Coverage's gold
+set and the Human row's Relevance and Clarity). Its text-to-sections step is not
+released. ``placeholders="drop"`` (default) removes them; ``placeholders="keep"``
+treats them as ordinary items, the released scorer's behaviour on them.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -125,21 +138,30 @@ def _header(line: str) -> tuple[str, str] | None:
     return m.group("label").lower(), _strip_decor(rest) if rest else ""
 
 
-def parse_evaluation(text: str | None) -> StructuredEvaluation:
+def parse_evaluation(text: str | None, *, placeholders: Literal["drop", "keep"] = "drop") -> StructuredEvaluation:
     """Parse structured evaluation text into its three sections.
 
     Lines before the first section header are ignored (model preambles). Inside a
     section each bullet (``-``, ``*``, ``•``, ``1.``) or non-empty plain line is one
-    item; placeholders (:func:`is_placeholder`) and horizontal rules are skipped.
-    A repeated header appends to the same section.
+    item; horizontal rules are skipped, and so are placeholders (:func:`is_placeholder`)
+    unless ``placeholders="keep"``. A repeated header appends to the same section.
 
     Args:
         text: The evaluation text (``None`` is treated as empty).
+        placeholders: ``"drop"`` (default): "nothing here" lines produce no item;
+            ``"keep"``: they are items like any other (the released scorer keeps every
+            item of 10 characters or more that is not "none"; see the module notes).
 
     Returns:
         The parsed evaluation; ``found_headers`` tells how many distinct section
         headers were seen (0 means the text did not follow the format at all).
+
+    Raises:
+        ValueError: unknown ``placeholders`` rule.
     """
+    if placeholders not in ("drop", "keep"):
+        raise ValueError(f"placeholders must be 'drop' or 'keep', got {placeholders!r}")
+    drop = placeholders == "drop"
     sections: dict[str, list[str]] = {label: [] for label in SENTIMENTS}
     seen: set[str] = set()
     current: str | None = None
@@ -151,13 +173,13 @@ def parse_evaluation(text: str | None) -> StructuredEvaluation:
         if head is not None:
             current, rest = head
             seen.add(current)
-            if rest and not is_placeholder(rest):
+            if rest and not (drop and is_placeholder(rest)):
                 sections[current].append(rest)
             continue
         if current is None:
             continue
         body = _BULLET_RE.sub("", line, count=1).strip()
-        if is_placeholder(body):
+        if not body or (drop and is_placeholder(body)):
             continue
         sections[current].append(body)
     return StructuredEvaluation(**sections, found_headers=len(seen))

@@ -3,14 +3,24 @@
 For each paper (record) and its generated evaluation text:
 
 * **Relevance** = AvgIMS (Eq. 1) between the novelty-description sentences and the
-  generated items; IMS = 1 + 4·clip(cos, 0, 1) over an embedding model (default the
-  bundled all-MiniLM-L6-v2; pass ``local:/path`` to a SPICED model).
-* **Coverage** (Eq. 3) of the gold items by the generated items, τ = 0.7.
+  generated items; IMS = 1 + 4·clip(cos, 0, 1) over an embedding model. The paper
+  used SPICED (``copenlu/spiced``, Wright et al. 2022) here; noveval's default is the
+  bundled all-MiniLM-L6-v2, so Relevance is not comparable with Table 2 unless a local
+  SPICED folder is passed (``relevance_embedder="local:/path/to/spiced"``).
+* **Coverage** (Eq. 3) of the gold items by the generated items, τ = 0.7, over the
+  ``embedder`` (all-MiniLM-L6-v2, as the released code).
 * **Correctness** = DistAcc (Eq. 2) of the positive/neutral/negative proportions.
 * **Clarity** (Eqs. 4-7): ``clarity`` is the paper variant (KC token-level, LS, FS with
   perplexities from a causal LM — the bundled SmolLM2-135M by default, distilgpt2
-  in the paper); ``clarity_reference`` is the released-code variant
-  (0.5·KC substring + 0.5·LS).
+  in the paper) and **the one comparable with Table 2**: the authors' own result files
+  fit Eq. 7, not their released ``comment_evaluate.py``. ``clarity_reference`` is that
+  released formula (0.5·KC substring + 0.5·LS), kept for comparison with the code.
+  A sentence whose perplexity is not finite contributes 0 to FS (Eq. 6), counted in
+  ``n_ppl_nonfinite``.
+
+``scores.json`` names the embedders, the perplexity model and the comparable Clarity
+variant in ``extra`` (``embedder``, ``relevance_embedder``, ``perplexity_model``,
+``clarity_comparable_to_paper``, ``models_note``).
 
 Items shorter than 10 characters or "none" are dropped on both sides; an empty
 generated evaluation scores 0 on every metric. The "Human" row scores the gold
@@ -34,6 +44,8 @@ from noveval.metrics import novbench as M
 __all__ = [
     "METRICS",
     "PRIMARY_METRIC",
+    "CLARITY_NOTE",
+    "models_note",
     "score_outputs",
     "score_human",
     "aggregate",
@@ -43,6 +55,32 @@ __all__ = [
 
 METRICS: tuple[str, ...] = ("relevance", "coverage", "clarity", "clarity_reference", "dist_acc")
 PRIMARY_METRIC = "relevance"
+
+CLARITY_NOTE = (
+    "clarity (Eq. 7, (KC + LS + FS)/3) is the variant comparable with NovBench Table 2: the authors' "
+    "result files give the COLING 2020 gold 0.5327, which Eq. 7 fits; their released comment_evaluate.py "
+    "formula (clarity_reference, 0.5 KC + 0.5 LS) gives 0.7996 on the same gold."
+)
+"""Why ``clarity`` and not ``clarity_reference`` is compared with the paper (docs/novbench.md)."""
+
+
+def models_note(embedder: str, relevance_embedder: str, perplexity_model: str | None) -> str:
+    """One line naming the models behind a NovBench table (shown beside every table).
+
+    Args:
+        embedder: Embedding model id used for Coverage.
+        relevance_embedder: Embedding model id used for Relevance.
+        perplexity_model: Perplexity model id for FS (None: paper Clarity not computed).
+    """
+    rel = relevance_embedder if relevance_embedder != embedder else f"{embedder} (also Coverage)"
+    parts = [f"Relevance embedder: {rel}" + ("" if "spiced" in relevance_embedder.lower() else " (paper: SPICED)")]
+    if relevance_embedder != embedder:
+        parts.append(f"Coverage embedder: {embedder}")
+    parts.append(
+        f"FS perplexity model: {perplexity_model} (paper: distilgpt2)" if perplexity_model
+        else "FS perplexity: not computed (paper Clarity skipped)"
+    )
+    return "; ".join(parts)
 
 
 class _Vectors:
@@ -79,21 +117,33 @@ def _zero_row(rid: str) -> dict[str, Any]:
     }
 
 
+def _gold_items(r: NovBenchRecord, placeholders: str) -> list[tuple[str, str]]:
+    if not r.output_format:
+        return []
+    return parse_evaluation(r.output_format, placeholders=placeholders).labelled_items()  # type: ignore[arg-type]
+
+
 def _score(
     records: Sequence[NovBenchRecord],
     items_by_id: dict[str, list[tuple[str, str]]],
     *,
     embedder: Any,
+    relevance_embedder: Any | None,
     perplexity: Any | None,
     tau: float,
     human: bool,
+    placeholders: str,
     extra: dict[str, dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    gold = {r.id: (r.gold.labelled_items() if r.gold else []) for r in records}
+    gold = {r.id: _gold_items(r, placeholders) for r in records}
     texts: list[str] = []
     for r in records:
         texts += r.paper_novelty + [t for _, t in items_by_id[r.id]] + [t for _, t in gold[r.id]]
     vec = _Vectors(embedder, texts)
+    rel_vec = vec
+    if relevance_embedder is not None and relevance_embedder is not embedder:
+        rel_texts = [t for r in records for t in r.paper_novelty + [x for _, x in items_by_id[r.id]]]
+        rel_vec = _Vectors(relevance_embedder, rel_texts)
     ppl: dict[str, float] = {}
     if perplexity is not None:
         gen = list(dict.fromkeys(t for r in records for _, t in items_by_id[r.id]))
@@ -111,7 +161,7 @@ def _score(
                 row["clarity"] = row["fluency"] = None
         else:
             kws = M.extract_keywords(r.paper_novelty)
-            row = {"id": r.id, "relevance": M.avg_ims(vec.cos(r.paper_novelty, texts_m))}
+            row = {"id": r.id, "relevance": M.avg_ims(rel_vec.cos(r.paper_novelty, texts_m))}
             if human:
                 row["coverage"] = None
                 row["dist_acc"] = None
@@ -123,9 +173,9 @@ def _score(
             row["length_score"] = M.length_score(texts_m)
             if perplexity is not None:
                 ps = [ppl[t] for t in texts_m]
-                finite = [p for p in ps if np.isfinite(p)]
-                row["fluency"] = M.fluency_score(finite)
-                row["clarity"] = (row["kc_token"] + row["length_score"] + row["fluency"]) / 3.0
+                row["fluency"] = M.fluency_score(ps)  # Eq. 6: a non-finite PPL adds 0
+                row["n_ppl_nonfinite"] = sum(1 for x in ps if not np.isfinite(x))
+                row["clarity"] = M.clarity(texts_m, kws, perplexities=ps, variant="paper")
             else:
                 row["fluency"] = None
                 row["clarity"] = None
@@ -144,8 +194,10 @@ def score_outputs(
     outputs: dict[str, str | None],
     *,
     embedder: Any,
+    relevance_embedder: Any | None = None,
     perplexity: Any | None = None,
     tau: float = M.COVERAGE_TAU,
+    placeholders: str = "drop",
 ) -> list[dict[str, Any]]:
     """Score generated evaluation texts against the gold (Section 3.2, Eqs. 1-7).
 
@@ -153,25 +205,31 @@ def score_outputs(
         records: The records (need ``paper_novelty``; Coverage/DistAcc need a gold
             ``output_format``, else they are None for that record).
         outputs: Record id -> generated text (None / missing text = empty output).
-        embedder: Sentence embedder (:func:`noveval.models.get_embedder`).
+        embedder: Sentence embedder (:func:`noveval.models.get_embedder`) for Coverage,
+            and for Relevance unless ``relevance_embedder`` is given.
+        relevance_embedder: Embedder for Relevance only (the paper: SPICED).
         perplexity: A :class:`noveval.models.perplexity.PerplexityScorer` for the
             paper Clarity variant; None skips it (``clarity`` is then None).
         tau: Coverage threshold.
+        placeholders: ``"drop"`` or ``"keep"`` "nothing here" items on both sides
+            (:func:`~noveval.benchmarks.novbench.evaluation_text.parse_evaluation`).
 
     Returns:
         One row per record: ``relevance`` [1, 5] (0 for empty output), ``coverage``,
         ``dist_acc``, ``clarity``, ``clarity_reference`` (all [0, 1]), the Clarity
         components ``kc_token, kc_substring, length_score, fluency``, ``n_items``,
-        ``n_gold``, ``headers_found`` and the predicted sentiment ``distribution``.
+        ``n_gold``, ``headers_found``, ``n_ppl_nonfinite`` (with perplexities) and the
+        predicted sentiment ``distribution``.
     """
     items: dict[str, list[tuple[str, str]]] = {}
     extra: dict[str, dict[str, Any]] = {}
     for r in records:
-        ev = parse_evaluation(outputs.get(r.id) or "")
+        ev = parse_evaluation(outputs.get(r.id) or "", placeholders=placeholders)  # type: ignore[arg-type]
         items[r.id] = ev.labelled_items()
         extra[r.id] = {"headers_found": ev.found_headers}
     return _score(
-        records, items, embedder=embedder, perplexity=perplexity, tau=tau, human=False, extra=extra
+        records, items, embedder=embedder, relevance_embedder=relevance_embedder, perplexity=perplexity,
+        tau=tau, human=False, placeholders=placeholders, extra=extra,
     )
 
 
@@ -179,16 +237,21 @@ def score_human(
     records: Sequence[NovBenchRecord],
     *,
     embedder: Any,
+    relevance_embedder: Any | None = None,
     perplexity: Any | None = None,
+    placeholders: str = "drop",
 ) -> list[dict[str, Any]]:
     """The "Human" row of Table 2: score each gold evaluation as a prediction.
+
+    Args: as :func:`score_outputs`.
 
     Returns:
         Rows as :func:`score_outputs`, with ``coverage`` and ``dist_acc`` None.
     """
-    items = {r.id: (r.gold.labelled_items() if r.gold else []) for r in records}
+    items = {r.id: _gold_items(r, placeholders) for r in records}
     return _score(
-        records, items, embedder=embedder, perplexity=perplexity, tau=M.COVERAGE_TAU, human=True
+        records, items, embedder=embedder, relevance_embedder=relevance_embedder, perplexity=perplexity,
+        tau=M.COVERAGE_TAU, human=True, placeholders=placeholders,
     )
 
 
@@ -260,9 +323,11 @@ def score_run(
     data: str | Path,
     *,
     embedder: str = "local",
+    relevance_embedder: str | None = None,
     ppl_model: str | None = None,
     clarity: str = "both",
     tau: float = M.COVERAGE_TAU,
+    placeholders: str = "drop",
     out: str | Path | None = None,
     seed: int = 0,
 ) -> dict[str, Any]:
@@ -271,11 +336,16 @@ def score_run(
     Args:
         predictions: Run directory or predictions JSON/JSONL.
         data: The NovBench records file the predictions answer.
-        embedder: Embedding spec for Relevance/Coverage (``local`` = MiniLM;
-            ``local:/path`` for a SPICED model).
+        embedder: Embedding spec for Coverage, and for Relevance unless
+            ``relevance_embedder`` is given (``local`` = the bundled all-MiniLM-L6-v2,
+            which the released code uses for Coverage).
+        relevance_embedder: Embedding spec for Relevance only; the paper's set-up is a
+            local SPICED folder, ``local:/path/to/spiced`` (None: ``embedder``).
         ppl_model: Causal LM for the Fluency Score (None = bundled SmolLM2-135M).
         clarity: ``paper``, ``reference`` or ``both`` (``reference`` skips perplexity).
         tau: Coverage threshold.
+        placeholders: ``drop`` (default) or ``keep`` "nothing here" bullets such as
+            "[No positive comments identified]" on both sides.
         out: Where to write (default: the run directory, or the predictions file's folder).
         seed: Bootstrap seed.
 
@@ -294,6 +364,8 @@ def score_run(
 
     if clarity not in ("paper", "reference", "both"):
         raise InputError(None, None, "--clarity", "must be paper, reference or both")
+    if placeholders not in ("drop", "keep"):
+        raise InputError(None, None, "--placeholders", "must be drop or keep")
     outputs, config = load_predictions(predictions)
     by_id = {r.id: r for r in load_records(data)}
     unknown = [i for i in outputs if i not in by_id]
@@ -301,13 +373,16 @@ def score_run(
         raise InputError(predictions, None, "id", f"{len(unknown)} prediction id(s) not in {data}: {unknown[:3]}")
     records = [by_id[i] for i in outputs]
     emb = get_embedder(embedder)
+    rel_emb = get_embedder(relevance_embedder) if relevance_embedder and relevance_embedder != embedder else emb
     ppl = None
     if clarity in ("paper", "both"):
         from noveval.models.perplexity import PerplexityScorer
 
         ppl = PerplexityScorer(ppl_model)
-    per_item = score_outputs(records, outputs, embedder=emb, perplexity=ppl, tau=tau)
-    human = score_human(records, embedder=emb, perplexity=ppl)
+    kw: dict[str, Any] = {"embedder": emb, "relevance_embedder": rel_emb, "perplexity": ppl, "placeholders": placeholders}
+    per_item = score_outputs(records, outputs, tau=tau, **kw)
+    human = score_human(records, **kw)
+    ppl_id = ppl.model_id if ppl is not None else None
     p = Path(predictions)
     out_dir = Path(out) if out else (p if p.is_dir() else p.parent)
     scores = {
@@ -324,9 +399,16 @@ def score_run(
             "empty_outputs": sum(1 for r in per_item if r["n_items"] == 0),
             "no_format": sum(1 for r in per_item if r.get("headers_found") == 0),
             "embedder": emb.model_id,
-            "perplexity_model": ppl.model_id if ppl is not None else None,
+            "relevance_embedder": rel_emb.model_id,
+            "perplexity_model": ppl_id,
+            "models_note": models_note(emb.model_id, rel_emb.model_id, ppl_id),
             "tau": tau,
             "clarity": clarity,
+            "clarity_comparable_to_paper": "clarity" if ppl is not None else None,
+            "clarity_note": CLARITY_NOTE,
+            "fluency_nonfinite": "zero (Eq. 6: 1/(1+inf) = 0)",
+            "n_ppl_nonfinite": sum(int(r.get("n_ppl_nonfinite") or 0) for r in per_item),
+            "placeholders": placeholders,
             "human": aggregate(human, seed=seed),
         },
     }

@@ -27,6 +27,37 @@ def _client(spec: str | Any, **kw: Any) -> Any:
     return get_client(spec, **kw)
 
 
+def _checked_protocol(protocol: str, structured: bool) -> dict[str, Any]:
+    from noveval.benchmarks.rinobench.generate import PROTOCOLS, protocol_params
+    from noveval.errors import InputError
+
+    if protocol not in PROTOCOLS:
+        raise InputError(None, None, "--protocol", f"must be one of {', '.join(PROTOCOLS)}, got {protocol!r}")
+    return protocol_params(protocol, structured=structured)
+
+
+def _check_f1_labels(f1_labels: str) -> None:
+    from noveval.errors import InputError
+    from noveval.metrics.rinobench import F1_LABEL_MODES
+
+    if f1_labels not in F1_LABEL_MODES:
+        raise InputError(None, None, "--f1-labels", f"must be one of {', '.join(F1_LABEL_MODES)}, got {f1_labels!r}")
+
+
+def _saved_protocol(predictions: str | Path) -> str | None:
+    """The protocol recorded in the run directory the predictions came from, if any."""
+    from noveval.io import read_json
+
+    p = Path(predictions)
+    cfg = p.parent / "config.json"
+    if p.name != "predictions.jsonl" or not cfg.is_file():
+        return None
+    c = read_json(cfg)
+    if not isinstance(c, dict) or c.get("benchmark") != "rinobench" or c.get("task") == "score":
+        return None
+    return str(c.get("protocol") or "noveval")  # runs made before protocols existed used ours
+
+
 def run(
     items: str | Path,
     *,
@@ -35,12 +66,14 @@ def run(
     judge: str | Any | None = None,
     rubric: str | Path | None = None,
     limit: int | None = None,
+    protocol: str = "noveval",
     structured: bool = True,
     max_tokens: int = 512,
     seed: int = 0,
     max_related_works: int | None = None,
     max_abstract_chars: int | None = None,
     judge_options: JudgeOptions | None = None,
+    f1_labels: str = "fixed",
     overwrite: bool = False,
     cache: str | None = "default",
     concurrency: int | None = None,
@@ -57,12 +90,18 @@ def run(
         judge: Judge model spec/client for the justification metrics (None: skip).
         rubric: ``label_descriptions.json`` (default: Table 1).
         limit: Use only the first N items.
-        structured: Ask for schema-constrained JSON answers.
+        protocol: ``"noveval"`` (our prompt, temperature 0) or ``"paper"`` (the
+            released ``predict_novelty.py`` set-up: temperature 1, a 2-4 sentence
+            justification, no schema-constrained decoding); see
+            :func:`noveval.benchmarks.rinobench.generate.protocol_params`.
+        structured: Ask for schema-constrained JSON answers (ignored by ``"paper"``).
         max_tokens: Answer token budget.
         seed: Sampling and bootstrap seed.
         max_related_works: Show only the first N related works.
         max_abstract_chars: Cut related-work abstracts to this length.
         judge_options: Judge settings.
+        f1_labels: ``"fixed"`` (macro-F1 over classes 1..5) or ``"present"`` (the
+            released ``eval.py``); see :func:`noveval.metrics.rinobench.f1_labels`.
         overwrite: Replace a run with other settings in ``out``.
         cache: Response cache (``"default"``, a path, or None).
         concurrency: Max requests in flight.
@@ -79,6 +118,8 @@ def run(
     from noveval.benchmarks.rinobench.scoring import ascore
     from noveval.runs import RunDir
 
+    proto = _checked_protocol(protocol, structured)
+    _check_f1_labels(f1_labels)
     all_items = load_items(items)
     sel = all_items[:limit] if limit else all_items
     rub = load_rubric(rubric)
@@ -93,21 +134,25 @@ def run(
         "judge": judge_client.model_id if judge_client else None,
         "rubric": rub,
         "prompts": prompt_hashes(),
+        "protocol": proto["protocol"],
         "params": {
-            "structured": structured,
+            "prompt": proto["prompt"],
+            "structured": proto["structured"],
             "max_tokens": max_tokens,
-            "temperature": 0.0,
+            "temperature": proto["temperature"],
             "seed": seed,
             "max_related_works": max_related_works,
             "max_abstract_chars": max_abstract_chars,
         },
         "judge_options": jopts.model_dump() if judge_client else None,
+        "f1_labels": f1_labels,
     }
     rd = RunDir.create(out, config, overwrite=overwrite)
 
     async def go() -> None:
         rows = await agenerate(
-            sel, client, rd, rubric=rub, structured=structured, max_tokens=max_tokens, seed=seed,
+            sel, client, rd, rubric=rub, structured=proto["structured"], max_tokens=max_tokens, seed=seed,
+            temperature=proto["temperature"], prompt=proto["prompt"],
             max_related_works=max_related_works, max_abstract_chars=max_abstract_chars,
             progress="rinobench: judging novelty" if progress else None,
         )
@@ -117,6 +162,7 @@ def run(
             preds = [Prediction.model_validate(r) for r in rows]
             await ascore(
                 sel, preds, run=rd, judge=judge_client, judge_options=jopts, model=client.model_id, seed=seed,
+                f1_labels=f1_labels, protocol=proto["protocol"],  # type: ignore[arg-type]
                 progress="rinobench: judging justifications" if progress else None,
             )
 
@@ -131,6 +177,7 @@ def score(
     judge: str | Any | None = None,
     out: str | Path | None = None,
     judge_options: JudgeOptions | None = None,
+    f1_labels: str = "fixed",
     overwrite: bool = False,
     cache: str | None = "default",
     concurrency: int | None = None,
@@ -148,6 +195,9 @@ def score(
         judge: Judge model spec/client for the justification metrics (None: skip).
         out: Run directory for judgments / per-item rows / scores (None: write nothing).
         judge_options: Judge settings.
+        f1_labels: ``"fixed"`` (macro-F1 over classes 1..5) or ``"present"`` (the
+            released ``eval.py``: scikit-learn's default label set for the macro
+            average, per-class F1 only for the gold classes).
         overwrite: Replace a run with other settings in ``out``.
         cache: Response cache for the judge.
         concurrency: Max judge requests in flight.
@@ -160,6 +210,7 @@ def score(
     """
     from noveval.benchmarks.rinobench.scoring import align_predictions, ascore
 
+    _check_f1_labels(f1_labels)
     items = load_items(gold, require_gold=True)
     preds = load_predictions(predictions)
     align_predictions(items, preds, path=predictions)  # validate before writing anything
@@ -178,6 +229,7 @@ def score(
                 "gold": str(Path(gold).resolve()),
                 "judge": judge_client.model_id if judge_client else None,
                 "judge_options": jopts.model_dump() if judge_client else None,
+                "f1_labels": f1_labels,
                 "seed": seed,
             },
             overwrite=overwrite,
@@ -186,6 +238,7 @@ def score(
         ascore(
             items, preds, run=rd, judge=judge_client, judge_options=jopts, predictions_path=predictions,
             model=Path(predictions).stem, n_resamples=n_resamples, seed=seed,
+            f1_labels=f1_labels, protocol=_saved_protocol(predictions),  # type: ignore[arg-type]
             progress="rinobench: judging justifications" if progress else None,
         ),
         judge_client,

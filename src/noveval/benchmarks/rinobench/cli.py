@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -25,6 +25,18 @@ app = typer.Typer(help="RINoBench extras: dataset construction (Section 4.1).", 
 
 ItemsOpt = Annotated[Path | None, typer.Option("--items", "-i", help="Items in the published test.json format (default: the shipped samples).")]
 RubricOpt = Annotated[Path | None, typer.Option("--rubric", help="label_descriptions.json (default: the paper's Table 1).")]
+F1LabelsOpt = Annotated[str, typer.Option("--f1-labels", help="fixed: macro-F1 over classes 1-5 | present: the released eval.py (scikit-learn's default label set; per-class F1 for gold classes only).")]
+MaxArgumentsOpt = Annotated[int | None, typer.Option("--max-arguments", min=1, help="Cap the judge's extracted arguments per justification and kind (default: all, as the paper).")]
+GroundingOpt = Annotated[str, typer.Option("--grounding-context", help="split: related works for known aspects, idea for novelty aspects (paper text) | both: idea and related works for every argument (released fact-check prompt).")]
+
+
+def _judge_options(max_arguments: int | None, grounding_context: str) -> Any:
+    from noveval.benchmarks.rinobench.judge import JudgeOptions
+    from noveval.errors import InputError
+
+    if grounding_context not in ("split", "both"):
+        raise InputError(None, None, "--grounding-context", f"must be split or both, got {grounding_context!r}")
+    return JudgeOptions(max_arguments=max_arguments, grounding_context=grounding_context)  # type: ignore[arg-type]
 
 
 def _samples() -> Path:
@@ -38,6 +50,9 @@ def _summary(scores: dict) -> None:
     typer.echo(json.dumps(ev, indent=2))
     dist = scores["extra"]["predicted_score_distribution"]
     typer.echo(f"predicted score distribution: {dist}", err=True)
+    extra = scores["extra"]
+    typer.echo(f"F1 labels: {extra.get('f1_labels')} (macro over {extra.get('f1_macro_labels')}); "
+               f"protocol: {extra.get('protocol') or 'unknown (saved predictions)'}", err=True)
 
 
 @cli_errors
@@ -48,6 +63,10 @@ def run(
     judge: JudgeOpt = None,
     rubric: RubricOpt = None,
     limit: LimitOpt = None,
+    protocol: Annotated[str, typer.Option("--protocol", help="noveval: our prompt, temperature 0 | paper: the released predict_novelty.py set-up (temperature 1, 2-4 sentence justification, no constrained decoding).")] = "noveval",
+    f1_labels: F1LabelsOpt = "fixed",
+    max_arguments: MaxArgumentsOpt = None,
+    grounding_context: GroundingOpt = "split",
     max_related_works: Annotated[int | None, typer.Option(help="Show only the first N related works.")] = None,
     max_abstract_chars: Annotated[int | None, typer.Option(help="Cut related-work abstracts to N characters.")] = None,
     free_text: Annotated[bool, typer.Option("--free-text", help="Do not ask for schema-constrained JSON; parse free text.")] = False,
@@ -65,7 +84,8 @@ def run(
         items or _samples() / "test.json", model=model, out=out, judge=judge, rubric=rubric, limit=limit,
         structured=not free_text, max_tokens=max_tokens, seed=seed, max_related_works=max_related_works,
         max_abstract_chars=max_abstract_chars, overwrite=overwrite, cache=None if no_cache else "default",
-        concurrency=concurrency,
+        concurrency=concurrency, protocol=protocol, f1_labels=f1_labels,
+        judge_options=_judge_options(max_arguments, grounding_context),
     )
     scores = RunDir.open(path).scores
     if scores:
@@ -78,6 +98,9 @@ def score(
     predictions: Annotated[Path, typer.Option("--predictions", "-p", help="Predictions: published [{reasoning, novelty_score}] JSON or our predictions.jsonl.")],
     gold: Annotated[Path, typer.Option("--gold", "-g", help="Gold items (test.json format).")],
     judge: JudgeOpt = None,
+    f1_labels: F1LabelsOpt = "fixed",
+    max_arguments: MaxArgumentsOpt = None,
+    grounding_context: GroundingOpt = "split",
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Run directory for judgments, per-item rows and scores.")] = None,
     seed: SeedOpt = 0,
     concurrency: ConcurrencyOpt = None,
@@ -89,7 +112,8 @@ def score(
 
     scores = api_score(
         predictions, gold, judge=judge, out=out, seed=seed, concurrency=concurrency,
-        cache=None if no_cache else "default", overwrite=overwrite,
+        cache=None if no_cache else "default", overwrite=overwrite, f1_labels=f1_labels,
+        judge_options=_judge_options(max_arguments, grounding_context),
     )
     _summary(scores)
 

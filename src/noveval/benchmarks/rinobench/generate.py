@@ -7,6 +7,17 @@ justification (the zero-shot setup of Section 5 / Figure 6; the wording is ours,
 ``prompts/judge_novelty.txt``). With ``structured=True`` (default) the backend is asked
 for schema-constrained JSON; the answer is parsed robustly either way
 (:mod:`.parse`), and an unparseable answer is kept with ``novelty_score=None``.
+
+Protocols (:data:`PROTOCOLS`), recorded in the run's config and ``scores.json``:
+
+- ``"noveval"`` (default): ``prompts/judge_novelty.txt``, temperature 0, answers
+  schema-constrained unless ``structured=False``.
+- ``"paper"``: the set-up of the authors' released ``predict_novelty.py``: temperature
+  1, a prompt (``prompts/judge_novelty_paper.txt``, our wording) that asks for the same
+  steps and for a 2-4 sentence justification, with a system message, and no
+  schema-constrained decoding (the released script asks for JSON in the prompt and
+  reads it from the reply). The released script re-asks until the reply holds JSON (up
+  to 1000 times); noveval asks once and records an unparseable answer as such.
 """
 
 from __future__ import annotations
@@ -18,7 +29,38 @@ from noveval.benchmarks.rinobench.data import RINoBenchItem, rubric_text
 from noveval.benchmarks.rinobench.parse import parse_judgment
 from noveval.benchmarks.rinobench.prompts import render_messages
 
-__all__ = ["JUDGMENT_SCHEMA", "format_related_works", "build_request", "agenerate"]
+__all__ = ["JUDGMENT_SCHEMA", "PROTOCOLS", "protocol_params", "format_related_works", "build_request", "agenerate"]
+
+PROTOCOLS: tuple[str, ...] = ("noveval", "paper")
+"""Generation protocols: ours (temperature 0, our prompt) and the released code's."""
+
+_PROMPT = {"noveval": "judge_novelty", "paper": "judge_novelty_paper"}
+
+
+def protocol_params(protocol: str, *, structured: bool = True, temperature: float | None = None) -> dict[str, Any]:
+    """The generation settings a protocol fixes.
+
+    Args:
+        protocol: ``"noveval"`` or ``"paper"``.
+        structured: Schema-constrained answers (``"noveval"`` only; ``"paper"`` never).
+        temperature: Override the protocol's temperature (None: 0 for ``"noveval"``,
+            1 for ``"paper"``).
+
+    Returns:
+        ``{"protocol", "prompt", "temperature", "structured"}``.
+
+    Raises:
+        ValueError: unknown protocol.
+    """
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"protocol must be one of {PROTOCOLS}, got {protocol!r}")
+    paper = protocol == "paper"
+    return {
+        "protocol": protocol,
+        "prompt": _PROMPT[protocol],
+        "temperature": float(temperature if temperature is not None else (1.0 if paper else 0.0)),
+        "structured": False if paper else structured,
+    }
 
 JUDGMENT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -61,13 +103,18 @@ def build_request(
     seed: int = 0,
     max_related_works: int | None = None,
     max_abstract_chars: int | None = None,
+    prompt: str = "judge_novelty",
 ) -> Any:
-    """Build the :class:`~noveval.models.chat.ChatRequest` for one item."""
+    """Build the :class:`~noveval.models.chat.ChatRequest` for one item.
+
+    ``prompt`` names the template (``judge_novelty`` or ``judge_novelty_paper``, see
+    :func:`protocol_params`); the other arguments are the generation settings.
+    """
     from noveval.models.chat import ChatRequest, GenerationParams
 
     idea = item.research_idea
     messages = render_messages(
-        "judge_novelty",
+        prompt,
         rubric=rubric_text(rubric),
         problem_statement=idea.problem_statement,
         objective=idea.objective,
@@ -97,6 +144,7 @@ async def agenerate(
     seed: int = 0,
     max_related_works: int | None = None,
     max_abstract_chars: int | None = None,
+    prompt: str = "judge_novelty",
     progress: str | None = "rinobench: judging novelty",
 ) -> list[dict[str, Any]]:
     """Run the task over ``items``, resumably, writing ``predictions.jsonl`` in ``run``.
@@ -121,6 +169,7 @@ async def agenerate(
             seed=seed,
             max_related_works=max_related_works,
             max_abstract_chars=max_abstract_chars,
+            prompt=prompt,
         )
         resp = await client.acomplete(req, _sem=sem)
         if not resp.ok:

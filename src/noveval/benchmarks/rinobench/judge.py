@@ -13,11 +13,30 @@ judge makes these calls (prompts in ``prompts/``, our wording):
   four calls (FActScore-style atomic arguments, Section 4.2.2 "Known Aspects Recall").
 - **support** (``support.txt``): for each predicted argument of a kind, is it
   supported by the gold justification (one call per kind, one verdict per argument).
-- **grounding** (``ground_known.txt`` / ``ground_novelty.txt``): for each predicted
-  argument the gold does *not* support, KA: is it backed by the related works; NA: is
-  it contained in the research idea. Gold-supported arguments count as grounded, as
-  gold justifications were filtered to be fully grounded (Section 4.1.1); this is
-  also how the released reference code counts.
+- **grounding**: for each predicted argument the gold does *not* support, is it
+  grounded? ``JudgeOptions.grounding_context`` picks what the judge sees:
+  ``"split"`` (default, the paper's text, Section 4.2.2): KA arguments are checked
+  against the related works only (``ground_known.txt``), NA arguments against the
+  research idea only (``ground_novelty.txt``); ``"both"`` (the released fact-check
+  prompt): every argument is checked against the idea *and* the related works
+  (``ground_context.txt``). Gold-supported arguments count as grounded, as gold
+  justifications were filtered to be fully grounded (Section 4.1.1); this is also how
+  the released reference code counts.
+
+Argument extraction is not capped by default (``max_arguments=None``): the paper
+extracts all arguments, and a cap would bound the Additional Ratio (Eq. 2; the paper
+reports up to 139.9%). ``max_arguments=N`` adds ``maxItems: N`` to the extraction schema
+and keeps the first N arguments of a reply from a backend that ignores the schema.
+
+Alignment scale. The released evaluation runs deepeval's ``GEval`` with only a criterion:
+deepeval first asks the judge to write evaluation steps, then for an integer score 0-10,
+and divides by 10. The released judge wrapper exposes no token log-probabilities, so
+no probability weighting happens there: per-item alignments are multiples of 0.1
+(consistent with the published files: each ``mean_alignment`` times 2770 is an integer). noveval
+asks for 1-5 under fixed evaluation steps and maps ``(s - 1) / 4``, probability-weighted
+when the backend returns log-probabilities. Both lie in [0, 1] with 1 = same line of
+argument, but the grids differ (0, 0.1, ..., 1 vs 0, 0.25, ..., 1) and so do the
+anchors: the two are not numerically comparable item by item or in the mean.
 
 Recall (Eq. 1), Additional Ratio (Eq. 2) and Hallucination Rate (Eq. 3) follow from
 the verdicts via :func:`noveval.metrics.rinobench.aspect_metrics`.
@@ -34,7 +53,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -48,6 +67,7 @@ __all__ = [
     "JudgeOptions",
     "ajudge_item",
     "alignment_from_logprobs",
+    "grounding_messages",
 ]
 
 JUSTIFICATION_METRICS = (
@@ -67,7 +87,17 @@ _KINDS = {"known": "known_aspects", "novelty": "novelty_aspects"}
 class JudgeOptions(BaseModel):
     """Settings of the justification judge (recorded in the run config)."""
 
-    max_arguments: int = Field(default=8, description="Most arguments extracted per justification and kind.")
+    max_arguments: int | None = Field(
+        default=None,
+        ge=1,
+        description="Most arguments extracted per justification and kind; None = all (the paper).",
+    )
+    grounding_context: Literal["split", "both"] = Field(
+        default="split",
+        description="Grounding context: 'split' = related works for known aspects, the idea for "
+        "novelty aspects (the paper's text); 'both' = idea and related works for every "
+        "argument (the released fact-check prompt).",
+    )
     max_tokens: int = Field(default=384, description="Token budget of each structured judge reply.")
     max_reasks: int = Field(default=1, description="Re-asks after an invalid structured reply.")
     top_logprobs: int = Field(default=10, description="Alternatives requested for the alignment score token.")
@@ -85,18 +115,32 @@ class _Alignment(BaseModel):
     reason: str = ""
 
 
-def _arguments_schema(max_items: int) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {
-            "arguments": {
-                "type": "array",
-                "items": {"type": "string"},
-                "maxItems": max_items,
-            }
-        },
-        "required": ["arguments"],
+def _arguments_schema(max_items: int | None) -> dict[str, Any]:
+    array: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+    if max_items is not None:
+        array["maxItems"] = max_items
+    return {"type": "object", "properties": {"arguments": array}, "required": ["arguments"]}
+
+
+def grounding_messages(kind: str, item: RINoBenchItem, arguments: list[str], opts: JudgeOptions) -> list[dict[str, str]]:
+    """The grounding prompt for ``arguments`` of one kind (``"known"`` or ``"novelty"``).
+
+    ``opts.grounding_context == "split"``: known aspects see the related works,
+    novelty aspects the research idea (Section 4.2.2); ``"both"``: both see the idea
+    and the related works (the released fact-check prompt).
+    """
+    idea = item.research_idea
+    works = format_related_works(item, max_related_works=opts.max_related_works, max_abstract_chars=opts.max_abstract_chars)
+    idea_fields = {
+        "problem_statement": idea.problem_statement,
+        "objective": idea.objective,
+        "solution_approach": idea.solution_approach,
     }
+    if opts.grounding_context == "both":
+        return render_messages("ground_context", related_works=works, arguments=_numbered(arguments), **idea_fields)
+    if kind == "known":
+        return render_messages("ground_known", related_works=works, arguments=_numbered(arguments))
+    return render_messages("ground_novelty", arguments=_numbered(arguments), **idea_fields)
 
 
 def _verdicts_schema(key: str, n: int) -> dict[str, Any]:
@@ -227,8 +271,8 @@ async def _kind(
             if not r.ok:
                 failures.append({"step": f"{prompt}:{name}", "error": r.error or "failed"})
         return out
-    gold_args = [a.strip() for a in g_res.value.arguments if a.strip()]
-    pred_args = [a.strip() for a in p_res.value.arguments if a.strip()]
+    gold_args = [a.strip() for a in g_res.value.arguments if a.strip()][: opts.max_arguments]
+    pred_args = [a.strip() for a in p_res.value.arguments if a.strip()][: opts.max_arguments]
     out.update(gold_arguments=gold_args, predicted_arguments=pred_args)
     if not pred_args:
         out.update(supported=[], grounded=[], metrics=aspect_metrics(len(gold_args), [], []))
@@ -247,21 +291,7 @@ async def _kind(
     extra = [a for a, s in zip(pred_args, supported, strict=True) if not s]
     grounded: list[bool | None] = [None] * len(pred_args)
     if extra:
-        if kind == "known":
-            messages = render_messages(
-                "ground_known",
-                related_works=format_related_works(item, max_related_works=opts.max_related_works, max_abstract_chars=opts.max_abstract_chars),
-                arguments=_numbered(extra),
-            )
-        else:
-            idea = item.research_idea
-            messages = render_messages(
-                "ground_novelty",
-                problem_statement=idea.problem_statement,
-                objective=idea.objective,
-                solution_approach=idea.solution_approach,
-                arguments=_numbered(extra),
-            )
+        messages = grounding_messages(kind, item, extra, opts)
         gr_res = await _structured(client, sem, messages, _verdicts_schema("grounded", len(extra)), _Grounded, opts, f"rinobench:ground:{kind}")
         calls.append(_call_record(f"ground:{kind}", gr_res))
         if not gr_res.ok or len(gr_res.value.grounded) != len(extra):

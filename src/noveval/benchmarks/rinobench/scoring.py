@@ -94,8 +94,26 @@ def _ci(n: int, stat: Any, *, n_resamples: int, seed: int) -> tuple[float | None
     return (None if np.isnan(lo) else lo), (None if np.isnan(hi) else hi)
 
 
-def aggregate(rows: Sequence[dict[str, Any]], *, judged: bool, n_resamples: int = 1000, seed: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Aggregate per-item rows into ``(metrics, extra)`` for ``scores.json``."""
+def aggregate(
+    rows: Sequence[dict[str, Any]],
+    *,
+    judged: bool,
+    f1_labels: M.F1Labels = "fixed",
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Aggregate per-item rows into ``(metrics, extra)`` for ``scores.json``.
+
+    Args:
+        rows: Rows of :func:`per_item_rows`.
+        judged: Whether the rows carry justification metrics.
+        f1_labels: ``"fixed"`` (classes 1..5) or ``"present"`` (the released
+            ``eval.py``: macro over the classes in gold or predictions, per-class F1
+            only for the gold classes); see :func:`noveval.metrics.rinobench.f1_labels`.
+            In ``"present"`` mode each bootstrap resample uses the classes present in it.
+        n_resamples: Bootstrap resamples.
+        seed: Bootstrap seed.
+    """
     from noveval.metrics.bootstrap import summarize
 
     gold = [int(r["gold_score"]) for r in rows]
@@ -109,17 +127,21 @@ def aggregate(rows: Sequence[dict[str, Any]], *, judged: bool, n_resamples: int 
         lo, hi = _ci(n, stat, n_resamples=n_resamples, seed=seed)
         metrics[name] = {"mean": None if np.isnan(value) else float(value), "ci_low": lo, "ci_high": hi, "n": n}
 
-    f1 = M.f1_scores(gold, pred)
-    add("f1_macro", f1["macro"], lambda ix: M.macro_f1(g_arr[ix].tolist(), p_arr[ix].tolist()))
+    f1 = M.f1_scores(gold, pred, labels=f1_labels)
+    add("f1_macro", f1["macro"], lambda ix: M.macro_f1(g_arr[ix].tolist(), p_arr[ix].tolist(), labels=f1_labels))
     for c in M.SCORE_LABELS:
-        add(f"f1_{c}", f1[str(c)], lambda ix, c=c: M.per_class_f1(g_arr[ix].tolist(), p_arr[ix].tolist(), labels=(c,))[c])
+        if str(c) in f1:
+            add(f"f1_{c}", f1[str(c)], lambda ix, c=c: M.per_class_f1(g_arr[ix].tolist(), p_arr[ix].tolist(), labels=(c,))[c])
     metrics.update(summarize(rows, ["absolute_error", "unparseable"], n_resamples=n_resamples, seed=seed))
     metrics["mean_absolute_error"] = metrics.pop("absolute_error")
     metrics["unparseable_rate"] = metrics.pop("unparseable")
     mae_worst = M.mean_absolute_error(gold, pred, unparseable="worst")
     add("mean_absolute_error_unparseable_worst", mae_worst, lambda ix: M.mean_absolute_error(g_arr[ix].tolist(), p_arr[ix].tolist(), unparseable="worst"))
     evaluation: dict[str, Any] = {"f1_scores": f1, "mean_absolute_error": metrics["mean_absolute_error"]["mean"]}
+    macro_labels, _ = M.f1_labels(gold, pred, mode=f1_labels)
     extra: dict[str, Any] = {
+        "f1_labels": f1_labels,
+        "f1_macro_labels": macro_labels,
         "n_items": n,
         "n_unparseable": int(sum(p is None for p in pred)),
         "unparseable_rule": UNPARSEABLE_RULE,
@@ -153,6 +175,8 @@ async def ascore(
     judge_options: JudgeOptions | None = None,
     predictions_path: str | Path | None = None,
     model: str | None = None,
+    f1_labels: M.F1Labels = "fixed",
+    protocol: str | None = None,
     n_resamples: int = 1000,
     seed: int = 0,
     progress: str | None = "rinobench: judging justifications",
@@ -169,6 +193,10 @@ async def ascore(
         judge_options: Judge settings.
         predictions_path: For error messages.
         model: Name of the model being scored (for ``scores.json``).
+        f1_labels: ``"fixed"`` (classes 1..5, default) or ``"present"`` (the released
+            evaluation: :func:`noveval.metrics.rinobench.f1_labels`).
+        protocol: Generation protocol of the predictions (``"noveval"`` or ``"paper"``),
+            recorded in ``extra.protocol``; None when unknown (saved predictions).
         n_resamples: Bootstrap resamples.
         seed: Bootstrap seed.
         progress: Progress label for judging.
@@ -203,7 +231,8 @@ async def ascore(
             jrows = list(await asyncio.gather(*(worker(pr) for pr in pairs)))
         judgments = {str(r["id"]): r for r in jrows}
     rows = per_item_rows(pairs, judgments)
-    metrics, extra = aggregate(rows, judged=judge is not None, n_resamples=n_resamples, seed=seed)
+    metrics, extra = aggregate(rows, judged=judge is not None, f1_labels=f1_labels, n_resamples=n_resamples, seed=seed)
+    extra["protocol"] = protocol
     if judge is not None:
         extra["judge"] = judge.model_id
         extra["judge_options"] = (judge_options or JudgeOptions()).model_dump()

@@ -16,12 +16,14 @@ __all__ = ["load_prompt", "render_messages", "prompt_hashes", "PROMPT_NAMES"]
 
 PROMPT_NAMES = (
     "judge_novelty",
+    "judge_novelty_paper",
     "alignment",
     "extract_known",
     "extract_novelty",
     "support",
     "ground_known",
     "ground_novelty",
+    "ground_context",
     "construct_idea",
     "construct_justification",
     "construct_formal",
