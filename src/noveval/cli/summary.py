@@ -47,6 +47,17 @@ def _rows(path: Path, kind: str) -> list[dict[str, Any]]:
     return out
 
 
+def _config(run_dir: str | Path | None) -> dict[str, Any]:
+    if run_dir is None:
+        return {}
+    f = Path(run_dir) / "config.json"
+    try:
+        obj = json.loads(f.read_text(encoding="utf-8")) if f.is_file() else {}
+    except (OSError, ValueError):
+        return {}
+    return obj if isinstance(obj, dict) else {}
+
+
 def item_counts(run_dir: str | Path) -> dict[str, int]:
     """Items of a run: predictions written, recorded as failed, answered unparseably.
 
@@ -100,14 +111,18 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
     Returns:
         Multi-line text, no trailing newline.
     """
-    bench = scores.get("benchmark") or "run"
+    config = _config(run_dir)
+    bench = scores.get("benchmark") or config.get("benchmark") or "run"
     head = [str(bench)]
     for key in ("task", "prompting"):
-        if isinstance(scores.get(key), str):
-            head.append(scores[key])
+        v = scores.get(key) or config.get(key)
+        if isinstance(v, str):
+            head.append(v)
     for key in ("model", "judge", "annotator", "embedder"):
-        if scores.get(key):
-            head.append(f"{key} {scores[key]}")
+        v = scores.get(key) or config.get(key)
+        v = v.get("model_id") if isinstance(v, dict) else v
+        if isinstance(v, str) and v:
+            head.append(f"{key} {v}")
     lines = [" · ".join(head)]
     if scores.get("demo"):
         lines.append("DEMO: invented sample items and a tiny model; these numbers say nothing about any model")
