@@ -56,10 +56,8 @@ def demo_marker(name: str, run_dir: Path, *, model: str, embedder: str, real: bo
     from noveval.benchmarks.catalog import about
 
     a = about(name)
-    notes = list(a.demo) if (a and not real) else []
-    for n in _approximations(run_dir):
-        if not any(n.split(":")[0] in x for x in notes):
-            notes.append(n)
+    derived = _approximations(run_dir)  # what the run's own config says, preferred to the catalog's prose
+    notes = [n for n in (a.demo if (a and not real) else ()) if not (derived and "approximate" in n)] + derived
     return {
         "benchmark": name,
         "data": "a few items of the real datasets" if real else "invented sample items shipped with noveval",
