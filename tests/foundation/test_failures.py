@@ -239,3 +239,17 @@ def test_backend_classifies_refused_connections() -> None:
                    retry=RetryPolicy(max_retries=1, base_s=0.01))
     resp = c.complete("hi", max_tokens=2)
     assert resp.error_kind == "unreachable" and resp.error.startswith("connection refused")
+
+
+def test_one_check_per_endpoint_not_per_client() -> None:
+    """Pipelines that make a new client per step (axioms' paraphraser) check the endpoint once."""
+    from noveval.models import RetryPolicy, get_client
+    from noveval.models.calls import ledger_scope
+
+    with FakeOpenAIServer() as server, ledger_scope() as ledger:
+        spec = f"openai-compatible/fake@{server.base_url}"
+        for i in range(3):
+            c = get_client(spec, cache=None, retry=RetryPolicy(max_retries=0))
+            assert c.complete(f"q{i}", max_tokens=2).ok
+        assert server.counts[PROBE_PROMPT] == 1 and server.total == 4
+        assert ledger.totals()["requests"] == 3 and ledger.totals()["failed"] == 0

@@ -103,6 +103,7 @@ class EndpointError(ConfigError):
 class _Endpoint:
     """One registered model: how to check it and what happened to its calls."""
 
+    obj: object  # held, so that its id cannot be reused by another client while the ledger lives
     label: str
     role: str
     probe: Callable[[], None] | None
@@ -136,6 +137,7 @@ class CallLedger:
         self._lock = threading.RLock()  # accounting (held briefly, also from the event loop)
         self._check_lock = threading.Lock()  # endpoint checks (held for a network call)
         self._endpoints: dict[int, _Endpoint] = {}
+        self._checked: set[tuple[str, str]] = set()  # (label, role) of endpoints that passed their check
         self._error: EndpointError | None = None
         self._recheck = False
         self.run_dirs: list[Path] = []
@@ -147,7 +149,9 @@ class CallLedger:
         """Register a chat client or embedder (``probe`` None: nothing to check, e.g. local)."""
         with self._lock:
             if id(obj) not in self._endpoints:
-                self._endpoints[id(obj)] = _Endpoint(label, role, probe if self.check else None)
+                ep = _Endpoint(obj, label, role, probe if self.check else None)
+                ep.checked = (label, role) in self._checked  # another client of the same endpoint passed
+                self._endpoints[id(obj)] = ep
 
     def enter_run(self, path: str | Path) -> None:
         """Attribute the calls from now on to run directory ``path`` (RunDir.create calls this)."""
@@ -175,6 +179,9 @@ class CallLedger:
             for ep in list(self._endpoints.values()):
                 if ep.probe is None or ep.checked:
                     continue
+                if (ep.label, ep.role) in self._checked:  # one check per endpoint, not per client
+                    ep.checked = True
+                    continue
                 try:
                     ep.probe()
                 except (TransientBackendError, PermanentBackendError) as e:
@@ -185,6 +192,7 @@ class CallLedger:
                         self._error = EndpointError(ep.label, kind, str(e), role=ep.role, midrun=midrun)
                         raise self._error from None
                 ep.checked = True
+                self._checked.add((ep.label, ep.role))
                 log.debug("endpoint check of %s: ok", ep.label)
             self._recheck = False
 
@@ -222,6 +230,7 @@ class CallLedger:
                 run.failed_keys[key] = {"model": label, "error": error}
             if kind in FATAL_KINDS and ep is not None and ep.probe is not None:
                 ep.checked = False  # check the endpoint again before the next real call
+                self._checked.discard((ep.label, ep.role))
                 self._recheck = True
 
     def totals(self) -> dict[str, Any]:
