@@ -12,10 +12,18 @@ last user message equals ``prompt`` gets the n-th action (the last one repeats):
 - ``slow:<s>``: sleep ``s`` seconds, then reply normally;
 - ``malformed``: HTTP 200 with a body that is not JSON;
 - ``nochoices``: HTTP 200 with ``choices: []``;
-- ``drop``: close the connection without answering.
+- ``drop``: close the connection without answering;
+- ``die``: close the connection and shut the whole server down (later connections are
+  refused): a server that dies in the middle of a run.
 
 A ``responder(prompt) -> str | dict`` scripts the reply content of ``ok`` actions (a dict
 is sent as JSON), for tests that need specific answers through the real HTTP path.
+``action_for(prompt) -> str | None`` picks an action by content (None: use the plan).
+
+Endpoint faults that hold for every request: ``api_key`` (any other bearer token gets
+HTTP 401), ``forbidden`` (HTTP 403 for all), ``models`` (a model name outside the set gets
+HTTP 404 "model not found", as OpenAI and vLLM answer). ``port`` binds a given port (to
+bring a dead server back on the same address).
 """
 
 from __future__ import annotations
@@ -33,9 +41,23 @@ from typing import Any
 class FakeOpenAIServer:
     """Start with ``with FakeOpenAIServer() as s: ...``; ``s.base_url`` ends in ``/v1``."""
 
-    def __init__(self, *, delay_s: float = 0.0, responder: Callable[[str], str | dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        delay_s: float = 0.0,
+        responder: Callable[[str], str | dict[str, Any]] | None = None,
+        action_for: Callable[[str], str | None] | None = None,
+        api_key: str | None = None,
+        forbidden: bool = False,
+        models: set[str] | None = None,
+        port: int = 0,
+    ) -> None:
         self.plan: dict[str, list[str]] = {}
         self.responder = responder
+        self.action_for = action_for
+        self.api_key = api_key
+        self.forbidden = forbidden
+        self.models = models
         self.delay_s = delay_s
         self.counts: Counter[str] = Counter()
         self.log: list[tuple[float, str, str]] = []  # (time, path, prompt)
@@ -59,6 +81,8 @@ class FakeOpenAIServer:
                     outer.in_flight += 1
                     outer.max_in_flight = max(outer.max_in_flight, outer.in_flight)
                 try:
+                    if outer._endpoint_fault(self, body):
+                        return
                     if self.path.endswith("/embeddings"):
                         outer._embeddings(self, body)
                     else:
@@ -67,7 +91,7 @@ class FakeOpenAIServer:
                     with outer._lock:
                         outer.in_flight -= 1
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
@@ -81,6 +105,27 @@ class FakeOpenAIServer:
         self.httpd.shutdown()
         self.httpd.server_close()
 
+    def _die(self) -> None:
+        def stop() -> None:
+            self.httpd.shutdown()
+            self.httpd.server_close()
+
+        threading.Thread(target=stop, daemon=True).start()
+
+    def _endpoint_fault(self, h: BaseHTTPRequestHandler, body: dict[str, Any]) -> bool:
+        """Answer 401 / 403 / 404 for the whole endpoint when configured so; True when answered."""
+        if self.api_key is not None and h.headers.get("authorization", "") != f"Bearer {self.api_key}":
+            self._send(h, 401, b'{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}')
+            return True
+        if self.forbidden:
+            self._send(h, 403, b'{"error":{"message":"You are not allowed to use this model"}}')
+            return True
+        if self.models is not None and body.get("model") not in self.models:
+            msg = json.dumps({"error": {"message": f"The model `{body.get('model')}` does not exist", "code": "model_not_found"}})
+            self._send(h, 404, msg.encode())
+            return True
+        return False
+
     @property
     def total(self) -> int:
         """Requests received so far."""
@@ -91,6 +136,10 @@ class FakeOpenAIServer:
             k = self.counts[prompt]
             self.counts[prompt] += 1
             self.log.append((time.time(), "chat", prompt))
+        if self.action_for is not None:
+            picked = self.action_for(prompt)
+            if picked is not None:
+                return picked
         plan = self.plan.get(prompt, ["ok"])
         return plan[min(k, len(plan) - 1)]
 
@@ -122,6 +171,9 @@ class FakeOpenAIServer:
         if action == "malformed":
             self._send(h, 200, b"this is not json {")
             return
+        if action == "die":
+            self._die()
+            action = "drop"
         if action == "drop":
             h.close_connection = True
             try:

@@ -7,5 +7,8 @@ thin CLI on top. Importing :mod:`noveval` is cheap; heavy libraries load on firs
 """
 
 from noveval._version import __version__
+from noveval.quiet import apply_from_env as _apply_quiet
+
+_apply_quiet()  # worker processes of a CLI run keep library noise off the terminal too
 
 __all__ = ["__version__"]

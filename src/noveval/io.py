@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -28,6 +29,7 @@ __all__ = [
     "read_json",
     "read_jsonl",
     "iter_jsonl",
+    "iter_records",
     "read_records",
     "write_json",
     "write_jsonl",
@@ -35,6 +37,8 @@ __all__ = [
     "append_jsonl",
     "to_jsonable",
     "validation_field",
+    "make_dir",
+    "parse_year",
 ]
 
 
@@ -182,6 +186,25 @@ def read_json(path: str | Path) -> Any:
         raise InputError(p, e.lineno, None, f"invalid JSON: {e.msg} (column {e.colno})") from e
 
 
+def iter_records(path: str | Path) -> list[tuple[int, Any]]:
+    """Read a JSON array file or a JSONL file into ``(line, record)`` pairs, unvalidated.
+
+    For callers that check records themselves and must name the line of a bad value.
+    The format follows the name as in :func:`read_records`.
+
+    Raises:
+        InputError: missing file, invalid UTF-8 or JSON (with line), an empty file.
+    """
+    p = Path(path)
+    name = p.name[:-3] if p.name.endswith(".gz") else p.name
+    text = _decode(p, read_bytes(p))
+    if not text.strip():
+        raise InputError(p, None, None, "file is empty")
+    if name.endswith(".jsonl") or text.lstrip().startswith("{"):
+        return list(iter_jsonl(p))
+    return _json_array_items(p, text)
+
+
 def read_records(path: str | Path, model: type[T], *, allow_empty: bool = False) -> list[T]:
     """Read records from a JSON array file or a JSONL file, validating each one.
 
@@ -209,6 +232,46 @@ def read_records(path: str | Path, model: type[T], *, allow_empty: bool = False)
     return out
 
 
+_YEAR = re.compile(r"\s*(\d{4})(?:[-/.]\d{1,2}(?:[-/.]\d{1,2})?)?(?:[T ].*)?\s*")
+
+
+def parse_year(value: Any, *, path: str | Path | None = None, line: int | None = None, field: str = "year") -> int | None:
+    """Read a publication year from a record; a value that cannot be a year is an input error.
+
+    Accepted: an integer 1000-2999, the same as an integral float or a string, or a date
+    string that starts with the year (``"2021-05-03"``). ``None`` and ``""`` mean unknown.
+
+    Args:
+        value: The field's value.
+        path: The file (for the error message).
+        line: 1-based line of the record.
+        field: The field's name.
+
+    Returns:
+        The year, or None when it is not given.
+
+    Raises:
+        InputError: ``"n.d."``, ``"twenty"``, ``21``, ``20210``, ``true``, a list, ...
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    year: int | None = None
+    if isinstance(value, bool):
+        year = None
+    elif isinstance(value, int):
+        year = value
+    elif isinstance(value, float) and value.is_integer():
+        year = int(value)
+    elif isinstance(value, str):
+        m = _YEAR.fullmatch(value)
+        year = int(m.group(1)) if m else None
+    if year is None or not 1000 <= year <= 2999:
+        shown = json.dumps(value, ensure_ascii=False, default=str)
+        raise InputError(path, line, field, f"{shown} is not a year (expected e.g. 2021, \"2021\" or \"2021-05-03\"; "
+                                            "leave it out or null when unknown)")
+    return year
+
+
 def to_jsonable(obj: Any) -> Any:
     """Turn pydantic models, numpy scalars/arrays, paths and tuples into plain JSON values."""
     if isinstance(obj, BaseModel):
@@ -226,17 +289,65 @@ def to_jsonable(obj: Any) -> Any:
     return obj
 
 
+def _umask() -> int:
+    """The process umask, read without changing it where Linux allows (/proc), else set-and-restore."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
+
+
+def make_dir(path: str | Path, field: str | None = None) -> Path:
+    """Create a folder (and its parents) for output, or say in one line why it cannot be.
+
+    Args:
+        path: The folder.
+        field: The option that named it (``--out``), for the error message.
+
+    Raises:
+        InputError: the path is an existing file, or a parent cannot be created or written.
+    """
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise InputError(p, None, field, "is a file, expected a folder (give a folder name)")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        blocker = next((a for a in p.parents if a.exists()), None)
+        why = f"{blocker} is a file" if blocker is not None and not blocker.is_dir() else (e.strerror or str(e)).lower()
+        raise InputError(p, None, field, f"cannot create this folder: {why}") from None
+    return p
+
+
 def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    if path.is_dir():
+        raise InputError(path, None, None, "is a folder, expected a file name")
+    make_dir(path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as e:
+        raise InputError(path, None, None, f"cannot write here: {e.strerror or e}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
+            # mkstemp makes the file 0600; give it the mode a plain open() would (or keep the old one)
+            try:
+                mode = path.stat().st_mode & 0o7777
+            except OSError:
+                mode = 0o666 & ~_umask()
+            os.fchmod(f.fileno(), mode)
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(e, OSError):
+            raise InputError(path, None, None, f"cannot write: {e.strerror or e}") from None
         raise
 
 
@@ -268,7 +379,7 @@ def write_jsonl(path: str | Path, rows: Iterable[Any]) -> None:
 def append_jsonl(path: str | Path, row: Any) -> None:
     """Append one row to a JSONL file and fsync it (the unit of progress of a resumable run)."""
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
+    make_dir(p.parent)
     line = json.dumps(to_jsonable(row), ensure_ascii=False, allow_nan=False) + "\n"
     with open(p, "a", encoding="utf-8") as f:
         f.write(line)

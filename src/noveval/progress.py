@@ -3,20 +3,35 @@
 Uses ``rich`` on a terminal (stderr) and plain periodic log lines elsewhere, so CI
 logs and ``--log-file`` show progress too. ``set_quiet(True)`` (the CLI's
 ``--quiet``) silences it.
+
+:func:`heartbeat` guarantees a line at least every 10 s while a command works, even
+when no item finishes for minutes (one long generation, a model loading, a t-SNE fit):
+it repeats the innermost running tracker's status, or says what is still running.
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
 log = logging.getLogger("noveval")
 
 _QUIET = False
+HEARTBEAT_S = 10.0
+"""Longest silence while work runs: :func:`heartbeat` logs a line when nothing else did."""
+
+_last_line = [0.0]  # monotonic time of the last progress line written
+_active: list[Tracker] = []  # running trackers, innermost last
+_bars = [0]  # rich bars on screen (they show elapsed time themselves)
+
+
+def _note_line() -> None:
+    _last_line[0] = time.monotonic()
 
 
 def set_quiet(quiet: bool) -> None:
@@ -51,8 +66,8 @@ class Tracker:
         """``label: done/total, rate/s, ETA, cache hits`` as one line."""
         elapsed = max(time.monotonic() - self._t0, 1e-9)
         rate = self.done / elapsed
-        eta = (self.total - self.done) / rate if rate > 0 else float("nan")
-        s = f"{self.label}: {self.done}/{self.total} ({rate:.2f}/s, ETA {eta:.0f}s"
+        eta = f"{(self.total - self.done) / rate:.0f}s" if rate > 0 else "?"
+        s = f"{self.label}: {self.done}/{self.total} ({rate:.2f}/s, ETA {eta}"
         if self._client is not None:
             s += f", cache hits {self._hits() - self._hits0}"
         return s + ")"
@@ -71,6 +86,7 @@ class Tracker:
             if now - self._last_log >= 10 or self.done == self.total:
                 self._last_log = now
                 log.info(self.summary())
+                _note_line()
 
 
 @contextmanager
@@ -86,9 +102,15 @@ def track(total: int, label: str, client: _HasStats | None = None) -> Iterator[T
         yield Tracker(total, label, client, None, None)
         return
     if not sys.stderr.isatty():
+        # No "starting" line: the first finished item logs "1/N", and the heartbeat reports
+        # "0/N" when it takes longer than 10 s. So a run stopped by its endpoint check before
+        # any item shows one line: the error.
         t = Tracker(total, label, client, None, None)
-        log.info(f"{label}: starting {total} items")
-        yield t
+        _active.append(t)
+        try:
+            yield t
+        finally:
+            _active.remove(t)
         return
     from rich.progress import (
         BarColumn,
@@ -110,4 +132,56 @@ def track(total: int, label: str, client: _HasStats | None = None) -> Iterator[T
         transient=False,
     ) as bar:
         task = bar.add_task(label, total=total)
-        yield Tracker(total, label, client, bar, task)
+        _bars[0] += 1
+        try:
+            yield Tracker(total, label, client, bar, task)
+        finally:
+            _bars[0] -= 1
+
+
+@contextmanager
+def heartbeat(label: str, *, every_s: float | None = None, status: Callable[[], str] | None = None) -> Iterator[None]:
+    """Log a line whenever ``every_s`` seconds (default :data:`HEARTBEAT_S`) pass without one.
+
+    The line repeats the innermost running tracker's status (done/total, rate, ETA) with
+    the time it has been waiting, or says that ``label`` is still working. Silent under
+    ``--quiet`` and while a terminal progress bar is on screen (it shows elapsed time).
+
+    Args:
+        label: What the block does ("demo novbench").
+        every_s: Longest silence in seconds.
+        status: Called for a short status appended to the line (e.g. model calls so far).
+    """
+    if _QUIET:
+        yield
+        return
+    every = HEARTBEAT_S if every_s is None else every_s
+    stop = threading.Event()
+    t0 = time.monotonic()
+    _note_line()
+
+    def beat() -> None:
+        while not stop.wait(min(1.0, every / 4)):
+            now = time.monotonic()
+            if now - _last_line[0] < every or _bars[0]:
+                continue
+            extra = ""
+            if status is not None:
+                try:
+                    extra = f"; {status()}"
+                except Exception:  # noqa: BLE001 - a status line must never break the work it reports on
+                    extra = ""
+            if _active:
+                inner = _active[-1]
+                log.info(f"{inner.summary()}; still working ({now - inner._t0:.0f}s in this step{extra})")
+            else:
+                log.info(f"{label}: still working ({now - t0:.0f}s{extra})")
+            _note_line()
+
+    th = threading.Thread(target=beat, name="noveval-heartbeat", daemon=True)
+    th.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        th.join(timeout=2)

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from noveval._version import __version__
 from noveval.errors import InputError
-from noveval.io import append_jsonl, read_json, to_jsonable, write_json, write_jsonl
+from noveval.io import append_jsonl, make_dir, read_json, to_jsonable, write_json, write_jsonl
 
 T = TypeVar("T")
 
@@ -79,19 +79,28 @@ class RunDir:
             cfg["resumed"] = int(old.get("resumed", 0)) + 1
         else:
             if overwrite and run.path.exists():
-                for name in ("config.json", "scores.json", *(f"{k}.jsonl" for k in KINDS)):
+                for name in ("config.json", "scores.json", "calls.json", *(f"{k}.jsonl" for k in KINDS)):
                     (run.path / name).unlink(missing_ok=True)
             cfg["created"] = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
         cfg["noveval_version"] = __version__
         cfg["python"] = platform.python_version()
-        run.path.mkdir(parents=True, exist_ok=True)
+        make_dir(run.path, "--out")
         write_json(cfg_file, cfg)
+        from noveval.models.calls import active_ledger
+
+        ledger = active_ledger()
+        if ledger is not None:
+            ledger.enter_run(run.path)
         return run
 
     @classmethod
     def open(cls, path: str | Path) -> RunDir:
         """Open an existing run directory (must have config.json)."""
         run = cls(path)
+        if not run.path.exists():
+            raise InputError(run.path, None, None, "no such run folder")
+        if not run.path.is_dir():
+            raise InputError(run.path, None, None, "is a file, expected a run folder")
         if not (run.path / "config.json").exists():
             raise InputError(run.path, None, None, "not a run directory (no config.json)")
         return run

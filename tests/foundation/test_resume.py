@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from fake_openai import FakeOpenAIServer
+from noveval.models.openai_compat import PROBE_PROMPT
 
 
 def _cli(args: list[str], cache_dir: Path) -> subprocess.Popen[bytes]:
@@ -46,9 +47,11 @@ def test_sigkill_midway_then_resume(tmp_path: Path) -> None:
 
         proc = _cli(["run", "chat", "-i", str(prompts), "-o", str(run1), "-m", spec, "-c", "1"], tmp_path / "cache1")
         assert proc.wait(timeout=120) == 0, proc.stderr.read().decode()
-        second_phase = {p for _, _, p in server.log[seen_before:]}
+        second_phase = [p for _, _, p in server.log[seen_before:]]
         unfinished = {f"question {int(i[4:])}" for i in {f"item{i:02d}" for i in range(n)} - finished}
-        assert second_phase == unfinished, "the server must see only the unfinished items again"
+        # one short endpoint check (the run had work left), then only the unfinished items
+        assert second_phase[0] == PROBE_PROMPT and second_phase.count(PROBE_PROMPT) == 1
+        assert sorted(second_phase[1:]) == sorted(unfinished), "the server must see only the unfinished items again"
 
         run2 = tmp_path / "run-clean"
         proc = _cli(["run", "chat", "-i", str(prompts), "-o", str(run2), "-m", spec, "-c", "1"], tmp_path / "cache2")
@@ -66,7 +69,8 @@ def test_rerunning_a_finished_run_makes_zero_calls(tmp_path: Path) -> None:
         for _ in range(2):
             proc = _cli(["run", "chat", "-i", str(prompts), "-o", str(tmp_path / "r"), "-m", spec], tmp_path / "c")
             assert proc.wait(timeout=60) == 0
-        assert server.total == 3
+        # the first run: one endpoint check + 3 items; the re-run: nothing at all, not even a check
+        assert server.total == 4 and server.counts[PROBE_PROMPT] == 1
 
 
 def test_changed_settings_refuse_to_mix_runs(tmp_path: Path) -> None:

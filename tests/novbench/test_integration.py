@@ -78,7 +78,7 @@ def test_cli_run_and_score_samples_rag(tmp_path, cli):
         ["run", "novbench", "--data", str(SAMPLES), "--out", str(out), "--prompting", "rag",
          "--limit", "2", "--max-tokens", "96", "--no-score"],
     )
-    assert r.exit_code == 0 and "requests 0" in r.output
+    assert r.exit_code == 0 and "model calls: 0, none failed" in r.output
 
 
 def test_cli_bad_input_exit_2_and_no_output(tmp_path, cli):

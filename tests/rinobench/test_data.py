@@ -40,17 +40,32 @@ def test_predictions_published_format_and_unparseable(tmp_path: Path) -> None:
         {"reasoning": "r1", "novelty_score": 4},
         {"reasoning": "r2", "novelty_score": "3"},
         {"reasoning": "r3", "novelty_score": None},
-        {"reasoning": "r4", "novelty_score": 7},
+        {"reasoning": "r4", "novelty_score": 5.0},
     ]))
     preds = load_predictions(p)
-    assert [x.novelty_score for x in preds] == [4, 3, None, None]
-    assert preds[3].parse_status == "unparseable"
+    assert [x.novelty_score for x in preds] == [4, 3, None, 5]
+    assert preds[2].parse_status == "unparseable"  # null: a prediction without a score, kept
     p.write_text(json.dumps([{"reasoning": "r1"}]))
     with pytest.raises(InputError, match=r"\[0\]\.novelty_score"):
         load_predictions(p)
     p.write_text("[]")
     with pytest.raises(InputError):
         load_predictions(p)
+
+
+@pytest.mark.parametrize("bad", [9, 0, -1, 3.5, "three", "", True, [4], {"score": 4}])
+def test_a_score_that_cannot_be_right_is_an_input_error_with_its_line(tmp_path: Path, bad: object) -> None:
+    """9, 0, 3.5 or "three" in a user's file is a wrong value (exit 2), not an unparseable answer."""
+    p = tmp_path / "preds.json"
+    rows = [{"reasoning": "fine", "novelty_score": 4}, {"reasoning": "bad", "novelty_score": bad}]
+    p.write_text(json.dumps(rows, indent=1))  # "[", " {", 2 fields, " },", then record [1] opens on line 6
+    with pytest.raises(InputError) as e:
+        load_predictions(p)
+    assert str(e.value).startswith(f"{p}:6: [1].novelty_score: {json.dumps(bad)} is not a score")
+    jl = tmp_path / "preds.jsonl"
+    jl.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with pytest.raises(InputError, match=r"preds\.jsonl:2: \[1\]\.novelty_score: "):
+        load_predictions(jl)
 
 
 def test_predictions_jsonl_with_ids(tmp_path: Path) -> None:

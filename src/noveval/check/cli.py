@@ -7,13 +7,13 @@ from typing import Annotated
 
 import typer
 
-from noveval.cli.common import cli_errors
 from noveval.cli.options import EmbedderOpt, ModelOpt, SeedOpt
+from noveval.cli.outcome import model_command
 
 __all__ = ["register", "check"]
 
 
-@cli_errors
+@model_command
 def check(
     input: Annotated[Path, typer.Argument(help="Idea (Markdown/JSON with problem, objective, approach; or free text) "
                                           "or paper (JSON/Markdown with title + abstract).")],

@@ -63,14 +63,11 @@ class Corpus:
         }
 
 
-def _year(v: Any) -> int | None:
-    if v is None or isinstance(v, bool):
-        return None
-    try:
-        y = int(str(v).strip()[:4])
-    except ValueError:
-        return None
-    return y if 1000 <= y <= 3000 else None
+def _year(v: Any, path: str | Path | None = None, line: int | None = None) -> int | None:
+    """The record's year (None when absent); a value that is not a year is an InputError."""
+    from noveval.io import parse_year
+
+    return parse_year(v, path=path, line=line)
 
 
 def load_corpus(
@@ -108,7 +105,7 @@ def load_corpus(
             c.skipped_no_abstract += 1
             first_no_abstract = first_no_abstract or line
             continue
-        year = _year(row.get("year"))
+        year = _year(row.get("year"), p, line)
         if before_year is not None and (year is None or year >= before_year):
             c.dropped_by_year += 1
             continue

@@ -86,11 +86,11 @@ def _line_of(text: str, key: str) -> int | None:
     return text.count("\n", 0, m.start()) + 1 if m else None
 
 
-def _year(v: Any) -> int | None:
-    try:
-        return int(str(v)[:4]) if v not in (None, "") else None
-    except ValueError:
-        return None
+def _year(v: Any, path: str | Path | None = None) -> int | None:
+    """The input's year (None when absent); a value that is not a year is an InputError."""
+    from noveval.io import parse_year
+
+    return parse_year(v, path=path)
 
 
 def _from_json(path: Path, text: str) -> CheckInput:
@@ -114,7 +114,7 @@ def _from_json(path: Path, text: str) -> CheckInput:
             if not isinstance(v, str) or not v.strip():
                 raise InputError(path, _line_of(text, key), key, "must be a non-empty string")
             values[f] = v.strip()
-        return CheckInput("idea", str(path), title=title.strip(), idea=Idea(**values), year=_year(obj.get("year")))
+        return CheckInput("idea", str(path), title=title.strip(), idea=Idea(**values), year=_year(obj.get("year"), path))
     if "title" in obj or "abstract" in obj:
         for key in ("title", "abstract"):
             v = obj.get(key)
@@ -122,7 +122,7 @@ def _from_json(path: Path, text: str) -> CheckInput:
                 raise InputError(path, _line_of(text, key), key, "a paper needs a non-empty title and abstract")
         ft = obj.get("fulltext") or obj.get("full_text") or ""
         return CheckInput("paper", str(path), title=obj["title"].strip(), abstract=obj["abstract"].strip(),
-                          fulltext=ft if isinstance(ft, str) else "", year=_year(obj.get("year")))
+                          fulltext=ft if isinstance(ft, str) else "", year=_year(obj.get("year"), path))
     if isinstance(obj.get("text"), str):
         return _from_text(path, obj["text"], line=_line_of(text, "text"), fieldname="text")
     keys = ", ".join(map(str, list(obj)[:6])) or "none"

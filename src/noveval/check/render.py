@@ -155,10 +155,10 @@ def to_html(r: dict[str, Any]) -> str:
 
 def write_outputs(result: dict[str, Any], out_dir: str | Path) -> dict[str, Path]:
     """Write ``check.json``, ``check.md`` and ``check.html`` into ``out_dir`` (atomic writes)."""
-    from noveval.io import write_json, write_text
+    from noveval.io import make_dir, write_json, write_text
 
     d = Path(out_dir)
-    d.mkdir(parents=True, exist_ok=True)
+    make_dir(d, "--out")
     paths = {"json": d / "check.json", "markdown": d / "check.md", "html": d / "check.html"}
     write_json(paths["json"], result)
     write_text(paths["markdown"], to_markdown(result))

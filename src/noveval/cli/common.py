@@ -22,8 +22,13 @@ def fail(message: str, code: int = EXIT_INPUT) -> None:
     raise typer.Exit(code)
 
 
+def path_error(e: OSError) -> str:
+    """One line for a file-system error on a path: ``path: No such file or directory``."""
+    return f"{e.filename}: {(e.strerror or str(e)).lower()}"
+
+
 def cli_errors(fn: F) -> F:
-    """Turn :class:`InputError` / :class:`ConfigError` into one line on stderr and exit 2."""
+    """Turn :class:`InputError` / :class:`ConfigError` (and an OSError on a path) into one line and exit 2."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -31,6 +36,10 @@ def cli_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except (InputError, ConfigError) as e:
             fail(str(e))
+        except OSError as e:
+            if e.filename is None:
+                raise
+            fail(path_error(e))
         except KeyboardInterrupt:
             typer.echo("interrupted: finished items are saved; run the same command again to resume", err=True)
             raise typer.Exit(130) from None

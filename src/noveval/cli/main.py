@@ -60,11 +60,25 @@ def _main(
     console.setLevel(logging.WARNING if quiet and not verbose else level)  # --log-file still gets INFO
     handlers: list[logging.Handler] = [console]
     if log_file is not None:
-        log_file.parent.mkdir(parents=True, exist_ok=True)
-        handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
+        from noveval.cli.common import fail
+        from noveval.errors import InputError
+        from noveval.io import make_dir
+
+        try:
+            make_dir(log_file.parent, "--log-file")
+            handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
+        except InputError as e:
+            fail(str(e))
+        except OSError as e:
+            fail(f"{log_file}: --log-file: cannot write: {(e.strerror or str(e)).lower()}")
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S", handlers=handlers, force=True)
-    for noisy in ("httpx", "openai", "sentence_transformers", "transformers", "urllib3", "gensim", "smart_open", "matplotlib", "PIL"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    if verbose:
+        for noisy in ("httpx", "httpx2", "openai", "urllib3", "matplotlib", "PIL"):
+            logging.getLogger(noisy).setLevel(logging.WARNING)  # -v: library warnings and bars, not HTTP debug lines
+    else:
+        from noveval.quiet import quiet_third_party
+
+        quiet_third_party()
 
 
 @models_app.command("check")
@@ -181,53 +195,18 @@ def demo(
     real: Annotated[bool, typer.Option("--real", help="Use the real datasets (../shared/data or --data-dir) instead of the shipped samples.")] = False,
     data_dir: DataDirOpt = None,
     only: Annotated[list[str] | None, typer.Option("--only", help="Run only these benchmarks (repeatable).")] = None,
+    allow_failures: Annotated[bool, typer.Option("--allow-failures", help="Exit 0 even when model calls failed (those runs are still marked incomplete).")] = False,
 ) -> None:
     """Run every benchmark on small shipped samples with the embedded models, then write the report."""
-    from noveval.benchmarks import available
-    from noveval.errors import InputError
-    from noveval.settings import data_dir as find_data_dir
+    from noveval.cli.demo import run_demo
 
-    ddir = None
-    if real:
-        ddir = find_data_dir(data_dir)
-        if ddir is None:
-            raise InputError(data_dir, None, "--data-dir", "no real data folder found (give --data-dir)")
-    mods = available()
-    unknown = sorted(set(only or []) - set(mods))
-    if unknown:
-        raise InputError(None, None, "--only", f"unknown or not installed benchmark(s): {', '.join(unknown)}; installed: {', '.join(mods)}")
-    out.mkdir(parents=True, exist_ok=True)
-    runs: list[Path] = []
-    failures: list[tuple[str, str]] = []
-    todo = [(n, m) for n, m in mods.items() if (not only or n in only) and hasattr(m, "demo")]
-    log = logging.getLogger("noveval")
-    for i, (name, mod) in enumerate(todo, 1):
-        log.info("== demo %d/%d: %s", i, len(todo), name)
-        t0 = time.perf_counter()
-        try:
-            runs.extend(mod.demo(out / name, model=model, embedder=embedder, real=real, data_dir=ddir))
-        except Exception as e:  # one broken benchmark must not take the others' report down
-            failures.append((name, f"{type(e).__name__}: {e}"))
-            log.error("== demo %s FAILED after %.0fs: %s: %s", name, time.perf_counter() - t0, type(e).__name__, e,
-                      exc_info=True)
-            continue
-        log.info("== demo %s done in %.0fs", name, time.perf_counter() - t0)
-    try:
-        from noveval.report import write_report
-    except ImportError:
-        write_report = None
-    if write_report is not None and (runs or failures):
-        log.info("== writing the report")
-        path = write_report(runs, out / "report.html", failures=failures)
-        typer.echo(f"report: {path.resolve()}")
-    else:
-        for r in runs:
-            typer.echo(f"run: {r}")
-        if not runs:
-            typer.echo("no benchmark demos are installed yet", err=True)
-    if failures:
-        typer.echo(f"WARNING: {len(failures)} demo(s) failed: {', '.join(n for n, _ in failures)} (listed in the report)", err=True)
-        raise typer.Exit(1)
+    run_demo(out, model=model, embedder=embedder, real=real, data_dir=data_dir, only=only, allow_failures=allow_failures)
+
+
+def _mount_listing() -> None:
+    from noveval.cli.listing import benchmarks
+
+    app.command("benchmarks")(benchmarks)
 
 
 def _mount_benchmarks() -> None:
@@ -257,6 +236,7 @@ def _mount_extras() -> None:
         getattr(importlib.import_module(modname), attr)(app)
 
 
+_mount_listing()
 _mount_benchmarks()
 _mount_extras()
 

@@ -64,6 +64,10 @@ class ChatResponse(BaseModel):
     cached: bool = Field(default=False, description="Served from the response cache.")
     attempts: int = Field(default=0, description="Backend attempts made (0 when cached).")
     logprobs: list[TokenLogprob] | None = Field(default=None, description="Per-token log-probabilities.")
+    error_kind: str | None = Field(
+        default=None,
+        description="Class of the failure (see :data:`ERROR_KINDS`); None when the call succeeded.",
+    )
 
     @property
     def ok(self) -> bool:
@@ -71,16 +75,38 @@ class ChatResponse(BaseModel):
         return self.error is None and self.text is not None
 
 
+ERROR_KINDS: dict[str, str] = {
+    "unreachable": "no connection to the endpoint (refused, unknown host, dropped)",
+    "auth": "the endpoint refused the API key (HTTP 401/403)",
+    "not_found": "no such model or path at the endpoint (HTTP 404)",
+    "timeout": "no reply within the timeout",
+    "rate_limited": "HTTP 429",
+    "server_error": "HTTP 5xx",
+    "bad_request": "the endpoint rejected the request (other 4xx)",
+    "malformed": "a reply that is not a well-formed completion",
+    "error": "any other failure",
+}
+"""Failure classes a backend assigns; the first four mean the endpoint cannot work at all."""
+
+FATAL_KINDS = frozenset({"unreachable", "auth", "not_found", "timeout"})
+"""Kinds that stop a run at its endpoint check (no item can succeed)."""
+
+
 class TransientBackendError(Exception):
     """A failure worth retrying (429, 5xx, timeout, dropped connection, malformed body)."""
 
-    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+    def __init__(self, message: str, *, retry_after: float | None = None, kind: str = "error") -> None:
         super().__init__(message)
         self.retry_after = retry_after
+        self.kind = kind
 
 
 class PermanentBackendError(Exception):
     """A failure that retrying cannot fix (4xx other than 429, prompt too long, ...)."""
+
+    def __init__(self, message: str, *, kind: str = "error") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class ChatBackend(Protocol):

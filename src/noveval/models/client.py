@@ -9,7 +9,9 @@
   backoff and full jitter, waiting at least the server's ``Retry-After``;
 - a request that still fails comes back as a :class:`ChatResponse` with ``error`` set —
   one failed item never stops a batch;
-- tokens, latency, hits, misses and failures are counted in :attr:`ChatClient.stats`.
+- tokens, latency, hits, misses and failures are counted in :attr:`ChatClient.stats`;
+- inside a command's call ledger (:mod:`.calls`), the endpoint is checked with one short
+  call at the first cache miss, and every outcome is recorded there too.
 """
 
 from __future__ import annotations
@@ -84,6 +86,12 @@ class ChatClient:
         self.retry = retry or RetryPolicy()
         self._sem: asyncio.Semaphore | None = None
         self._sem_loop: int | None = None
+        from noveval.models.calls import active_ledger
+
+        self._ledger = active_ledger()
+        if self._ledger is not None:
+            probe = self._check_endpoint if hasattr(backend, "probe") else None
+            self._ledger.register(self, self.model_id, role="model", probe=probe)
         self._stats: dict[str, Any] = {
             "requests": 0,
             "attempts": 0,
@@ -119,6 +127,7 @@ class ChatClient:
 
     async def _attempts(self, request: ChatRequest) -> ChatResponse:
         last_error = "no attempt made"
+        last_kind = "error"
         attempt = 0
         while True:
             attempt += 1
@@ -127,14 +136,49 @@ class ChatClient:
                 resp = await asyncio.wait_for(self.backend.send(request), timeout=self.timeout_s)
                 return resp.model_copy(update={"attempts": attempt})
             except PermanentBackendError as e:
-                return ChatResponse(error=str(e), attempts=attempt)
+                return ChatResponse(error=str(e), attempts=attempt, error_kind=e.kind)
             except (TimeoutError, TransientBackendError) as e:
                 retry_after = getattr(e, "retry_after", None)
                 last_error = str(e) or f"timed out after {self.timeout_s:g}s"
+                last_kind = getattr(e, "kind", "timeout")
             if attempt > self.retry.max_retries:
-                return ChatResponse(error=f"{last_error} (gave up after {attempt} attempts)", attempts=attempt)
+                return ChatResponse(
+                    error=f"{last_error} (gave up after {attempt} attempts)", attempts=attempt, error_kind=last_kind
+                )
             self._stats["retries"] += 1
             await asyncio.sleep(self.retry.delay(attempt, retry_after))
+
+    def _check_endpoint(self) -> None:
+        """One short call to the endpoint (blocking), retried like a request on 429/5xx/malformed.
+
+        Unreachable, auth, not-found and timeout failures are not retried: a typo in a URL
+        or a key should stop the run in seconds, not after the whole backoff.
+
+        Raises:
+            TransientBackendError | PermanentBackendError: the endpoint cannot answer.
+        """
+        from noveval.models.calls import run_blocking
+
+        probe = self.backend.probe  # type: ignore[attr-defined]
+
+        async def once() -> None:
+            try:
+                await asyncio.wait_for(probe(), timeout=self.timeout_s)
+            except TimeoutError:
+                raise TransientBackendError(f"no reply within {self.timeout_s:g} s", kind="timeout") from None
+
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                run_blocking(once)
+                return
+            except TransientBackendError as e:
+                if e.kind in ("unreachable", "timeout") or attempt > self.retry.max_retries:
+                    if attempt > 1:
+                        e.args = (f"{e} (gave up after {attempt} attempts)",)
+                    raise
+                time.sleep(self.retry.delay(attempt, e.retry_after))
 
     async def acomplete(self, request: ChatRequest, *, _sem: asyncio.Semaphore | None = None) -> ChatResponse:
         """Complete one request (cache first). Never raises for backend failures.
@@ -143,15 +187,21 @@ class ChatClient:
         is accepted for compatibility and ignored: the bound is always the client's.
         """
         self._stats["requests"] += 1
+        ledger = self._ledger
         key = None
-        if self.cache is not None:
+        if self.cache is not None or ledger is not None:
             key = cache_key(self.model_id, self.backend.base_url, request)
+        if self.cache is not None and key is not None:
             if not self.refresh:
                 hit = self.cache.get(key)
                 if hit is not None:
                     self._stats["cache_hits"] += 1
+                    if ledger is not None:
+                        ledger.record(self, key, cached=True)
                     return hit
             self._stats["cache_misses"] += 1
+        if ledger is not None:
+            await ledger.aensure_checked()  # raises EndpointError: the run stops before this item fails
         async with self.semaphore():
             resp = await self._attempts(request)
         if resp.ok:
@@ -162,6 +212,8 @@ class ChatClient:
                 self.cache.put(key, self.model_id, resp)
         else:
             self._stats["failures"] += 1
+        if ledger is not None:
+            ledger.record(self, key, cached=False, error=resp.error, kind=resp.error_kind)
         return resp
 
     def semaphore(self) -> asyncio.Semaphore:

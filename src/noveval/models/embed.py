@@ -26,6 +26,7 @@ from typing import Protocol
 import numpy as np
 
 from noveval.errors import ConfigError
+from noveval.models.chat import PermanentBackendError, TransientBackendError
 from noveval.models.spec import ModelSpec, parse_spec
 
 BUNDLED_EMBEDDER_ID = "local/all-MiniLM-L6-v2"
@@ -173,28 +174,54 @@ class OpenAIEmbeddingBackend:
             api_key=spec.api_key(), base_url=spec.base_url or OPENAI_BASE_URL, max_retries=0, timeout=timeout_s
         )
 
-    def embed_batch(self, texts: list[str]) -> np.ndarray:
-        """One ``/embeddings`` call for the batch (retried on transient errors)."""
-        import random
-
+    def _once(self, texts: list[str]) -> np.ndarray:
         import openai
 
-        from noveval.models.openai_compat import parse_retry_after
+        from noveval.models.openai_compat import classify_openai_error
+
+        try:
+            resp = self._client.embeddings.create(model=self.spec.model, input=texts)
+            data = sorted(resp.data, key=lambda d: d.index)
+            return np.asarray([d.embedding for d in data], dtype=np.float32)
+        except openai.OpenAIError as e:
+            raise classify_openai_error(e, self.spec.model) from e
+        except (ValueError, TypeError, KeyError, AttributeError) as e:
+            raise TransientBackendError(f"malformed embeddings response: {e}", kind="malformed") from e
+
+    def _retried(self, texts: list[str], *, fast_fail: bool) -> np.ndarray:
+        import random
 
         for attempt in range(self.max_retries + 1):
             try:
-                resp = self._client.embeddings.create(model=self.spec.model, input=texts)
-                data = sorted(resp.data, key=lambda d: d.index)
-                return np.asarray([d.embedding for d in data], dtype=np.float32)
-            except (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError, openai.InternalServerError) as e:
-                if attempt == self.max_retries:
-                    raise ConfigError(f"embedding endpoint failed after {attempt + 1} attempts: {e}") from e
-                resp_obj = getattr(e, "response", None)
-                ra = parse_retry_after(resp_obj.headers.get("retry-after")) if resp_obj is not None else None
-                time.sleep(max(ra or 0.0, random.uniform(0, min(30.0, 0.5 * 2**attempt))))
-            except openai.APIStatusError as e:
-                raise ConfigError(f"embedding endpoint rejected the request: HTTP {e.status_code}") from e
+                return self._once(texts)
+            except TransientBackendError as e:
+                if attempt == self.max_retries or (fast_fail and e.kind in ("unreachable", "timeout")):
+                    if attempt:
+                        e.args = (f"{e} (gave up after {attempt + 1} attempts)",)
+                    raise
+                time.sleep(max(e.retry_after or 0.0, random.uniform(0, min(30.0, 0.5 * 2**attempt))))
         raise AssertionError("unreachable")
+
+    def probe(self) -> None:
+        """Embed one short text, to check the endpoint works (no retry when it is unreachable).
+
+        Raises:
+            TransientBackendError | PermanentBackendError: with ``kind`` set.
+        """
+        self._retried(["endpoint check"], fast_fail=True)
+
+    def embed_batch(self, texts: list[str]) -> np.ndarray:
+        """One ``/embeddings`` call for the batch (retried on transient errors).
+
+        Raises:
+            EndpointError: the call failed for good (a run cannot go on without the vectors).
+        """
+        from noveval.models.calls import EndpointError
+
+        try:
+            return self._retried(texts, fast_fail=False)
+        except (TransientBackendError, PermanentBackendError) as e:
+            raise EndpointError(self.model_id, e.kind, str(e), role="embedder", midrun=True) from e
 
 
 class Embedder:
@@ -212,6 +239,12 @@ class Embedder:
         self.batch_size = batch_size
         self.stats = {"texts": 0, "cache_hits": 0, "encoded": 0}
         self._dim: int | None = None
+        from noveval.models.calls import active_ledger
+
+        self._ledger = active_ledger()
+        if self._ledger is not None:
+            probe = getattr(backend, "probe", None)
+            self._ledger.register(self, backend.model_id, role="embedder", probe=probe)
 
     @property
     def model_id(self) -> str:
@@ -250,6 +283,8 @@ class Embedder:
                 todo[h] = t
         bs = batch_size or self.batch_size
         items = list(todo.items())
+        if items and self._ledger is not None:
+            self._ledger.ensure_checked()  # raises EndpointError before the first real call
         with track(len(items), progress or "") as tr:
             for i in range(0, len(items), bs):
                 chunk = items[i : i + bs]

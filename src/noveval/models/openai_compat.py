@@ -7,6 +7,9 @@ backend. This module only classifies failures:
 - transient (retried): HTTP 429 (with ``Retry-After``), 5xx, timeouts, connection
   errors, a body that is not a well-formed completion;
 - permanent: other 4xx (bad request, auth, not found).
+
+Each error also carries a ``kind`` (:func:`classify_openai_error`) so that a run can stop
+at once with one clear line when the endpoint cannot work at all (:mod:`.calls`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from noveval.models.chat import (
 from noveval.models.spec import ModelSpec
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
+PROBE_PROMPT = "Reply with OK."
+"""The user message of the endpoint check (one token, never cached)."""
 
 
 def parse_retry_after(value: str | None) -> float | None:
@@ -117,42 +122,50 @@ class OpenAICompatBackend:
 
     async def send(self, request: ChatRequest) -> ChatResponse:
         """One attempt; classify failures as transient or permanent."""
+        return await self._send_with(self._client(), request)
+
+    async def probe(self) -> None:
+        """One short call (one token) on a client of its own, to check the endpoint works.
+
+        Raises:
+            TransientBackendError | PermanentBackendError: as :meth:`send`, with ``kind`` set.
+        """
+        from openai import AsyncOpenAI
+
+        from noveval.models.chat import GenerationParams
+
+        client = AsyncOpenAI(api_key=self._api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout_s)
+        request = ChatRequest(messages=[{"role": "user", "content": PROBE_PROMPT}],
+                              params=GenerationParams(max_tokens=1), tag="endpoint check")
+        try:
+            await self._send_with(client, request)
+        finally:
+            await client.close()
+
+    async def _send_with(self, client: Any, request: ChatRequest) -> ChatResponse:
         import openai
 
         t0 = time.perf_counter()
         try:
-            resp = await self._client().chat.completions.create(**self._kwargs(request))
-        except openai.RateLimitError as e:
-            raise TransientBackendError(
-                "HTTP 429 rate limited", retry_after=parse_retry_after(e.response.headers.get("retry-after"))
-            ) from e
-        except openai.APITimeoutError as e:
-            raise TransientBackendError("request timed out") from e
-        except openai.APIConnectionError as e:
-            raise TransientBackendError(f"connection error: {e.__cause__ or e}") from e
+            resp = await client.chat.completions.create(**self._kwargs(request))
         except openai.APIStatusError as e:
-            status = e.status_code
-            if status >= 500 or status in (408, 409):
-                raise TransientBackendError(
-                    f"HTTP {status}", retry_after=parse_retry_after(e.response.headers.get("retry-after"))
-                ) from e
-            if status == 400 and request.params.json_schema is not None and not self._schema_unsupported:
+            if e.status_code == 400 and request.params.json_schema is not None and not self._schema_unsupported:
                 # Server without json_schema support: fall back to plain JSON mode once.
                 self._schema_unsupported = True
-                raise TransientBackendError("HTTP 400 with json_schema; retrying with json_object") from e
-            raise PermanentBackendError(f"HTTP {status}: {_short(e.message)}") from e
-        except openai.APIResponseValidationError as e:
-            raise TransientBackendError(f"malformed response body: {_short(str(e))}") from e
+                raise TransientBackendError("HTTP 400 with json_schema; retrying with json_object", kind="bad_request") from e
+            raise classify_openai_error(e, self.spec.model) from e
+        except openai.OpenAIError as e:
+            raise classify_openai_error(e, self.spec.model) from e
         except (ValueError, TypeError, KeyError) as e:
-            raise TransientBackendError(f"malformed response body: {_short(str(e))}") from e
+            raise TransientBackendError(f"malformed response body: {_short(str(e))}", kind="malformed") from e
         latency = time.perf_counter() - t0
         try:
             choice = resp.choices[0]
             text = choice.message.content
         except (AttributeError, IndexError, TypeError) as e:
-            raise TransientBackendError("malformed response body: no choices[0].message") from e
+            raise TransientBackendError("malformed response body: no choices[0].message", kind="malformed") from e
         if text is None or not isinstance(text, str):
-            raise TransientBackendError("malformed response body: message content missing")
+            raise TransientBackendError("malformed response body: message content missing", kind="malformed")
         usage = getattr(resp, "usage", None)
         return ChatResponse(
             text=text,
@@ -162,6 +175,71 @@ class OpenAICompatBackend:
             latency_s=latency,
             logprobs=_logprobs(choice),
         )
+
+
+def classify_openai_error(e: Exception, model: str) -> TransientBackendError | PermanentBackendError:
+    """Turn an ``openai`` SDK exception into a backend error with a ``kind`` and a plain message.
+
+    Kinds (see :data:`noveval.models.chat.ERROR_KINDS`): connection refused, unknown host
+    or dropped connection -> ``unreachable``; timeout -> ``timeout``; 401/403 -> ``auth``;
+    404 -> ``not_found``; 429 -> ``rate_limited``; 5xx, 408, 409 -> ``server_error``;
+    other 4xx -> ``bad_request``; an unreadable body -> ``malformed``. Transient ones (retried)
+    are unreachable, timeout, rate_limited, server_error and malformed.
+
+    Args:
+        e: The SDK exception.
+        model: The model name the request asked for (named in a 404 message).
+    """
+    import openai
+
+    if isinstance(e, openai.APITimeoutError):  # a subclass of APIConnectionError: test it first
+        return TransientBackendError("request timed out", kind="timeout")
+    if isinstance(e, openai.APIConnectionError):
+        return TransientBackendError(_connection_detail(e), kind="unreachable")
+    if isinstance(e, openai.APIStatusError):
+        status = e.status_code
+        retry_after = parse_retry_after(e.response.headers.get("retry-after"))
+        if status == 429:
+            return TransientBackendError("HTTP 429 rate limited", retry_after=retry_after, kind="rate_limited")
+        if status >= 500 or status in (408, 409):
+            return TransientBackendError(f"HTTP {status}", retry_after=retry_after, kind="server_error")
+        if status in (401, 403):
+            return PermanentBackendError(
+                f"HTTP {status}: the endpoint refused the API key (it comes from NOVEVAL_API_KEY, else "
+                f"OPENAI_API_KEY): {_short(e.message, 120)}",
+                kind="auth",
+            )
+        if status == 404:
+            return PermanentBackendError(
+                f"HTTP 404: no model {model!r} at this endpoint (check the model name and the /v1 base URL): "
+                f"{_short(e.message, 120)}",
+                kind="not_found",
+            )
+        return PermanentBackendError(f"HTTP {status}: {_short(e.message)}", kind="bad_request")
+    if isinstance(e, openai.APIResponseValidationError):
+        return TransientBackendError(f"malformed response body: {_short(str(e))}", kind="malformed")
+    return PermanentBackendError(f"{type(e).__name__}: {_short(str(e))}", kind="error")
+
+
+def _connection_detail(e: BaseException) -> str:
+    """Name the root cause of a connection failure: refused, unknown host, reset, ..."""
+    import socket
+
+    seen: set[int] = set()
+    cur: BaseException | None = e
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, socket.gaierror):
+            return f"unknown host ({cur.strerror or cur})"
+        if isinstance(cur, ConnectionRefusedError):
+            return "connection refused"
+        if isinstance(cur, ConnectionResetError):
+            return "connection reset by the server"
+        if isinstance(cur, OSError) and cur.strerror:
+            return cur.strerror.lower()
+        cur = cur.__cause__ or cur.__context__
+    inner = e.__cause__ or e
+    return f"connection error: {_short(str(inner))}"
 
 
 def _logprobs(choice: Any) -> list[TokenLogprob] | None:

@@ -34,7 +34,8 @@ def _tsne(perplexity: float, seed: int, n_jobs: int, n: int):
 
     from openTSNE import TSNE
 
-    logging.getLogger("openTSNE").setLevel(logging.WARNING)  # one INFO line per fit otherwise
+    lg = logging.getLogger("openTSNE")
+    lg.setLevel(max(lg.level, logging.WARNING))  # one INFO line per fit otherwise; never louder than the CLI set
 
     perp = max(1.0, min(perplexity, (n - 1) / 3.0))
     return TSNE(

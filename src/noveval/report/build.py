@@ -11,7 +11,7 @@ from typing import Any
 from noveval.report.fmt import num
 from noveval.report.items import run_items
 from noveval.report.load import find_runs, load_run
-from noveval.report.model import BenchmarkView, Figure, ReportView, RunData
+from noveval.report.model import BenchmarkView, DemoBanner, Figure, ReportView, RunData
 from noveval.report.tables import PAPER_TABLES, headline_table
 
 __all__ = ["build_report", "build_benchmark", "run_config"]
@@ -62,6 +62,7 @@ def run_config(run: RunData) -> list[tuple[str, str]]:
     """Key/value pairs shown for a run: models, versions, prompt hashes, cache and failures first."""
     pairs = [("path", str(run.path)), ("benchmark", run.benchmark), ("model", run.model)]
     from_scores = {x: run.scores[x] for x in ("cache", "judge", "annotator", "embedder") if run.scores.get(x)}
+    from_scores.update({x: run.scores[x] for x in ("complete", "calls") if run.scores.get(x) is not None})
     flat = _flat(run.config) + ([(f"scores.{k}", v) for k, v in _flat(from_scores)] if from_scores else [])
     extra = run.scores.get("extra") if isinstance(run.scores.get("extra"), dict) else {}
     flat += [(f"extra.{k}", v) for k, v in extra.items() if _CONFIG_KEYS.search(k) and not isinstance(v, list)]
@@ -111,8 +112,13 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
     _label_runs(runs)
     for r in runs:
         r.slug = f"{_slug(name)}-{_slug(r.label)}"
+    incomplete = [f"{r.label}: {incomplete_line(r)}" for r in runs if not r.complete]
+    for r in runs:
+        if not r.complete:
+            r.label = f"{r.label} (incomplete)"
     title, blurb = TITLES.get(name, (name, "A benchmark this report does not know: generic tables and drill-down."))
-    view = BenchmarkView(name=name, title=title, blurb=blurb, runs=runs, headline=headline_table(runs))
+    view = BenchmarkView(name=name, title=title, blurb=blurb, runs=runs, headline=headline_table(runs),
+                         incomplete=incomplete)
     if not view.headline.rows:
         view.gaps.append("no metrics in scores.json")
     if name in PAPER_TABLES:
@@ -144,6 +150,43 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
     return view
 
 
+def incomplete_line(run: RunData) -> str:
+    """Why a run is incomplete, in one line: ``3 of 20 model calls failed (first: ...)``."""
+    got = run.scores.get("calls")
+    calls: dict[str, Any] = got if isinstance(got, dict) else {}
+    parts = []
+    if calls.get("failed"):
+        parts.append(f"{calls['failed']} of {calls.get('requests', '?')} model calls failed")
+    if calls.get("failed_earlier"):
+        parts.append(f"{calls['failed_earlier']} failed calls of an earlier invocation were not redone")
+    text = "; ".join(parts) or "model calls failed"
+    if calls.get("first_error"):
+        text += f" (first: {calls['first_error']})"
+    return text + ". Its numbers are computed over what did not fail and are not a result."
+
+
+def demo_banner(runs: list[RunData]) -> DemoBanner | None:
+    """The demo banner, when any run carries a ``demo`` entry (None otherwise)."""
+    marks = [r.demo for r in runs if r.demo]
+    if not marks:
+        return None
+    notes: list[tuple[str, str]] = []
+    for m in marks:
+        for n in m.get("notes") or []:
+            pair = (str(m.get("benchmark") or "?"), str(n))
+            if pair not in notes:
+                notes.append(pair)
+    seconds: dict[str, float] = {}
+    for m in marks:
+        seconds[str(m.get("benchmark"))] = float(m.get("seconds") or 0.0)
+    return DemoBanner(
+        data=list(dict.fromkeys(str(m.get("data")) for m in marks if m.get("data"))),
+        models=list(dict.fromkeys(str(x) for m in marks for x in (m.get("model"), m.get("embedder")) if x)),
+        notes=notes,
+        seconds=sum(seconds.values()),
+    )
+
+
 def build_report(run_dirs: list[Path], failures: list[tuple[str, str]] | None = None) -> ReportView:
     """Load run directories and build the whole page's view model.
 
@@ -167,4 +210,5 @@ def build_report(run_dirs: list[Path], failures: list[tuple[str, str]] | None = 
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         version=__version__,
         run_count=len(runs),
+        demo=demo_banner(runs),
     )

@@ -23,6 +23,10 @@ def report(
     for p in run_dirs:
         if not p.exists():
             raise InputError(p, None, None, "no such run directory")
+        if not p.is_dir():
+            raise InputError(p, None, None, "is a file; give run folders (or folders that hold them)")
+    if out.is_dir():
+        raise InputError(out, None, "--out", "is a folder, expected an HTML file name (e.g. report.html)")
     if not find_runs(run_dirs):
         raise InputError(run_dirs[0], None, None, "no run directories (config.json / scores.json / per_item.jsonl) found")
     path = write_report(run_dirs, out)

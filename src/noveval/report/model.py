@@ -64,6 +64,17 @@ class RunData:
     slug: str = ""
 
     @property
+    def complete(self) -> bool:
+        """False when the run recorded failed model calls (``scores.json`` ``complete: false``)."""
+        return self.scores.get("complete") is not False
+
+    @property
+    def demo(self) -> dict[str, Any] | None:
+        """The ``demo`` entry a ``noveval demo`` run carries in scores.json, else None."""
+        d = self.scores.get("demo")
+        return d if isinstance(d, dict) else None
+
+    @property
     def model(self) -> str:
         """The model spec or id of the run, from scores.json or config.json."""
         for src in (self.scores, self.config):
@@ -90,6 +101,8 @@ class BenchmarkView:
     configs: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
     items: dict[str, Any] = field(default_factory=dict)
     gaps: list[str] = field(default_factory=list)
+    incomplete: list[str] = field(default_factory=list)
+    """One line per run whose model calls failed (shown above its numbers)."""
 
 
 @dataclass
@@ -101,3 +114,16 @@ class ReportView:
     generated: str
     version: str
     run_count: int
+    demo: DemoBanner | None = None
+    """Present when any run came from ``noveval demo``: the banner at the top of the page."""
+
+
+@dataclass
+class DemoBanner:
+    """What the demo page is and how to read it (from the runs' ``demo`` entries)."""
+
+    data: list[str]
+    models: list[str]
+    notes: list[tuple[str, str]]
+    """(benchmark, note): items, token budgets and approximations each demo used."""
+    seconds: float

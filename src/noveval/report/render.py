@@ -44,11 +44,14 @@ def write_report(run_dirs: list[Path], out: Path, failures: list[tuple[str, str]
     Returns:
         The path written.
     """
-    from noveval.io import write_text
+    from noveval.errors import InputError
+    from noveval.io import make_dir, write_text
     from noveval.report.build import build_report
 
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.is_dir():
+        raise InputError(out, None, "--out", "is a folder, expected an HTML file name (e.g. report.html)")
+    make_dir(out.parent, "--out")
     html = render_html(build_report(list(run_dirs), failures=failures))
     write_text(out, html)
     return out

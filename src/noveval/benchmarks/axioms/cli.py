@@ -10,6 +10,7 @@ import typer
 
 from noveval.cli.common import cli_errors
 from noveval.cli.options import DataDirOpt, EmbedderOpt, OutOpt, SeedOpt
+from noveval.cli.outcome import model_command, run_command
 
 app = typer.Typer(help="Axiomatic benchmark of novelty metrics (Liu & Zhai 2026).", no_args_is_help=True)
 novelty_app = typer.Typer(help="Score papers' novelty against a reference pool.", no_args_is_help=True)
@@ -34,7 +35,7 @@ def _data_dir(data_dir: Path | None) -> Path:
     return Path(env) if env else Path("../shared/data")
 
 
-@cli_errors
+@run_command
 def run(
     out: OutOpt,
     model: Annotated[str, typer.Option("--model", help="Chat model for the Ax2 paraphrases ('none' skips Ax2).")] = "local",
@@ -52,7 +53,7 @@ def run(
     ax3_position: Annotated[str, typer.Option("--ax3-position", help="append (paper) or prepend Ax3 fragments to the neighbour abstract (short-context embedders truncate appended text).")] = "append",
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes for t-SNE / fastText.")] = 2,
     seed: SeedOpt = 0,
-) -> None:
+) -> Path:
     """Run the axiomatic benchmark: pass rates per metric x axiom x task (Table 2), heatmap."""
     from noveval.benchmarks.axioms.pools import DEFAULT_TASKS, SAMPLE_TASKS, PoolRules, sample_paths
     from noveval.benchmarks.axioms.run import METRIC_ORDER, AxiomsConfig, run_benchmark
@@ -90,13 +91,14 @@ def run(
                        ft_bucket=20_000 if sample else 2_000_000, ax3_position=ax3_position)
     res = run_benchmark(cfg, out)
     typer.echo((Path(out) / "table.md").read_text())
-    typer.echo(f"run: {Path(out).resolve()}  (timings {res['extra']['timings_s']})")
+    typer.echo(f"timings (s): {res['extra']['timings_s']}")
+    return Path(out)
 
 
-@cli_errors
+@run_command
 def score(
     run_dir: Annotated[Path, typer.Argument(help="A finished or partial axioms run directory.")],
-) -> None:
+) -> Path:
     """Recompute the pass-rate table and heatmap of a run from its per_item.jsonl (no model calls)."""
     import json
 
@@ -109,6 +111,7 @@ def score(
     tab = table(rows, metrics)
     heatmap(tab, metrics, run_dir / "heatmap.png")
     typer.echo(format_table(tab, metrics))
+    return run_dir
 
 
 app.command("run")(run)
@@ -190,7 +193,7 @@ def _metrics(names: list[str]) -> list[str]:
 
 
 @novelty_app.command("score")
-@cli_errors
+@model_command
 def novelty_score(
     papers: Annotated[Path, typer.Option("--papers", help="JSONL of papers to score (title, abstract, optional id).")],
     pool: Annotated[Path, typer.Option("--pool", help="JSONL(.gz) reference pool (title, abstract, optional id, year).")],

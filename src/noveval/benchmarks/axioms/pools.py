@@ -88,11 +88,11 @@ def paper_text(title: str, abstract: str) -> str:
     return f"{title.strip()}\n\n{abstract.strip()}"
 
 
-def _year(v: object) -> int:
-    try:
-        return int(str(v)[:4])
-    except ValueError:
-        return 0
+def _year(v: object, path: str | Path | None = None, line: int | None = None) -> int:
+    """The record's year, 0 when absent; a value that is not a year is an InputError."""
+    from noveval.io import parse_year
+
+    return parse_year(v, path=path, line=line) or 0
 
 
 def load_corpus(path: str | Path) -> Corpus:
@@ -111,7 +111,7 @@ def load_corpus(path: str | Path) -> Corpus:
                 ids.append(str(r["id"]))
                 titles.append(str(r.get("title") or ""))
                 abstracts.append(str(r.get("abstract") or ""))
-                years.append(_year(r.get("year")))
+                years.append(_year(r.get("year"), path, ln))
                 fields.append(str(r.get("field") or ""))
             except (json.JSONDecodeError, KeyError, TypeError) as e:
                 raise InputError(str(path), ln, "id" if isinstance(e, KeyError) else None,

@@ -306,10 +306,10 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
         paraphraser: callable ``[(title, abstract)] -> [(title, abstract) | None]``; default
             :func:`paraphrase.paraphrase_many` with ``cfg.paraphrase_model`` (None: Ax2 skipped).
     """
-    from noveval.io import append_jsonl, write_json, write_text
+    from noveval.io import append_jsonl, make_dir, write_json, write_text
 
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    make_dir(out, "--out")
     conf = cfg.to_json()
     cpath = out / "config.json"
     if cpath.exists():

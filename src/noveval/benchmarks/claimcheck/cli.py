@@ -12,6 +12,8 @@ from typing import Annotated, Any, cast
 
 import typer
 
+from noveval.cli.outcome import run_command
+
 app = typer.Typer(help="CLAIMCHECK utilities: annotator agreement, WLE human judging.",
                   no_args_is_help=True)
 
@@ -34,7 +36,7 @@ def _errors(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-@_errors
+@run_command
 def run(
     task: Annotated[str, typer.Option("--task", help=TASK_HELP)],
     out: Annotated[Path, typer.Option("--out", "-o", help="Run directory.")],
@@ -61,7 +63,7 @@ def run(
     no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
     refresh: Annotated[bool, typer.Option("--refresh")] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite")] = False,
-) -> None:
+) -> Path:
     """Run one CLAIMCHECK task (resumable) into OUT."""
     from noveval.benchmarks.claimcheck._common import TaskOptions
     from noveval.benchmarks.claimcheck.generate import TASKS, run_task
@@ -76,10 +78,10 @@ def run(
                     limit_items=limit_items, options=options, cache=None if no_cache else "default",
                     refresh=refresh, concurrency=concurrency, timeout_s=timeout,
                     overwrite=overwrite)
-    typer.echo(str(path))
+    return Path(path)
 
 
-@_errors
+@run_command
 def score(
     run_dir: Annotated[Path, typer.Argument(help="Run directory (or folder with predictions.jsonl).")],
     annotations: Annotated[Path | None, typer.Option("--annotations", "-a", help="Gold annotation file.")] = None,
@@ -89,15 +91,18 @@ def score(
         "--judgments", help="Judgments to use instead of the run's (e.g. human WLE choices).")] = None,
     task: Annotated[str | None, typer.Option("--task", help="Task, when there is no config.json.")] = None,
     no_bertscore: Annotated[bool, typer.Option("--no-bertscore")] = False,
-) -> None:
+) -> Path:
     """Score a CLAIMCHECK run: writes per_item.jsonl and scores.json."""
-    import json
-
     from noveval.benchmarks.claimcheck.score import score_run
+    from noveval.errors import InputError
 
-    scores = score_run(run_dir, annotations=annotations, papers_file=papers, data_dir=data_dir,
-                       judgments=judgments, task=task, bertscore=not no_bertscore)
-    typer.echo(json.dumps(scores["metrics"], indent=1))
+    if not run_dir.exists():
+        raise InputError(run_dir, None, None, "no such run folder")
+    if not run_dir.is_dir():
+        raise InputError(run_dir, None, None, "is a file, expected a run folder")
+    score_run(run_dir, annotations=annotations, papers_file=papers, data_dir=data_dir,
+              judgments=judgments, task=task, bertscore=not no_bertscore)
+    return run_dir
 
 
 @app.command("agreement")

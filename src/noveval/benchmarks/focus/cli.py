@@ -21,6 +21,7 @@ from noveval.cli.options import (
     RefreshOpt,
     SeedOpt,
 )
+from noveval.cli.outcome import model_command, run_command
 from noveval.models.client import run_async
 
 app = typer.Typer(help="Focus-level review evaluation (Mind the Blind Spots): extras.")
@@ -30,19 +31,7 @@ AnnotatorOpt = Annotated[str | None, typer.Option("--annotator", "-a", help="Mod
 ExpertOpt = Annotated[str, typer.Option("--expert", help="Expert points: 'split' (deterministic splitter of review sections) or 'chain' (three-prompt chain from the meta-review).")]
 
 
-def _print_scores(scores: dict) -> None:
-    m = scores["metrics"]
-    kl = scores["extra"]["kl"]
-    typer.echo(f"focus  model={scores['model']}  annotator={scores.get('annotator')}")
-    typer.echo(f"  KL(human||model) mean {kl['mean']:.3f}  " + "  ".join(
-        f"{k} {v:.3f}" for k, v in kl.items() if k != "mean"))
-    for name in ("f1_overall", "f1_strength", "f1_weakness", "rougeL", "bertscore_f1", "bleu4"):
-        v = m.get(name, {})
-        if v.get("mean") is not None:
-            typer.echo(f"  {name:14s} {v['mean']:.3f}  [{v['ci_low']:.3f}, {v['ci_high']:.3f}]  n={v['n']}")
-
-
-@cli_errors
+@run_command
 def run(
     papers: PapersArg,
     out: OutOpt,
@@ -60,30 +49,30 @@ def run(
     refresh: RefreshOpt = False,
     seed: SeedOpt = 0,
     overwrite: OverwriteOpt = False,
-) -> None:
+) -> Path:
     """Generate reviews with --model, annotate human and model points, and score them."""
     from noveval.benchmarks.focus.pipeline import run_focus
 
-    scores = run_focus(
+    run_focus(
         papers, out, model=model, annotator=annotator, expert=expert, source=source, limit=limit,
         max_reviews=max_reviews, max_input_tokens=max_input_tokens, max_tokens=max_tokens,
         seed=seed, concurrency=concurrency, cache=not no_cache, refresh=refresh,
         overwrite=overwrite, text_metrics=not no_text_metrics,
     )
-    _print_scores(scores)
-    typer.echo(f"  wrote {out}/scores.json, per_item.jsonl, focus.png")
+    return out
 
 
-@cli_errors
+@run_command
 def score(
     run_dir: Annotated[Path, typer.Argument(help="A focus run directory (from `noveval run focus`).")],
     no_text_metrics: Annotated[bool, typer.Option("--no-text-metrics", help="Skip ROUGE-L/BLEU-4/BERTScore.")] = False,
     seed: SeedOpt = 0,
-) -> None:
+) -> Path:
     """Re-score a focus run from its saved predictions and judgments (no model calls)."""
     from noveval.benchmarks.focus.pipeline import score_run
 
-    _print_scores(score_run(run_dir, seed=seed, text_metrics=not no_text_metrics))
+    score_run(run_dir, seed=seed, text_metrics=not no_text_metrics)
+    return run_dir
 
 
 @app.command("split")
@@ -103,7 +92,7 @@ def split_cmd(
 
 
 @app.command("expert")
-@cli_errors
+@model_command
 def expert_cmd(
     papers: PapersArg,
     out: OutOpt,
@@ -129,7 +118,7 @@ def expert_cmd(
 
 
 @app.command("agreement")
-@cli_errors
+@model_command
 def agreement_cmd(
     model: ModelOpt = "local",
     data_dir: DataDirOpt = None,

@@ -23,6 +23,7 @@ from noveval.cli.options import (
     SeedOpt,
     TimeoutOpt,
 )
+from noveval.cli.outcome import model_command, run_command
 from noveval.models.client import run_async
 
 app = typer.Typer(help="NovBench (Wu et al.): dataset-construction stages and human agreement.")
@@ -48,7 +49,7 @@ def _echo_scores(label: str, metrics: dict) -> None:
     typer.echo(f"{label}: " + "; ".join(parts))
 
 
-@cli_errors
+@run_command
 def run(
     data: DataOpt,
     out: OutOpt,
@@ -79,7 +80,7 @@ def run(
     score_after: Annotated[
         bool, typer.Option("--score/--no-score", help="Score the run when generation ends.")
     ] = True,
-) -> None:
+) -> Path:
     """Generate structured novelty evaluations from novelty descriptions (Section 3.2)."""
     from noveval.benchmarks.novbench.generate import run_generation
     from noveval.errors import InputError
@@ -107,19 +108,14 @@ def run(
         seed=seed,
         overwrite=overwrite,
     )
-    rows = r.rows("predictions")
-    failed = sum(1 for x in rows if x.get("error"))
-    print_cache_summary(client)
-    typer.echo(f"{len(rows)} predictions in {r.file('predictions')} ({failed} failed)")
     if score_after:
         from noveval.benchmarks.novbench.score import score_run
 
-        s = score_run(r.path, data, embedder=embedder, seed=seed)
-        _echo_scores(f"{client.model_id} {prompting}", s["metrics"])
-        typer.echo(f"Models: {s['extra']['models_note']}")
+        score_run(r.path, data, embedder=embedder, seed=seed)
+    return r.path
 
 
-@cli_errors
+@run_command
 def score(
     predictions: Annotated[
         list[Path],
@@ -146,7 +142,7 @@ def score(
         Path | None, typer.Option("--out", "-o", help="Where to write (single input only; default: next to it).")
     ] = None,
     seed: SeedOpt = 0,
-) -> None:
+) -> list[Path]:
     """Score NovBench predictions: Relevance, Coverage, Clarity, DistAcc (+ Human row)."""
     from noveval.benchmarks.novbench.analyses import render_table
     from noveval.benchmarks.novbench.score import score_run
@@ -160,15 +156,15 @@ def score(
             p, data, embedder=embedder, ppl_model=ppl_model, clarity=clarity, tau=tau, out=out, seed=seed,
             relevance_embedder=relevance_embedder, placeholders=placeholders,
         )
-        label = f"{s.get('model') or Path(p).name} {s['extra'].get('prompting') or ''}".strip()
-        _echo_scores(label, s["metrics"])
         results.append(s)
-    _echo_scores("Human", results[0]["extra"]["human"])
-    typer.echo(render_table(results, clarity="reference" if clarity == "reference" else "paper"))
+    _echo_scores("Human (the gold evaluations scored as predictions)", results[0]["extra"]["human"])
+    if len(results) > 1:
+        typer.echo(render_table(results, clarity="reference" if clarity == "reference" else "paper"))
+    return [Path(out) if out else (p if p.is_dir() else p.parent) for p in predictions]
 
 
 @app.command("extract-descriptions")
-@cli_errors
+@model_command
 def extract_descriptions(
     input: Annotated[Path, typer.Option("--input", "-i", help="CSV paper_id,sentence[,label].")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output JSONL of per-sentence predictions.")],
@@ -221,7 +217,7 @@ def extract_descriptions(
 
 
 @app.command("extract-evaluations")
-@cli_errors
+@model_command
 def extract_evaluations(
     input: Annotated[
         list[Path],
@@ -293,7 +289,7 @@ def extract_evaluations(
 
 
 @app.command("structure")
-@cli_errors
+@model_command
 def structure(
     input: Annotated[
         Path, typer.Option("--input", "-i", help="NovBench records (uses review_novelty) or JSONL {id, comments: [...]}.")

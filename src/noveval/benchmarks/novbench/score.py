@@ -358,7 +358,7 @@ def score_run(
     """
     from noveval.benchmarks.novbench.data import load_records
     from noveval.errors import InputError
-    from noveval.io import write_json
+    from noveval.io import make_dir, write_json
     from noveval.models import get_embedder
     from noveval.runs import RunDir
 
@@ -412,7 +412,7 @@ def score_run(
             "human": aggregate(human, seed=seed),
         },
     }
-    out_dir.mkdir(parents=True, exist_ok=True)
+    make_dir(out_dir, "--out")
     if (out_dir / "config.json").exists():
         run = RunDir.open(out_dir)
         run.write("per_item", per_item)

@@ -20,6 +20,7 @@ from noveval.cli.options import (
     OverwriteOpt,
     SeedOpt,
 )
+from noveval.cli.outcome import run_command
 
 app = typer.Typer(help="RINoBench extras: dataset construction (Section 4.1).", no_args_is_help=True)
 
@@ -45,17 +46,7 @@ def _samples() -> Path:
     return Path(str(files("noveval").joinpath("samples", "rinobench")))
 
 
-def _summary(scores: dict) -> None:
-    ev = scores["extra"]["evaluation"]
-    typer.echo(json.dumps(ev, indent=2))
-    dist = scores["extra"]["predicted_score_distribution"]
-    typer.echo(f"predicted score distribution: {dist}", err=True)
-    extra = scores["extra"]
-    typer.echo(f"F1 labels: {extra.get('f1_labels')} (macro over {extra.get('f1_macro_labels')}); "
-               f"protocol: {extra.get('protocol') or 'unknown (saved predictions)'}", err=True)
-
-
-@cli_errors
+@run_command
 def run(
     out: OutOpt,
     items: ItemsOpt = None,
@@ -75,25 +66,20 @@ def run(
     concurrency: ConcurrencyOpt = None,
     no_cache: NoCacheOpt = False,
     overwrite: OverwriteOpt = False,
-) -> None:
+) -> Path:
     """Judge research-idea novelty (1-5 + justification) and score it (RINoBench, Section 5)."""
     from noveval.benchmarks.rinobench.api import run as api_run
-    from noveval.runs import RunDir
 
-    path = api_run(
+    return api_run(
         items or _samples() / "test.json", model=model, out=out, judge=judge, rubric=rubric, limit=limit,
         structured=not free_text, max_tokens=max_tokens, seed=seed, max_related_works=max_related_works,
         max_abstract_chars=max_abstract_chars, overwrite=overwrite, cache=None if no_cache else "default",
         concurrency=concurrency, protocol=protocol, f1_labels=f1_labels,
         judge_options=_judge_options(max_arguments, grounding_context),
     )
-    scores = RunDir.open(path).scores
-    if scores:
-        _summary(scores)
-    typer.echo(f"run: {path}", err=True)
 
 
-@cli_errors
+@run_command
 def score(
     predictions: Annotated[Path, typer.Option("--predictions", "-p", help="Predictions: published [{reasoning, novelty_score}] JSON or our predictions.jsonl.")],
     gold: Annotated[Path, typer.Option("--gold", "-g", help="Gold items (test.json format).")],
@@ -106,7 +92,7 @@ def score(
     concurrency: ConcurrencyOpt = None,
     no_cache: NoCacheOpt = False,
     overwrite: OverwriteOpt = False,
-) -> None:
+) -> Path | dict:
     """Score saved RINoBench predictions: F1 1..5/macro, MAE, and with --judge the justification metrics."""
     from noveval.benchmarks.rinobench.api import score as api_score
 
@@ -115,7 +101,7 @@ def score(
         cache=None if no_cache else "default", overwrite=overwrite, f1_labels=f1_labels,
         judge_options=_judge_options(max_arguments, grounding_context),
     )
-    _summary(scores)
+    return Path(out) if out is not None else scores
 
 
 @app.command("construct")

@@ -17,6 +17,7 @@ files are aligned by position.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -131,59 +132,74 @@ def load_items(path: str | Path, *, require_gold: bool = False) -> list[RINoBenc
 def load_predictions(path: str | Path) -> list[Prediction]:
     """Load predictions: a published ``[{reasoning, novelty_score}]`` file or our JSONL.
 
-    A ``novelty_score`` that is not a score in 1..5 (null, 0, 7, "high") is kept as an
-    unparseable prediction (``novelty_score=None``), never dropped. A record without a
-    ``novelty_score`` key at all is a format error.
+    ``novelty_score`` must be a score: an integer 1..5 (also written ``4.0``, ``"4"`` or
+    ``"4/5"``), or null for a prediction without one — kept as unparseable, never dropped
+    (our own predictions.jsonl writes null when the model's reply held no score). Any
+    other value (``9``, ``0``, ``3.5``, ``"three"``) cannot be right and is an input error:
+    "unparseable" is the word for model replies, not for the values in a user's file.
 
     Raises:
-        InputError: bad JSON, a record that is not an object, a missing ``novelty_score``
-            key, or a ``reasoning`` that is not text.
+        InputError: ``file:line: [i].field:`` bad JSON, a record that is not an object, a
+            missing ``novelty_score`` key, a ``novelty_score`` that is not a score in 1..5,
+            or a ``reasoning`` that is not text.
     """
     p = Path(path)
-    raw_rows = _read_rows(p)
     out: list[Prediction] = []
-    for i, row in enumerate(raw_rows):
+    for i, (line, row) in enumerate(_read_rows(p)):
         where = f"[{i}]"
         if not isinstance(row, dict):
-            raise InputError(p, None, where, f"expected an object, got {type(row).__name__}")
+            raise InputError(p, line, where, f"expected an object, got {type(row).__name__}")
         if "novelty_score" not in row:
-            raise InputError(p, None, f"{where}.novelty_score", "required field is missing")
+            raise InputError(p, line, f"{where}.novelty_score", "required field is missing")
         reasoning = row.get("reasoning")
         if reasoning is not None and not isinstance(reasoning, str):
-            raise InputError(p, None, f"{where}.reasoning", "must be text or null")
+            raise InputError(p, line, f"{where}.reasoning", "must be text or null")
         data = dict(row)
-        score = coerce_score(row["novelty_score"])
+        raw = row["novelty_score"]
+        score = coerce_score(raw)
+        if score is None and raw is not None:
+            raise InputError(
+                p, line, f"{where}.novelty_score",
+                f"{json.dumps(raw, ensure_ascii=False)} is not a score: expected an integer 1-5 "
+                "(or null for a prediction without a score)",
+            )
         data["novelty_score"] = score
         if score is None:
             data["parse_status"] = row.get("parse_status") or "unparseable"
-            data.setdefault("raw_novelty_score", row["novelty_score"])
         if data.get("id") is not None:
             data["id"] = str(data["id"])
         try:
             out.append(Prediction.model_validate(data))
         except ValidationError as e:
             field, msg = validation_field(e)
-            raise InputError(p, None, f"{where}.{field}", msg) from e
+            raise InputError(p, line, f"{where}.{field}", msg) from e
     ids = [r.id for r in out if r.id is not None]
     if len(set(ids)) != len(ids):
         raise InputError(p, None, "id", "duplicate prediction ids")
     return out
 
 
-def _read_rows(p: Path) -> list[Any]:
-    name = p.name[:-3] if p.name.endswith(".gz") else p.name
-    if name.endswith(".jsonl"):
-        from noveval.io import read_jsonl
+def _read_rows(p: Path) -> list[tuple[int | None, Any]]:
+    """``(line, record)`` pairs of a JSON array, a JSONL file or a ``{"predictions": [...]}`` object."""
+    from noveval.io import iter_records
 
-        return read_jsonl(p)
-    data = read_json(p)
-    if isinstance(data, dict) and isinstance(data.get("predictions"), list):
-        data = data["predictions"]
-    if not isinstance(data, list):
-        raise InputError(p, None, None, "expected a JSON array of predictions")
-    if not data:
+    name = p.name[:-3] if p.name.endswith(".gz") else p.name
+    if not name.endswith(".jsonl"):
+        try:
+            data = read_json(p)
+        except InputError:
+            data = None  # maybe JSONL under another name: iter_records says what is wrong
+        if isinstance(data, dict) and isinstance(data.get("predictions"), list):
+            data = data["predictions"]
+            if not data:
+                raise InputError(p, None, None, "file holds an empty list: no predictions")
+            return [(None, r) for r in data]
+        if data is not None and not isinstance(data, (list, dict)):
+            raise InputError(p, None, None, "expected a JSON array of predictions")
+    items: list[tuple[int | None, Any]] = list(iter_records(p))
+    if not items:
         raise InputError(p, None, None, "file holds an empty list: no predictions")
-    return data
+    return items
 
 
 def load_rubric(path: str | Path | None = None) -> dict[int, str]:

@@ -1,0 +1,183 @@
+"""``noveval demo``: every benchmark end to end on tiny inputs, then one report.
+
+Each benchmark's ``demo(...)`` runs inside its own call ledger (endpoint check, call
+accounting, as for ``noveval run``) and under a heartbeat (a line at least every 10 s).
+Its run folders are then marked in ``scores.json``: ``"complete"``/``"calls"`` like any
+run, and ``"demo"`` (what the items are, which model, which approximations are on), so
+the report opens with a banner that says what the page is and is not. The terminal ends
+with one line per run and the report path.
+
+Exit codes: 0 all ran and every model call was answered; 1 a benchmark's demo failed
+(the others are still reported); 2 bad options or an endpoint that cannot work; 3 model
+calls failed (``--allow-failures``: 0).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+
+__all__ = ["run_demo", "demo_marker"]
+
+log = logging.getLogger("noveval")
+
+BUNDLED_CHAT = "the bundled SmolLM2-135M-Instruct (a 135M-parameter model: its outputs are poor by design)"
+BUNDLED_EMBEDDER = "the bundled all-MiniLM-L6-v2"
+
+
+def _approximations(run_dir: Path) -> list[str]:
+    """Approximations a run's own config says are on (read, not assumed)."""
+    from noveval.io import read_json
+
+    f = run_dir / "config.json"
+    try:
+        cfg = read_json(f) if f.is_file() else {}
+    except Exception:  # noqa: BLE001 - a damaged config is reported by the report itself
+        return []
+    if not isinstance(cfg, dict):
+        return []
+    got = cfg.get("config")
+    inner: dict[str, Any] = got if isinstance(got, dict) else cfg
+    out = []
+    if inner.get("semnovel_mode") == "approx":
+        out.append("SemNovel approximate: pool variants are placed into per-pool t-SNE maps with openTSNE's "
+                   "transform instead of refitting t-SNE for each variant")
+    if inner.get("fasttext_mode") == "approx":
+        out.append("FastTextLOF approximate: base-pool fastText models are reused for pool variants")
+    return out
+
+
+def demo_marker(name: str, run_dir: Path, *, model: str, embedder: str, real: bool, seconds: float) -> dict[str, Any]:
+    """The ``"demo"`` entry written into a demo run's scores.json (read by the report and the summary)."""
+    from noveval.benchmarks.catalog import about
+
+    a = about(name)
+    derived = _approximations(run_dir)  # what the run's own config says, preferred to the catalog's prose
+    notes = [n for n in (a.demo if (a and not real) else ()) if not (derived and "approximate" in n)] + derived
+    return {
+        "benchmark": name,
+        "data": "a few items of the real datasets" if real else "invented sample items shipped with noveval",
+        "model": BUNDLED_CHAT if model == "local" else model,
+        "embedder": BUNDLED_EMBEDDER if embedder == "local" else embedder,
+        "notes": notes,
+        "seconds": round(seconds, 1),
+    }
+
+
+def _mark(run_dir: Path, ledger: Any, marker: dict[str, Any]) -> dict[str, Any]:
+    from noveval.cli.outcome import mark_complete
+    from noveval.io import read_json, write_json
+
+    outcome = mark_complete(run_dir, ledger)
+    f = run_dir / "scores.json"
+    if f.is_file():
+        scores = read_json(f)
+        if isinstance(scores, dict):
+            scores["demo"] = marker
+            write_json(f, scores)
+            return scores
+    return {"complete": outcome["complete"], "calls": outcome, "demo": marker}
+
+
+def _line(name: str, run_dir: Path, scores: dict[str, Any]) -> str:
+    from noveval.cli.summary import _num
+
+    metrics = scores.get("metrics") or {}
+    primary = scores.get("primary_metric")
+    key = primary if primary in metrics else next(iter(metrics), None)
+    if key is None:
+        value = "no metrics"
+    else:
+        m = metrics[key] if isinstance(metrics[key], dict) else {"mean": metrics[key]}
+        ci = f" [{_num(m.get('ci_low'))}, {_num(m.get('ci_high'))}]" if m.get("ci_low") is not None else ""
+        value = f"{key} {_num(m.get('mean'))}{ci} n={_num(m.get('n'))}"
+    calls = scores.get("calls") or {}
+    state = "complete" if scores.get("complete", True) else f"INCOMPLETE ({calls.get('failed', '?')} of {calls.get('requests', '?')} calls failed)"
+    return f"  {name:<10} {run_dir.name:<22} {value:<48} {state}"
+
+
+def run_demo(
+    out: Path,
+    *,
+    model: str,
+    embedder: str,
+    real: bool,
+    data_dir: Path | None,
+    only: list[str] | None,
+    allow_failures: bool = False,
+) -> None:
+    """Run the demos and write the report (see module docstring). Exits via ``typer.Exit``."""
+    from noveval.benchmarks import available
+    from noveval.cli.common import fail
+    from noveval.errors import InputError
+    from noveval.io import make_dir
+    from noveval.models.calls import EndpointError, ledger_scope
+    from noveval.progress import heartbeat
+    from noveval.settings import data_dir as find_data_dir
+
+    ddir = None
+    if real:
+        ddir = find_data_dir(data_dir)
+        if ddir is None:
+            raise InputError(data_dir, None, "--data-dir", "no real data folder found (give --data-dir)")
+    mods = available()
+    unknown = sorted(set(only or []) - set(mods))
+    if unknown:
+        raise InputError(None, None, "--only", f"unknown or not installed benchmark(s): {', '.join(unknown)}; installed: {', '.join(mods)}")
+    make_dir(out, "--out")
+    todo = [(n, m) for n, m in mods.items() if (not only or n in only) and hasattr(m, "demo")]
+    runs: list[Path] = []
+    failures: list[tuple[str, str]] = []
+    lines: list[str] = []
+    times: list[str] = []
+    complete = True
+    t_all = time.perf_counter()
+    for i, (name, mod) in enumerate(todo, 1):
+        log.info("== demo %d/%d: %s", i, len(todo), name)
+        t0 = time.perf_counter()
+        with ledger_scope() as ledger, heartbeat(f"demo {name}", status=ledger.progress_line):
+            try:
+                paths = mod.demo(out / name, model=model, embedder=embedder, real=real, data_dir=ddir)
+            except EndpointError as e:
+                fail(str(e))
+            except Exception as e:  # one broken benchmark must not take the others' report down
+                failures.append((name, f"{type(e).__name__}: {e}"))
+                log.error("== demo %s FAILED after %.0fs: %s: %s", name, time.perf_counter() - t0, type(e).__name__, e)
+                log.debug("traceback of the failed demo", exc_info=True)
+                continue
+            seconds = time.perf_counter() - t0
+            dirs = [(p if Path(p).is_dir() else Path(p).parent).resolve() for p in paths]
+            for d in dict.fromkeys([*dirs, *ledger.run_dirs]):
+                scores = _mark(d, ledger, demo_marker(name, d, model=model, embedder=embedder, real=real, seconds=seconds))
+                complete = complete and scores.get("complete", True) is not False
+                lines.append(_line(name, d, scores))
+        runs.extend(paths)
+        times.append(f"{name} {seconds:.0f}s")
+        log.info("== demo %s done in %.0fs", name, seconds)
+    report_path = None
+    if runs or failures:
+        from noveval.report import write_report
+
+        log.info("== writing the report")
+        report_path = write_report(runs, out / "report.html", failures=failures)
+    elapsed = time.perf_counter() - t_all
+    if lines:
+        typer.echo("demo summary (invented items and a tiny model: these numbers show the pipelines run, "
+                   "not how good any model is)" if not real else "demo summary (a few real items, tiny model)")
+        typer.echo("\n".join(lines))
+        typer.echo(f"time: {elapsed:.0f}s ({', '.join(times)})")
+    if report_path is not None:
+        typer.echo(f"report: {report_path.resolve()}")
+    elif not runs:
+        typer.echo("no benchmark demos are installed yet", err=True)
+    if failures:
+        typer.echo(f"WARNING: {len(failures)} demo(s) failed: {', '.join(n for n, _ in failures)} (listed in the report)", err=True)
+        raise typer.Exit(1)
+    if not complete:
+        typer.echo("WARNING: some model calls failed; those runs are marked incomplete in the report", err=True)
+        if not allow_failures:
+            raise typer.Exit(3)

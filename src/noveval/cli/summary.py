@@ -1,0 +1,165 @@
+"""The one terminal summary every benchmark prints at the end of ``run`` / ``score``.
+
+A table of the run's metrics (mean, 95% bootstrap CI, n) from ``scores.json``, then one
+line on the items (how many, how many the model answered unparseably, how many failed),
+one on the model calls (how many of how many failed, the first error), and the run
+folder. ``--json`` prints ``scores.json`` instead. Nothing here computes a metric: it
+only shows what the run wrote, so the terminal and the report never disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+__all__ = ["format_summary", "item_counts", "format_calls"]
+
+_STREAMS = ("predictions", "judgments")
+
+
+def _num(v: Any) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return f"{v:.3f}" if abs(v) < 1000 else f"{v:.0f}"
+    return str(v)
+
+
+def _rows(path: Path, kind: str) -> list[dict[str, Any]]:
+    f = path / f"{kind}.jsonl"
+    if not f.is_file():
+        return []
+    out = []
+    for line in f.read_text(encoding="utf-8", errors="replace").split("\n"):
+        if line.strip():
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(row, dict):
+                out.append(row)
+    return out
+
+
+def _config(run_dir: str | Path | None) -> dict[str, Any]:
+    if run_dir is None:
+        return {}
+    f = Path(run_dir) / "config.json"
+    try:
+        obj = json.loads(f.read_text(encoding="utf-8")) if f.is_file() else {}
+    except (OSError, ValueError):
+        return {}
+    return obj if isinstance(obj, dict) else {}
+
+
+def item_counts(run_dir: str | Path) -> dict[str, int]:
+    """Items of a run: predictions written, recorded as failed, answered unparseably.
+
+    A row is *failed* when its ``error`` field is set (the model call failed) and
+    *unparseable* when the model answered but the answer could not be read (a
+    ``parse_status`` other than ``ok``/``call_failed``, or ``unparseable: 1``).
+
+    Args:
+        run_dir: The run directory.
+
+    Returns:
+        ``{"items", "failed", "unparseable"}`` (zeros when there is no predictions.jsonl).
+    """
+    rows = _rows(Path(run_dir), "predictions")
+    failed = sum(1 for r in rows if r.get("error"))
+    unparseable = 0
+    for r in rows:
+        if r.get("error"):
+            continue
+        status = r.get("parse_status")
+        if (isinstance(status, str) and status not in ("ok", "call_failed")) or r.get("unparseable") in (1, True):
+            unparseable += 1
+    return {"items": len(rows), "failed": failed, "unparseable": unparseable}
+
+
+def format_calls(calls: dict[str, Any] | None) -> str:
+    """One line on a run's model calls: ``model calls: 2 of 12 failed (first: ...)`` or ``all answered``."""
+    if not calls:
+        return "model calls: not recorded (run made before noveval recorded them)"
+    n, failed, earlier = calls.get("requests", 0), calls.get("failed", 0), calls.get("failed_earlier", 0)
+    hits = calls.get("cache_hits", 0)
+    cache = f", {hits} from the cache" if hits else ""
+    if not failed and not earlier:
+        return f"model calls: {n}{cache}, none failed"
+    parts = []
+    if failed:
+        parts.append(f"{failed} of {n} failed{cache}")
+    if earlier:
+        parts.append(f"{earlier} failed in an earlier invocation and were not redone")
+    first = calls.get("first_error")
+    return "model calls: " + "; ".join(parts) + (f" (first: {first})" if first else "")
+
+
+def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) -> str:
+    """The terminal summary of one run (see module docstring).
+
+    Args:
+        scores: The run's ``scores.json`` (may be empty: a run without gold, say).
+        run_dir: The run folder (None: the scores were not saved).
+
+    Returns:
+        Multi-line text, no trailing newline.
+    """
+    config = _config(run_dir)
+    bench = scores.get("benchmark") or config.get("benchmark") or "run"
+    head = [str(bench)]
+    for key in ("task", "prompting"):
+        v = scores.get(key) or config.get(key)
+        if isinstance(v, str):
+            head.append(v)
+    for key in ("model", "judge", "annotator", "embedder"):
+        v = scores.get(key) or config.get(key)
+        v = v.get("model_id") if isinstance(v, dict) else v
+        if isinstance(v, str) and v:
+            head.append(f"{key} {v}")
+    extra = scores.get("extra") if isinstance(scores.get("extra"), dict) else {}
+    for key in ("protocol", "f1_labels"):  # settings that change what a number means
+        v = scores.get(key) or extra.get(key) or config.get(key)
+        if isinstance(v, str) and v:
+            head.append(f"{key.replace('_', ' ')}: {v}")
+    lines = [" · ".join(head)]
+    for key in ("models_note", "clarity_note"):  # what a system says its numbers rest on
+        if isinstance(extra.get(key), str) and extra[key]:
+            lines.append(extra[key])
+    if scores.get("demo"):
+        lines.append("DEMO: invented sample items and a tiny model; these numbers say nothing about any model")
+    metrics = scores.get("metrics") or {}
+    primary = scores.get("primary_metric")
+    if metrics:
+        rows = []
+        for name, m in metrics.items():
+            m = m if isinstance(m, dict) else {"mean": m}
+            lo, hi = m.get("ci_low"), m.get("ci_high")
+            ci = f"[{_num(lo)}, {_num(hi)}]" if lo is not None and hi is not None else "–"
+            label = f"{name} *" if name == primary else name
+            rows.append((label, _num(m.get("mean")), ci, _num(m.get("n"))))
+        w = [max(len(r[i]) for r in [("metric", "mean", "95% CI", "n"), *rows]) for i in range(4)]
+        lines.append(f"  {'metric':<{w[0]}}  {'mean':>{w[1]}}  {'95% CI':<{w[2]}}  {'n':>{w[3]}}")
+        for r in rows:
+            lines.append(f"  {r[0]:<{w[0]}}  {r[1]:>{w[1]}}  {r[2]:<{w[2]}}  {r[3]:>{w[3]}}")
+        if primary in metrics:
+            better = "higher" if scores.get("greater_is_better", True) else "lower"
+            lines.append(f"  * primary metric ({better} is better)")
+    else:
+        lines.append("  no metrics (nothing to score against: no gold, or not scored yet)")
+    if run_dir is not None:
+        c = item_counts(run_dir)
+        if c["items"]:
+            lines.append(f"items: {c['items']} ({c['unparseable']} answered unparseably, {c['failed']} failed)")
+    lines.append(format_calls(scores.get("calls")))
+    if scores.get("complete") is False:
+        lines.append("INCOMPLETE: some model calls failed, so these numbers are not a result; "
+                     "run the same command again to redo them (answered calls come from the cache)")
+    lines.append(f"run folder: {Path(run_dir).resolve()}" if run_dir is not None else "run folder: none (pass --out to save)")
+    return "\n".join(lines)

@@ -1,0 +1,339 @@
+"""Endpoint checks and call accounting: a run whose model calls failed is not a result.
+
+The CLI opens a :class:`CallLedger` around every command that may call a model
+(:func:`ledger_scope`; :func:`noveval.cli.outcome.run_command` does it). Every chat client
+(:class:`~noveval.models.client.ChatClient`) and embedder
+(:class:`~noveval.models.embed.Embedder`) created inside the scope registers with it.
+
+**The endpoint check.** At the first cache miss of any registered model — the moment a
+real call is about to be made — every registered remote endpoint that is not yet checked
+gets one short call (chat: one token; embeddings: one short text). Requests that arrive
+meanwhile wait for it (a lock). A check that fails with a cause no item can survive —
+the endpoint is unreachable, refuses the key (401/403), has no such model (404), does
+not answer within the timeout, or keeps failing with 429/5xx after every retry —
+raises :class:`EndpointError`: one line naming the spec and the cause, before any item
+is recorded as failed. Consequences, on purpose:
+
+- a fully cached run (a finished run re-run) makes no call at all, not even a check;
+- a resumed run with work left makes one check call per remote endpoint, then only the
+  calls for what is left;
+- in-process models (``local``) are not checked: they cannot be unreachable, and a
+  missing model file is a :class:`~noveval.errors.ConfigError` when it loads;
+- a judge created up front (RINoBench's, say) is checked together with the model, so a
+  typo in the judge's URL stops the run before the first item, not after generation.
+
+**During the run.** Every request's outcome is recorded: served from the cache, answered,
+or failed for good (after the client's retries). When a call fails for good with one of
+the fatal causes, the endpoint is checked again at the next cache miss; if that check
+fails too, the run stops with :class:`EndpointError` (``midrun=True``: the finished items
+are saved, the run is incomplete). A reply that arrived but could not be parsed is the
+model's answer, not a failed call: benchmarks count it as "unparseable".
+
+**After the run.** :meth:`CallLedger.outcome` gives the counts for a run directory;
+the CLI writes them into ``scores.json`` (``"complete"``, ``"calls"``) and keeps the
+failed calls not yet redone in ``calls.json``, so a later invocation that redoes them
+(a resumed run retries failed items; answered calls come from the cache) marks the run
+complete, and one that does not keeps it incomplete.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from noveval.errors import ConfigError
+from noveval.models.chat import FATAL_KINDS, PermanentBackendError, TransientBackendError
+
+__all__ = [
+    "CallLedger",
+    "EndpointError",
+    "active_ledger",
+    "ledger_scope",
+    "CALLS_FILE",
+]
+
+log = logging.getLogger("noveval")
+
+CALLS_FILE = "calls.json"
+"""File in a run directory that keeps the failed calls not yet redone."""
+
+_CAUSES = {
+    "unreachable": "unreachable",
+    "auth": "API key refused",
+    "not_found": "model not found",
+    "timeout": "timed out",
+    "rate_limited": "rate limited on every retry",
+    "server_error": "server error on every retry",
+    "malformed": "malformed replies on every retry",
+    "bad_request": "request rejected",
+    "error": "failed",
+}
+
+
+class EndpointError(ConfigError):
+    """A model endpoint that cannot work: the run stops with one line naming it and the cause.
+
+    Args:
+        spec: The model's label (``openai-compatible/foo@http://127.0.0.1:1/v1``; no secrets).
+        kind: Failure class (``unreachable``, ``auth``, ``not_found``, ``timeout``, ...).
+        detail: The backend's message.
+        role: ``model`` for chat models, ``embedder`` for embedding models.
+        midrun: The endpoint stopped working after the run had started (exit 3, not 2).
+    """
+
+    def __init__(self, spec: str, kind: str, detail: str, *, role: str = "model", midrun: bool = False) -> None:
+        self.spec = spec
+        self.kind = kind
+        self.detail = detail
+        self.role = role
+        self.midrun = midrun
+        when = "it stopped working during the run" if midrun else "checked with one short call before the first item"
+        super().__init__(f"{role} {spec}: {_CAUSES.get(kind, kind)}: {detail} ({when})")
+
+
+@dataclass
+class _Endpoint:
+    """One registered model: how to check it and what happened to its calls."""
+
+    obj: object  # held, so that its id cannot be reused by another client while the ledger lives
+    label: str
+    role: str
+    probe: Callable[[], None] | None
+    checked: bool = False
+    requests: int = 0
+    cache_hits: int = 0
+    failed: int = 0
+
+
+@dataclass
+class _RunCalls:
+    """Calls attributed to one run directory in this invocation."""
+
+    requests: int = 0
+    cache_hits: int = 0
+    failed: int = 0
+    first_error: str | None = None
+    failed_keys: dict[str, dict[str, str]] = field(default_factory=dict)
+    ok_keys: set[str] = field(default_factory=set)
+
+
+class CallLedger:
+    """Registry of the models a command uses, their endpoint checks and call outcomes.
+
+    Args:
+        check: Check each remote endpoint at the first cache miss (see module docstring).
+    """
+
+    def __init__(self, *, check: bool = True) -> None:
+        self.check = check
+        self._lock = threading.RLock()  # accounting (held briefly, also from the event loop)
+        self._check_lock = threading.Lock()  # endpoint checks (held for a network call)
+        self._endpoints: dict[int, _Endpoint] = {}
+        self._checked: set[tuple[str, str]] = set()  # (label, role) of endpoints that passed their check
+        self._error: EndpointError | None = None
+        self._recheck = False
+        self.run_dirs: list[Path] = []
+        self._current: Path | None = None
+        self._runs: dict[Path | None, _RunCalls] = {}
+
+    # -- registration -------------------------------------------------------------------
+    def register(self, obj: object, label: str, *, role: str, probe: Callable[[], None] | None) -> None:
+        """Register a chat client or embedder (``probe`` None: nothing to check, e.g. local)."""
+        with self._lock:
+            if id(obj) not in self._endpoints:
+                ep = _Endpoint(obj, label, role, probe if self.check else None)
+                ep.checked = (label, role) in self._checked  # another client of the same endpoint passed
+                self._endpoints[id(obj)] = ep
+
+    def enter_run(self, path: str | Path) -> None:
+        """Attribute the calls from now on to run directory ``path`` (RunDir.create calls this)."""
+        p = Path(path).resolve()
+        with self._lock:
+            if p not in self.run_dirs:
+                self.run_dirs.append(p)
+            self._current = p
+
+    # -- the check ----------------------------------------------------------------------
+    def needs_check(self) -> bool:
+        """True when an endpoint check is due (or a failed one must be raised again)."""
+        return self._error is not None or any(e.probe is not None and not e.checked for e in self._endpoints.values())
+
+    def ensure_checked(self) -> None:
+        """Check every registered endpoint not checked yet (blocking; thread-safe).
+
+        Raises:
+            EndpointError: an endpoint cannot work (also raised again on every later call).
+        """
+        with self._check_lock:
+            if self._error is not None:
+                raise self._error
+            midrun = self._recheck
+            for ep in list(self._endpoints.values()):
+                if ep.probe is None or ep.checked:
+                    continue
+                if (ep.label, ep.role) in self._checked:  # one check per endpoint, not per client
+                    ep.checked = True
+                    continue
+                try:
+                    ep.probe()
+                except (TransientBackendError, PermanentBackendError) as e:
+                    kind = getattr(e, "kind", "error")
+                    if kind == "bad_request":  # the check's own request was refused: let the real calls tell
+                        log.info("endpoint check of %s: %s (continuing)", ep.label, e)
+                    else:
+                        self._error = EndpointError(ep.label, kind, str(e), role=ep.role, midrun=midrun)
+                        raise self._error from None
+                ep.checked = True
+                self._checked.add((ep.label, ep.role))
+                log.debug("endpoint check of %s: ok", ep.label)
+            self._recheck = False
+
+    async def aensure_checked(self) -> None:
+        """:meth:`ensure_checked` from async code (in a worker thread; the event loop stays free)."""
+        if self.needs_check():
+            await asyncio.to_thread(self.ensure_checked)
+
+    # -- accounting ---------------------------------------------------------------------
+    def record(
+        self, obj: object, key: str | None, *, cached: bool, error: str | None = None, kind: str | None = None
+    ) -> None:
+        """Record one request's outcome (a cache hit, an answer, or a failure after all retries)."""
+        with self._lock:
+            ep = self._endpoints.get(id(obj))
+            run = self._runs.setdefault(self._current, _RunCalls())
+            run.requests += 1
+            if ep is not None:
+                ep.requests += 1
+            if cached:
+                run.cache_hits += 1
+                if ep is not None:
+                    ep.cache_hits += 1
+            if error is None:
+                if key is not None:
+                    run.ok_keys.add(key)
+                return
+            label = ep.label if ep is not None else "model"
+            run.failed += 1
+            if ep is not None:
+                ep.failed += 1
+            if run.first_error is None:
+                run.first_error = f"{label}: {error}"
+            if key is not None:
+                run.failed_keys[key] = {"model": label, "error": error}
+            if kind in FATAL_KINDS and ep is not None and ep.probe is not None:
+                ep.checked = False  # check the endpoint again before the next real call
+                self._checked.discard((ep.label, ep.role))
+                self._recheck = True
+
+    def totals(self) -> dict[str, Any]:
+        """Counts over the whole invocation: requests, cache hits, failed, first error, per model."""
+        with self._lock:
+            runs = list(self._runs.values())
+            return {
+                "requests": sum(r.requests for r in runs),
+                "cache_hits": sum(r.cache_hits for r in runs),
+                "failed": sum(r.failed for r in runs),
+                "first_error": next((r.first_error for r in runs if r.first_error), None),
+                "models": {
+                    e.label: {"requests": e.requests, "cache_hits": e.cache_hits, "failed": e.failed}
+                    for e in self._endpoints.values()
+                    if e.requests
+                },
+            }
+
+    def progress_line(self) -> str:
+        """``model calls so far: 12 (3 from the cache, 0 failed)`` for heartbeat lines."""
+        t = self.totals()
+        return f"model calls so far: {t['requests']} ({t['cache_hits']} from the cache, {t['failed']} failed)"
+
+    def outcome(self, path: str | Path | None) -> dict[str, Any]:
+        """Completeness of run directory ``path``: this invocation's calls plus earlier failures.
+
+        Merges ``<path>/calls.json`` (failed calls of earlier invocations) with this one:
+        a failed call answered now (freshly or from the cache) is resolved. Writes the merged
+        ``calls.json`` back.
+
+        Returns:
+            ``{"complete", "requests", "cache_hits", "failed", "failed_earlier", "first_error"}``
+            (``failed_earlier``: failed calls of earlier invocations that were not redone).
+        """
+        from noveval.io import read_json, write_json
+
+        p = Path(path).resolve() if path is not None else None
+        with self._lock:
+            run = self._runs.get(p, _RunCalls())
+            if p is None or len(self.run_dirs) <= 1:
+                # one run directory (or none): every call of the invocation belongs to it
+                runs = list(self._runs.values())
+                run = _RunCalls(
+                    requests=sum(r.requests for r in runs),
+                    cache_hits=sum(r.cache_hits for r in runs),
+                    failed=sum(r.failed for r in runs),
+                    first_error=next((r.first_error for r in runs if r.first_error), None),
+                    failed_keys={k: v for r in runs for k, v in r.failed_keys.items()},
+                    ok_keys={k for r in runs for k in r.ok_keys},
+                )
+        earlier: dict[str, dict[str, str]] = {}
+        if p is not None and (p / CALLS_FILE).is_file():
+            try:
+                earlier = dict(read_json(p / CALLS_FILE).get("unresolved") or {})
+            except Exception:  # noqa: BLE001 - a damaged ledger file must not hide this run's outcome
+                earlier = {}
+        still = {k: v for k, v in earlier.items() if k not in run.ok_keys and k not in run.failed_keys}
+        unresolved = {**still, **run.failed_keys}
+        first = run.first_error or next((f"{v['model']}: {v['error']}" for v in still.values()), None)
+        out = {
+            "complete": not unresolved and run.failed == 0,
+            "requests": run.requests,
+            "cache_hits": run.cache_hits,
+            "failed": run.failed,
+            "failed_earlier": len(still),
+            "first_error": first,
+        }
+        if p is not None and p.is_dir():
+            write_json(p / CALLS_FILE, {"unresolved": unresolved, "last": {k: v for k, v in out.items()}})
+        return out
+
+
+_ACTIVE: contextvars.ContextVar[CallLedger | None] = contextvars.ContextVar("noveval_call_ledger", default=None)
+
+
+def active_ledger() -> CallLedger | None:
+    """The ledger of the running command, or None outside :func:`ledger_scope`.
+
+    Clients and embedders read it once, when they are made, and keep it.
+    """
+    return _ACTIVE.get()
+
+
+@contextlib.contextmanager
+def ledger_scope(*, check: bool = True) -> Iterator[CallLedger]:
+    """Account the calls of every model made inside the block (and check endpoints first).
+
+    Args:
+        check: Check each remote endpoint at the first cache miss.
+    """
+    ledger = CallLedger(check=check)
+    token = _ACTIVE.set(ledger)
+    try:
+        yield ledger
+    finally:
+        _ACTIVE.reset(token)
+
+
+def run_blocking(make_coro: Callable[[], Any]) -> Any:
+    """Run a coroutine to completion from sync code, even when this thread runs an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(make_coro())
+    with ThreadPoolExecutor(1) as ex:
+        return ex.submit(lambda: asyncio.run(make_coro())).result()
