@@ -1,8 +1,9 @@
 """BM25 over title + abstract with ``bm25s`` (sparse, memory-mappable, built in seconds).
 
-Scoring is ``bm25s``'s default "lucene" BM25 (Robertson et al.; Lucene's variant):
+Scoring is ``bm25s``'s default "lucene" BM25 (Robertson et al.; Lucene's variant, which
+drops the constant ``(k1 + 1)`` numerator factor and so leaves rankings unchanged):
 
-``score(q, d) = sum over distinct query terms t in d of idf(t) * tf(t,d) * (k1 + 1) /
+``score(q, d) = sum over distinct query terms t in d of idf(t) * tf(t,d) /
 (tf(t,d) + k1 * (1 - b + b * |d| / avgdl))`` with ``idf(t) = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))``,
 ``k1 = 1.5``, ``b = 0.75``. Range [0, inf); greater is more relevant; 0 means no query term
 occurs in the document. Tokens: lower-cased ``\\w\\w+`` words, English stopwords removed,

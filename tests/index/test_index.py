@@ -1,0 +1,244 @@
+"""The corpus index: BM25, dense and RRF rankings on hand-checked cases, filters, build/add, resume."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("bm25s")
+
+from noveval.errors import InputError  # noqa: E402
+from noveval.index import BM25Index, BM25Params, build_index, open_index, rank_scores, rrf, search  # noqa: E402
+from noveval.index.build import add_papers, fill_vectors, read_corpus  # noqa: E402
+from noveval.index.dense import exact_search  # noqa: E402
+from noveval.models.embed import Embedder, VectorCache  # noqa: E402
+
+PAPERS = [
+    {"id": "a", "title": "Graph networks", "abstract": "graph graph molecules", "year": 2019, "field": "ML"},
+    {"id": "b", "title": "Robot grasping", "abstract": "grasping objects with a robot hand", "year": 2021, "field": "Robotics"},
+    {"id": "c", "title": "Molecule generation", "abstract": "generating molecules with diffusion", "year": 2023, "field": "ML"},
+    {"id": "d", "title": "Robot graph planning", "abstract": "motion planning on a graph", "year": 2024, "field": "Robotics"},
+    {"id": "e", "title": "Language models", "abstract": "large language models for text", "year": 2025, "field": "NLP"},
+]
+
+
+def _write(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+class WordBackend:
+    """A real, deterministic bag-of-words embedder over a fixed vocabulary (counts per word)."""
+
+    VOCAB = ("graph", "molecules", "robot", "grasping", "planning", "language", "diffusion", "text")
+
+    def __init__(self, fail_after: int | None = None) -> None:
+        self.model_id = "test/bag-of-words"
+        self.calls = 0
+        self.fail_after = fail_after  # fault injection: raise on the call after this many
+
+    def embed_batch(self, texts: list[str]) -> np.ndarray:
+        if self.fail_after is not None and self.calls >= self.fail_after:
+            raise RuntimeError("injected failure")
+        self.calls += 1
+        out = np.zeros((len(texts), len(self.VOCAB)), dtype=np.float32)
+        for i, t in enumerate(texts):
+            words = t.lower().replace("\n", " ").split()
+            for j, v in enumerate(self.VOCAB):
+                out[i, j] = sum(1 for w in words if w == v) + 0.01 * (j + 1)
+        return out
+
+
+def _embedder(tmp_path: Path, fail_after: int | None = None, batch_size: int = 2) -> Embedder:
+    return Embedder(WordBackend(fail_after), cache=VectorCache(tmp_path / "vec.sqlite"), batch_size=batch_size)
+
+
+# ---------------------------------------------------------------------------- BM25
+
+
+def test_bm25_scores_match_hand_computed_lucene_bm25():
+    docs = ["cat sat mat", "dog dog park", "cat dog"]
+    idx = BM25Index.build(docs, BM25Params(stem=False))
+    s = idx.scores("dog")
+    n, df, k1, b = 3, 2, 1.5, 0.75
+    avgdl = (3 + 3 + 2) / 3
+    idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+    def term(tf: int, dl: int) -> float:
+        return idf * tf / (tf + k1 * (1 - b + b * dl / avgdl))
+
+    assert s[0] == 0.0
+    assert s[1] == pytest.approx(term(2, 3), rel=1e-5)
+    assert s[2] == pytest.approx(term(1, 2), rel=1e-5)
+    rows, _ = idx.search("dog", 10)
+    assert list(rows) == [1, 2]  # doc 0 has no query term: not returned
+
+
+def test_bm25_stopwords_stemming_and_unknown_words():
+    idx = BM25Index.build(["Planning robots", "the planned robot"], BM25Params(stem=True))
+    assert idx.tokens("the planning of robots zebra") == ["plan", "robot"]  # stopwords gone, stems, unknown dropped
+    assert not idx.scores("zebra").any()
+
+
+def test_rank_scores_ties_mask_and_positive_only():
+    s = np.array([1.0, 3.0, 3.0, 0.0, 2.0])
+    assert list(rank_scores(s, 3)) == [1, 2, 4]  # tie 1 vs 2: lower row first
+    assert list(rank_scores(s, 10)) == [1, 2, 4, 0]  # zero score dropped
+    assert list(rank_scores(s, 10, positive_only=False)) == [1, 2, 4, 0, 3]
+    assert list(rank_scores(s, 2, np.array([True, False, True, True, True]))) == [2, 4]
+
+
+# ------------------------------------------------------------------------------ RRF
+
+
+def test_rrf_hand_computed():
+    fused = rrf([[10, 20, 30], [30, 10]], k=60)
+    want = {10: 1 / 61 + 1 / 62, 20: 1 / 62, 30: 1 / 63 + 1 / 61}
+    assert [r for r, _ in fused] == [10, 30, 20]
+    for r, s in fused:
+        assert s == pytest.approx(want[r])
+    # equal fused score: the better single rank wins, then the lower row
+    assert [r for r, _ in rrf([[1, 2], [2, 1]], k=60)] == [1, 2]
+    assert [r for r, _ in rrf([[5], [7]], k=1)] == [5, 7]
+
+
+# ---------------------------------------------------------------------------- dense
+
+
+def test_exact_search_hand_checked():
+    m = np.array([[1, 0], [0.6, 0.8], [0, 1], [0.6, 0.8]], dtype=np.float32)
+    rows, sims = exact_search(m, np.array([1, 0], dtype=np.float32), 3)
+    assert list(rows) == [0, 1, 3] and sims[1] == pytest.approx(0.6)  # tie 1/3: lower row first
+    rows, _ = exact_search(m, np.array([0, 1], dtype=np.float32), 2, rows=np.array([3, 0]))
+    assert list(rows) == [3, 0]
+
+
+# ------------------------------------------------------------------- build / search
+
+
+@pytest.fixture()
+def built(tmp_path: Path):
+    corpus = _write(tmp_path / "c.jsonl", PAPERS)
+    emb = _embedder(tmp_path)
+    idx = build_index(corpus, tmp_path / "idx", embedder=emb, bm25=BM25Params(stem=False), embed_missing=True)
+    return idx, emb
+
+
+def test_build_writes_a_complete_index(built):
+    idx, emb = built
+    d = idx.describe()
+    assert d["papers"] == 5 and d["year_min"] == 2019 and d["year_max"] == 2025
+    assert d["fields"] == {"ML": 2, "NLP": 1, "Robotics": 2}
+    assert d["embedder"] == {"id": "test/bag-of-words", "dim": 8} and d["dense_filled"] == 5
+    assert idx.paper(3)["title"] == "Robot graph planning"
+    v = np.asarray(idx.vectors())
+    assert np.allclose(np.linalg.norm(v, axis=1), 1, atol=1e-5)
+    assert np.allclose(v, emb.encode(idx.texts(range(5))))
+
+
+def test_search_modes_hand_checked(built):
+    idx, emb = built
+    bm = search(idx, "graph", mode="bm25", k=5, embedder=emb)
+    # "graph" occurs 3x in a (title + abstract), 2x in d; b, c, e lack it
+    assert bm.rows() == [0, 3]
+    de = search(idx, "graph", mode="dense", k=2, embedder=emb)
+    q = emb.encode(["graph"])[0]
+    sims = np.asarray(idx.vectors()) @ q
+    assert de.rows() == list(np.argsort(-sims, kind="stable")[:2])
+    assert de.hits[0].similarity == pytest.approx(float(sims[de.rows()[0]]), abs=1e-6)
+    hy = search(idx, "graph", mode="hybrid", k=5, embedder=emb, depth=5)
+    dense5 = list(np.argsort(-sims, kind="stable")[:5])
+    want = [r for r, _ in rrf([[0, 3], dense5], k=60)]
+    assert hy.rows() == want
+    assert hy.hits[0].bm25_rank == 1
+
+
+def test_filters_apply_before_ranking(built):
+    idx, emb = built
+    m = idx.mask(before_year=2024)
+    assert list(np.flatnonzero(m)) == [0, 1, 2]
+    assert search(idx, "graph", mode="bm25", k=5, embedder=emb, mask=m).rows() == [0]  # d (2024) filtered
+    m2 = idx.mask(fields=["robotics"])
+    assert list(np.flatnonzero(m2)) == [1, 3]
+    res = search(idx, "graph molecules", mode="dense", k=5, embedder=emb, mask=m2)
+    assert set(res.rows()) <= {1, 3} and len(res.rows()) == 2
+    assert list(np.flatnonzero(idx.mask(exclude_ids=["a", "e"]))) == [1, 2, 3]
+
+
+def test_unknown_modes_and_missing_dense_are_input_errors(tmp_path: Path):
+    corpus = _write(tmp_path / "c.jsonl", PAPERS)
+    idx = build_index(corpus, tmp_path / "bm", bm25=BM25Params(stem=False))
+    with pytest.raises(InputError, match="dense part"):
+        search(idx, "graph", mode="hybrid", embedder=_embedder(tmp_path))
+    with pytest.raises(InputError, match="--retrieval"):
+        search(idx, "graph", mode="sparse", with_similarity=False)
+    assert search(idx, "graph", mode="bm25", with_similarity=False).rows() == [0, 3]
+
+
+def test_bad_corpus_rows_name_line_and_field(tmp_path: Path):
+    bad = _write(tmp_path / "bad.jsonl", [PAPERS[0], {**PAPERS[1], "year": "soon"}])
+    with pytest.raises(InputError) as e:
+        read_corpus(bad)
+    assert "bad.jsonl:2: year" in str(e.value)
+    bad = _write(tmp_path / "bad2.jsonl", [{"title": "", "abstract": "x"}])
+    with pytest.raises(InputError, match="1: title"):
+        read_corpus(bad)
+    assert not (tmp_path / "never").exists()
+    with pytest.raises(InputError):
+        build_index(bad, tmp_path / "never")
+    assert not (tmp_path / "never").exists()
+
+
+def test_build_refuses_existing_folder(built, tmp_path: Path):
+    with pytest.raises(InputError, match="already exists"):
+        build_index(tmp_path / "c.jsonl", tmp_path / "idx")
+
+
+def test_add_appends_skips_known_and_takes_cached_vectors(built, tmp_path: Path):
+    idx, emb = built
+    new = [PAPERS[0], {"id": "f", "title": "Graph diffusion", "abstract": "diffusion on a graph", "year": 2022, "field": "ML"}]
+    emb.encode([f"{new[1]['title']}\n\n{new[1]['abstract']}"])  # its vector is already cached
+    out, added, dup = add_papers(idx, _write(tmp_path / "more.jsonl", new), embedder=emb)
+    assert (added, dup) == (1, 1) and len(out) == 6
+    assert out.dense_coverage() == (6, 6)
+    assert search(out, "diffusion", mode="bm25", k=3, with_similarity=False).rows()[0] == 5
+    assert [s["added"] for s in out.meta["sources"]] == [5, 1]
+
+
+# ----------------------------------------------------------------------- resume
+
+
+def test_partial_dense_fill_resumes_where_it_stopped(tmp_path: Path):
+    corpus = _write(tmp_path / "c.jsonl", PAPERS)
+    idx = build_index(corpus, tmp_path / "idx", embedder=_embedder(tmp_path / "a"), bm25=BM25Params(stem=False))
+    assert idx.dense_coverage() == (0, 5)  # an empty vector cache: nothing to take
+    broken = _embedder(tmp_path / "b", fail_after=1, batch_size=2)  # embeds 2 texts, then fails
+    with pytest.raises(RuntimeError, match="injected"):
+        fill_vectors(idx, broken, chunk=2)
+    assert idx.dense_coverage()[0] == 2  # the first chunk was stored and marked done
+    good = _embedder(tmp_path / "c", batch_size=2)
+    assert fill_vectors(idx, good, chunk=2) == 3  # only the rest
+    assert idx.dense_coverage() == (5, 5)
+    ref = _embedder(tmp_path / "d").encode(idx.texts(range(5)))
+    assert np.allclose(np.asarray(idx.vectors()), ref)
+
+
+def test_search_on_partial_dense_embeds_only_bm25_candidates(tmp_path: Path):
+    corpus = _write(tmp_path / "c.jsonl", PAPERS)
+    emb = _embedder(tmp_path)
+    idx = build_index(corpus, tmp_path / "idx", embedder=emb, bm25=BM25Params(stem=False))
+    filled0 = idx.dense_coverage()[0]
+    res = search(idx, "robot", mode="hybrid", k=5, embedder=emb, depth=5)
+    assert "BM25 top 2 candidates" in res.note
+    assert set(res.rows()) == {1, 3}  # only rows with vectors are in the dense ranking
+    assert idx.dense_coverage()[0] == filled0 + res.embedded_now
+    assert all(h.similarity is not None for h in res.hits)
+
+
+def test_open_rejects_non_index(tmp_path: Path):
+    with pytest.raises(InputError, match="not a noveval index"):
+        open_index(tmp_path)
