@@ -4,7 +4,8 @@ Cold: a new, empty cache folder (no cached vectors, responses or metric results)
 new index folder, so the run reads the corpus, builds BM25 (the dense part starts empty),
 embeds only the BM25 candidates, computes the metrics and asks the bundled model. Warm:
 the same command again (index on disk, caches filled), median of ``--repeats``. Each run
-is a separate ``noveval`` process, timed from start to exit.
+is a separate ``noveval`` process, timed from start to exit (wall seconds, and CPU seconds
+user + sys, which depend less on other load on a shared machine).
 
     python benchmarks/check_speed.py --out /work/scratch/index/speed
     python benchmarks/check_speed.py --out DIR --no-judge       # retrieval + metrics only
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -38,14 +40,21 @@ canaries together with a statistical test to bound epsilon.
 
 
 def run(cmd: list[str], env: dict[str, str]) -> tuple[float, dict]:
+    """Wall seconds and check.json of one command; CPU seconds (user + sys) land in the result."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     dt = time.perf_counter() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     if p.returncode != 0:
         sys.stderr.write(p.stdout + p.stderr)
         raise SystemExit(f"command failed ({p.returncode}): {' '.join(cmd)}")
     out = Path(cmd[cmd.index("-o") + 1]) / "check.json"
-    return dt, json.loads(out.read_text())
+    res = json.loads(out.read_text())
+    res["_cpu_s"] = cpu
+    res["_load"] = os.getloadavg()[0]
+    return dt, res
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,14 +82,15 @@ def main(argv: list[str] | None = None) -> int:
     warm = [run([*cmd, "-o", str(out / f"warm{i}")], env) for i in range(args.repeats)]
     meta = json.loads((out / "index" / "index.json").read_text())
     res = {
-        "cold_s": round(cold_s, 1), "cold_timings": {k: round(v, 1) for k, v in cold["timings"].items()},
+        "cold_s": round(cold_s, 1), "cold_cpu_s": round(cold["_cpu_s"], 1), "cold_load1": cold["_load"],
+        "cold_timings": {k: round(v, 1) for k, v in cold["timings"].items()},
         "warm_s": [round(w[0], 2) for w in warm], "warm_median_s": round(statistics.median(w[0] for w in warm), 2),
+        "warm_cpu_s": [round(w[1]["_cpu_s"], 2) for w in warm], "warm_load1": [w[1]["_load"] for w in warm],
         "warm_timings": {k: round(v, 2) for k, v in warm[len(warm) // 2][1]["timings"].items()},
         "index_build_s": meta.get("build_s"), "papers": meta["papers"],
         "embedded_now": cold["retrieval"]["embedded_now"], "metric_pool": cold["corpus"]["metric_pool"],
         "judge": not args.no_judge, "retrieval": args.retrieval,
         "top": [n["title"] for n in cold["neighbours"][:3]],
-        "load": os.getloadavg(),
     }
     (out / "speed.json").write_text(json.dumps(res, indent=2))
     print(json.dumps(res, indent=2))
