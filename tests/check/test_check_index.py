@@ -11,7 +11,6 @@ import pytest
 pytest.importorskip("bm25s")
 
 from index_helpers import embedder_for, write_jsonl  # noqa: E402
-
 from noveval.check.indexed import RetrievalOptions, check_with_index, metric_pool  # noqa: E402
 from noveval.check.inputs import load_input  # noqa: E402
 from noveval.check.opinion import CheckOptions  # noqa: E402

@@ -102,7 +102,6 @@ def test_server_embeddings_equal_local_and_concurrency_is_bounded(server, tmp_pa
 def test_index_built_through_the_server(server, tmp_path: Path):
     pytest.importorskip("bm25s")
     from index_helpers import PAPERS, write_jsonl
-
     from noveval.index import BM25Params, build_index, search
     from noveval.models.embed import get_embedder
 
@@ -114,3 +113,19 @@ def test_index_built_through_the_server(server, tmp_path: Path):
     assert idx.dense_coverage() == (5, 5)
     res = search(idx, "Robot grasping\n\ngrasping objects with a robot hand", mode="dense", k=1, embedder=emb)
     assert res.rows() == [1] and res.hits[0].similarity == pytest.approx(1.0, abs=1e-5)
+
+
+@pytest.mark.slow
+def test_onnx_export_matches_the_pytorch_model(tmp_path: Path):
+    pytest.importorskip("onnxruntime")
+    from noveval.models.embed import get_embedder
+    from noveval.models.embed_onnx import export_onnx
+
+    q = export_onnx(tmp_path / "onnx", int8=True)
+    texts = ["Graph neural networks for molecules", "A robot hand grasps unknown objects\n\nWe learn grasps."]
+    ref = get_embedder("local", cache=False).encode(texts)
+    fp32 = get_embedder(f"local:{tmp_path / 'onnx' / 'model.onnx'}", cache=False)
+    int8 = get_embedder(f"local:{q}", cache=False)
+    assert fp32.model_id.endswith("onnx/model.onnx") and int8.model_id != fp32.model_id
+    assert np.allclose(fp32.encode(texts), ref, atol=1e-4)  # same graph, same pooling
+    assert (np.sum(int8.encode(texts) * ref, axis=1) > 0.97).all()  # quantised weights: close, not equal

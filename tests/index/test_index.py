@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -11,13 +10,13 @@ import pytest
 
 pytest.importorskip("bm25s")
 
+from index_helpers import PAPERS  # noqa: E402
+from index_helpers import embedder_for as _embedder
+from index_helpers import write_jsonl as _write
 from noveval.errors import InputError  # noqa: E402
 from noveval.index import BM25Index, BM25Params, build_index, open_index, rank_scores, rrf, search  # noqa: E402
 from noveval.index.build import add_papers, fill_vectors, read_corpus  # noqa: E402
 from noveval.index.dense import exact_search  # noqa: E402
-
-from index_helpers import PAPERS, embedder_for as _embedder, write_jsonl as _write  # noqa: E402
-
 
 # ---------------------------------------------------------------------------- BM25
 

@@ -11,7 +11,6 @@ import pytest
 pytest.importorskip("bm25s")
 
 from index_helpers import PAPERS, embedder_for, write_jsonl  # noqa: E402
-
 from noveval.errors import InputError  # noqa: E402
 from noveval.index import BM25Params, build_index  # noqa: E402
 from noveval.novelty import RND, Yin  # noqa: E402

@@ -153,21 +153,23 @@ class CorpusIndex:
         """True when the index has a dense part (possibly not yet filled)."""
         return self.embedder_id is not None and (self.path / "vectors.f32").is_file()
 
-    def vectors(self, writable: bool = False) -> np.ndarray:
+    def vectors(self, writable: bool = False) -> np.memmap:
         """(n, dim) float32 memory map of the vectors (unfilled rows are zeros)."""
         if not self.has_dense():
             raise InputError(self.path, None, "embedder", "this index has no dense part; build it with -e EMBEDDER")
         return np.memmap(self.path / "vectors.f32", dtype=np.float32, mode="r+" if writable else "r",
                          shape=(self.n, int(self.dim or 0)))
 
-    def done(self, writable: bool = False) -> np.ndarray:
+    def done(self, writable: bool = False) -> np.memmap:
         """(n,) uint8 memory map: 1 where the row's vector is filled."""
         if not self.has_dense():
-            return np.zeros(self.n, dtype=np.uint8)
+            raise InputError(self.path, None, "embedder", "this index has no dense part")
         return np.memmap(self.path / "vectors.done", dtype=np.uint8, mode="r+" if writable else "r", shape=(self.n,))
 
     def filled(self) -> np.ndarray:
-        """Bool (n,): rows whose vector is present."""
+        """Bool (n,): rows whose vector is present (all False without a dense part)."""
+        if not self.has_dense():
+            return np.zeros(self.n, dtype=bool)
         return np.asarray(self.done()).astype(bool)
 
     def dense_coverage(self, mask: np.ndarray | None = None) -> tuple[int, int]:

@@ -299,7 +299,8 @@ def get_embedder(
     """Return an :class:`Embedder` for a spec.
 
     Args:
-        spec: ``local`` (bundled all-MiniLM-L6-v2), ``local:/folder``, ``openai/<model>`` or
+        spec: ``local`` (bundled all-MiniLM-L6-v2), ``local:/folder``, ``local:/path/model.onnx``
+            (:mod:`noveval.models.embed_onnx`), ``openai/<model>`` or
             ``openai-compatible/<model>@<base_url>``.
         cache: True (default user cache), a path, a VectorCache, or False (off).
         batch_size: Texts per backend call.
@@ -309,7 +310,11 @@ def get_embedder(
     """
     s = parse_spec(spec)
     backend: EmbeddingBackend
-    if s.provider == "local":
+    if s.provider == "local" and (s.model or "").endswith(".onnx"):
+        from noveval.models.embed_onnx import OnnxBackend
+
+        backend = OnnxBackend(s.model)
+    elif s.provider == "local":
         backend = SentenceTransformerBackend(s.model or None)
     else:
         backend = OpenAIEmbeddingBackend(s, timeout_s=timeout_s)

@@ -53,7 +53,7 @@ def load_papers(path: Path) -> list[dict[str, Any]]:
     """
     from noveval.io import iter_jsonl
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for line, r in iter_jsonl(path):
         if not isinstance(r, dict) or not str(r.get("title") or "").strip():
             raise InputError(str(path), line, "title", "each paper needs a non-empty title")
