@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -203,3 +204,30 @@ def test_search_on_partial_dense_embeds_only_bm25_candidates(tmp_path: Path):
 def test_open_rejects_non_index(tmp_path: Path):
     with pytest.raises(InputError, match="not a noveval index"):
         open_index(tmp_path)
+
+
+def test_cli_build_info_add_search(tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from noveval.cli.main import app
+
+    corpus = _write(tmp_path / "c.jsonl", PAPERS)
+    r = CliRunner().invoke(app, ["index", "build", str(corpus), "-o", str(tmp_path / "idx"), "--no-dense", "--no-stem"])
+    assert r.exit_code == 0, r.output
+    assert "papers: 5 (2019-2025" in r.output and "dense: none (BM25 only)" in r.output
+    r = CliRunner().invoke(app, ["index", "build", str(corpus), "-o", str(tmp_path / "idx"), "--no-dense"])
+    assert r.exit_code == 2 and "already exists" in r.output
+    more = _write(tmp_path / "m.jsonl", [{"id": "f", "title": "Graph graph graph", "abstract": "graph", "year": 2020}])
+    r = CliRunner().invoke(app, ["index", "add", str(tmp_path / "idx"), str(more)])
+    assert r.exit_code == 0 and "added 1, already present 0, papers now 6" in r.output
+    r = CliRunner().invoke(app, ["index", "info", str(tmp_path / "idx"), "--json"])
+    assert json.loads(r.output)["papers"] == 6
+    r = CliRunner().invoke(app, ["index", "search", str(tmp_path / "idx"), "graph", "--retrieval", "bm25",
+                                 "--before-year", "2024", "-k", "5"])
+    assert r.exit_code == 0, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert [ln.split(None, 3)[-1] for ln in lines] == ["Graph graph graph", "Graph networks"]
+    r = CliRunner().invoke(app, ["index", "search", str(tmp_path / "idx"), "graph", "--retrieval", "hybrid"])
+    assert r.exit_code == 2 and "dense part" in r.output
+    r = CliRunner().invoke(app, ["index", "info", str(tmp_path / "nope")])
+    assert r.exit_code == 2 and "not a noveval index" in r.output
