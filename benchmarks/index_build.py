@@ -20,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data-dir", type=Path, default=Path("../shared/data"))
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--no-stem", action="store_true")
+    ap.add_argument("--stem", action="store_true")
     args = ap.parse_args(argv)
 
     from noveval.benchmarks.axioms.pools import paper_text
@@ -39,13 +39,13 @@ def main(argv: list[str] | None = None) -> int:
 
     papers, _ = phase("read", lambda: read_corpus(corpus))
     texts = [paper_text(p["title"], p["abstract"]) for p in papers]
-    phase("bm25", lambda: BM25Index.build(texts, BM25Params(stem=not args.no_stem)))
+    phase("bm25", lambda: BM25Index.build(texts, BM25Params(stem=args.stem)))
     if args.out.exists():
         shutil.rmtree(args.out)
-    idx = phase("build_bm25_only", lambda: build_index(corpus, args.out / "bm25-only", bm25=BM25Params(stem=not args.no_stem)))
+    idx = phase("build_bm25_only", lambda: build_index(corpus, args.out / "bm25-only", bm25=BM25Params(stem=args.stem)))
     emb = get_embedder("local")
     full = phase("build_with_dense_part", lambda: build_index(corpus, args.out / "dense", embedder=emb,
-                                                              bm25=BM25Params(stem=not args.no_stem)))
+                                                              bm25=BM25Params(stem=args.stem)))
     res["papers"] = len(idx)
     res["dense_from_cache"] = full.dense_coverage()[0]
     res["refill_from_cache"] = phase("fill_from_cache_again", lambda: fill_from_cache(full, emb))

@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--depth", type=int, default=100, help="Rows per ranking (and per RRF input).")
     ap.add_argument("--rrf-k", type=int, default=60)
     ap.add_argument("--limit", type=int, default=None, help="First N full texts only.")
-    ap.add_argument("--no-stem", action="store_true", help="BM25 without stemming (a separate index folder).")
+    ap.add_argument("--stem", action="store_true", help="BM25 with Snowball stemming (a separate index folder).")
     args = ap.parse_args(argv)
 
     from noveval.benchmarks.axioms.pools import paper_text
@@ -86,11 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     emb = get_embedder(args.embedder)
     pre = _pre_corpus(corpus, out, args.before_year)
-    ipath = out / ("index-nostem" if args.no_stem else "index")
+    ipath = out / ("index-stem" if args.stem else "index")
     timings: dict[str, float] = {}
     if not is_index(ipath):
         t0 = time.perf_counter()
-        idx = build_index(pre, ipath, embedder=emb, bm25=BM25Params(stem=not args.no_stem), log=log.info)
+        idx = build_index(pre, ipath, embedder=emb, bm25=BM25Params(stem=args.stem), log=log.info)
         timings["index_build_s"] = time.perf_counter() - t0
         timings.update({f"index_{k}_s": v for k, v in idx.meta["build_s"].items()})
     idx = open_index(ipath)
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     qvecs = np.asarray(emb.encode(queries, progress="embedding queries"), dtype=np.float32) if need_dense else None
 
     def cached(name: str, fn):  # type: ignore[no-untyped-def]
-        f = out / f"rankings-{args.universe}-{name}{'-nostem' if args.no_stem and name != 'dense' else ''}.json"
+        f = out / f"rankings-{args.universe}-{name}{'-stem' if args.stem and name != 'dense' else ''}.json"
         if f.exists():
             saved = json.loads(f.read_text())
             if saved["n_queries"] == len(queries) and saved["kept"] == int(mask.sum()):
@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
               "mean_gold": float(np.mean(n_refs)) if n_refs else 0.0, "embedder": emb.model_id,
               "bm25": idx.meta["bm25"], "rrf_k": args.rrf_k, "depth": args.depth, "timings": timings,
               "extras": extras, "metrics": summary}
-    (out / f"results-{args.universe}{'-nostem' if args.no_stem else ''}.json").write_text(json.dumps(report, indent=2))
+    (out / f"results-{args.universe}{'-stem' if args.stem else ''}.json").write_text(json.dumps(report, indent=2))
     print(f"universe {args.universe}: {int(mask.sum())} papers; {len(with_gold)} of {len(gold_papers)} full texts "
           f"with gold ({report['mean_gold']:.1f} each)")
     print("| retrieval | recall@10 | recall@50 | recall@100 | nDCG@10 |")

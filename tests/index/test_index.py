@@ -212,7 +212,7 @@ def test_cli_build_info_add_search(tmp_path: Path):
     from noveval.cli.main import app
 
     corpus = _write(tmp_path / "c.jsonl", PAPERS)
-    r = CliRunner().invoke(app, ["index", "build", str(corpus), "-o", str(tmp_path / "idx"), "--no-dense", "--no-stem"])
+    r = CliRunner().invoke(app, ["index", "build", str(corpus), "-o", str(tmp_path / "idx"), "--no-dense"])
     assert r.exit_code == 0, r.output
     assert "papers: 5 (2019-2025" in r.output and "dense: none (BM25 only)" in r.output
     r = CliRunner().invoke(app, ["index", "build", str(corpus), "-o", str(tmp_path / "idx"), "--no-dense"])

@@ -36,7 +36,8 @@ def build(
     embed: Annotated[bool, typer.Option("--embed", help="Embed every paper the vector cache lacks now "
                                         "(default: take cached vectors only; fill later with `index embed`).")] = False,
     ann: Annotated[str, typer.Option("--ann", help="auto (HNSW from 500k papers once vectors are complete) | hnsw | none.")] = "auto",
-    no_stem: Annotated[bool, typer.Option("--no-stem", help="BM25 without Snowball stemming.")] = False,
+    stem: Annotated[bool, typer.Option("--stem", help="BM25 with Snowball English stemming (measured slightly worse "
+                                       "on citation gold; off by default).")] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing index folder.")] = False,
 ) -> None:
     """Build an index: BM25 (seconds), metadata, and the dense part filled from the vector cache."""
@@ -46,7 +47,7 @@ def build(
 
     if ann not in ("auto", "hnsw", "none"):
         raise InputError(None, None, "--ann", f"must be auto, hnsw or none, got {ann!r}")
-    idx = build_index(corpus, out, embedder=None if no_dense else embedder, bm25=BM25Params(stem=not no_stem),
+    idx = build_index(corpus, out, embedder=None if no_dense else embedder, bm25=BM25Params(stem=stem),
                       embed_missing=embed, overwrite=overwrite, log=_say)
     _maybe_ann(idx, ann)
     _print_info(idx.describe())
