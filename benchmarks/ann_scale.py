@@ -49,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--kinds", default="hnsw,ivf")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--hnsw-m", type=int, default=32)
+    ap.add_argument("--ef-construction", type=int, default=80)
+    ap.add_argument("--ivf-train", type=int, default=64, help="Training points per IVF list.")
     ap.add_argument("--out", default=None, help="Write the results JSON here.")
     args = ap.parse_args(argv)
     faiss.omp_set_num_threads(args.threads)
@@ -73,8 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     for kind in [k.strip() for k in args.kinds.split(",") if k.strip()]:
         t = time.perf_counter()
         if kind == "hnsw":
-            index = faiss.IndexHNSWFlat(args.dim, 32, faiss.METRIC_INNER_PRODUCT)
-            index.hnsw.efConstruction = 80
+            index = faiss.IndexHNSWFlat(args.dim, args.hnsw_m, faiss.METRIC_INNER_PRODUCT)
+            index.hnsw.efConstruction = args.ef_construction
             index.add(x)
             build = time.perf_counter() - t
             rows = {}
@@ -84,12 +87,12 @@ def main(argv: list[str] | None = None) -> int:
                 _, got = index.search(q, 10)
                 rows[f"ef{ef}"] = {"recall@10": round(recall(truth, got), 4),
                                    "search_ms_per_query": round(1000 * (time.perf_counter() - t) / args.queries, 3)}
-            params = {"M": 32, "efConstruction": 80}
+            params = {"M": args.hnsw_m, "efConstruction": args.ef_construction}
         elif kind == "ivf":
             nlist = int(4 * np.sqrt(args.n))
             quant = faiss.IndexFlatIP(args.dim)
             index = faiss.IndexIVFFlat(quant, args.dim, nlist, faiss.METRIC_INNER_PRODUCT)
-            train = x[np.random.default_rng(2).choice(args.n, min(args.n, 64 * nlist), replace=False)]
+            train = x[np.random.default_rng(2).choice(args.n, min(args.n, args.ivf_train * nlist), replace=False)]
             index.train(train)
             index.add(x)
             build = time.perf_counter() - t
@@ -100,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                 _, got = index.search(q, 10)
                 rows[f"nprobe{nprobe}"] = {"recall@10": round(recall(truth, got), 4),
                                            "search_ms_per_query": round(1000 * (time.perf_counter() - t) / args.queries, 3)}
-            params = {"nlist": nlist}
+            params = {"nlist": nlist, "train_points": len(train)}
         else:
             raise SystemExit(f"unknown kind {kind}")
         size_mb = len(faiss.serialize_index(index)) / 2**20
