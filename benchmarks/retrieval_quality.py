@@ -59,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modes", default="bm25,dense,hybrid,hybrid+rerank")
     ap.add_argument("--universe", choices=["all", "embedded"], default="all")
     ap.add_argument("--embed-missing", action="store_true", help="Embed every pre-2025 paper the cache lacks.")
+    ap.add_argument("--freeze", action="store_true", help="Take no more vectors from the cache (keep the universe "
+                    "of an earlier run, so its saved rankings are reused).")
     ap.add_argument("--embedder", default="local")
     ap.add_argument("--rerank-model", default="local")
     ap.add_argument("--rerank-depth", type=int, default=20)
@@ -107,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     gold_rows = np.unique(np.asarray([r for g in gold for rows in g for r in rows], dtype=np.int64))
 
     need_dense = any(m != "bm25" for m in modes)
-    if need_dense:
+    if need_dense and not args.freeze:
         from noveval.index.build import fill_from_cache
 
         got = fill_from_cache(idx, emb)
