@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from noveval.benchmarks.axioms.pools import paper_text
-    from noveval.benchmarks.retrieval import citation_gold, summarize_runs
+    from noveval.benchmarks.retrieval import citation_gold, paired_differences, summarize_runs
     from noveval.index import BM25Params, build_index, fill_vectors, open_index, rrf
     from noveval.index.dense import exact_search
     from noveval.index.store import is_index
@@ -177,14 +177,16 @@ def main(argv: list[str] | None = None) -> int:
     show = {m: results[m] for m in modes if m in results}
     n_rr = extras.get("hybrid+rerank", {}).get("reranked")
     summary = summarize_runs(show, gold)
+    diffs = paired_differences(show, gold, baseline="bm25") if "bm25" in show and len(show) > 1 else {}
     if n_rr is not None and n_rr < len(queries):  # compare rerank on the queries it saw
         sub = {m: results[m][:n_rr] for m in ("hybrid", "hybrid+rerank")}
         summary["on_reranked_subset"] = summarize_runs(sub, gold[:n_rr])
+        diffs["rerank_vs_hybrid_on_subset"] = paired_differences(sub, gold[:n_rr], baseline="hybrid")
     report = {"universe": args.universe, "kept_papers": int(mask.sum()), "index_papers": idx.n,
               "papers_with_gold": len(with_gold), "full_texts": len(gold_papers),
               "mean_gold": float(np.mean(n_refs)) if n_refs else 0.0, "embedder": emb.model_id,
               "bm25": idx.meta["bm25"], "rrf_k": args.rrf_k, "depth": args.depth, "timings": timings,
-              "extras": extras, "metrics": summary}
+              "extras": extras, "metrics": summary, "paired_vs_bm25": diffs}
     (out / f"results-{args.universe}{'-stem' if args.stem else ''}.json").write_text(json.dumps(report, indent=2))
     print(f"universe {args.universe}: {int(mask.sum())} papers; {len(with_gold)} of {len(gold_papers)} full texts "
           f"with gold ({report['mean_gold']:.1f} each)")
@@ -196,6 +198,16 @@ def main(argv: list[str] | None = None) -> int:
         cells = [f"{row[k]['mean']:.3f} [{row[k]['ci_low']:.3f}, {row[k]['ci_high']:.3f}]"
                  for k in ("recall@10", "recall@50", "recall@100", "ndcg@10")]
         print(f"| {mode} | " + " | ".join(cells) + " |")
+    for mode, row in diffs.items():
+        if mode == "rerank_vs_hybrid_on_subset":
+            for m2, r2 in row.items():
+                cells = [f"{r2[k]['mean']:+.3f} [{r2[k]['ci_low']:+.3f}, {r2[k]['ci_high']:+.3f}]"
+                         for k in ("recall@10", "recall@50", "recall@100", "ndcg@10")]
+                print(f"| {m2} - hybrid (first {n_rr} queries) | " + " | ".join(cells) + " |")
+            continue
+        cells = [f"{row[k]['mean']:+.3f} [{row[k]['ci_low']:+.3f}, {row[k]['ci_high']:+.3f}]"
+                 for k in ("recall@10", "recall@50", "recall@100", "ndcg@10")]
+        print(f"| {mode} - bm25 (paired) | " + " | ".join(cells) + " |")
     return 0
 
 

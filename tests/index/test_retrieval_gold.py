@@ -107,3 +107,13 @@ def test_summarize_runs_skips_queries_without_gold():
     assert s["a"]["recall@1"]["mean"] == pytest.approx((1 + 0.5) / 2)
     assert s["b"]["recall@1"]["mean"] == 0.0
     assert s["a"]["recall@1"]["ci_low"] <= s["a"]["recall@1"]["mean"] <= s["a"]["recall@1"]["ci_high"]
+
+
+def test_paired_differences_hand_computed():
+    from noveval.benchmarks.retrieval import paired_differences
+
+    gold = [[[1]], [[2]], []]
+    runs = {"base": [[9, 1], [2], [5]], "new": [[1], [9, 2], [5]]}
+    d = paired_differences(runs, gold, baseline="base", ks=(1,), ndcg_k=1)
+    assert list(d) == ["new"] and d["new"]["recall@1"]["n"] == 2
+    assert d["new"]["recall@1"]["mean"] == pytest.approx(((1 - 0) + (0 - 1)) / 2)

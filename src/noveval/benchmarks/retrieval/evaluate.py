@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["found_ranks", "recall_at_k", "ndcg_at_k", "summarize_runs"]
+__all__ = ["found_ranks", "recall_at_k", "ndcg_at_k", "summarize_runs", "paired_differences"]
 
 
 def found_ranks(ranking: Sequence[int], gold: Sequence[Sequence[int]]) -> list[int | None]:
@@ -71,5 +71,31 @@ def summarize_runs(rankings: dict[str, Sequence[Sequence[int]]], gold: Sequence[
         for name, v in vals.items():
             lo, hi = bootstrap_ci(np.asarray(v), seed=seed)
             row[name] = {"mean": float(np.mean(v)), "ci_low": lo, "ci_high": hi, "n": len(v)}
+        out[mode] = row
+    return out
+
+
+def paired_differences(rankings: dict[str, Sequence[Sequence[int]]], gold: Sequence[Sequence[Sequence[int]]], *,
+                       baseline: str, ks: Sequence[int] = (10, 50, 100), ndcg_k: int = 10,
+                       seed: int = 0) -> dict[str, Any]:
+    """Per-query differences of each mode minus ``baseline`` (same queries), mean and 95% bootstrap CI.
+
+    A CI that excludes 0 means the mode differs from the baseline on these queries.
+    """
+    from noveval.metrics.bootstrap import bootstrap_ci
+
+    use = [i for i, g in enumerate(gold) if g]
+    base = rankings[baseline]
+    out: dict[str, Any] = {}
+    for mode, runs in rankings.items():
+        if mode == baseline:
+            continue
+        row: dict[str, Any] = {}
+        fns = {f"recall@{k}": (lambda r, g, k=k: recall_at_k(r, g, k)) for k in ks}
+        fns[f"ndcg@{ndcg_k}"] = lambda r, g: ndcg_at_k(r, g, ndcg_k)
+        for name, fn in fns.items():
+            d = np.asarray([fn(runs[i], gold[i]) - fn(base[i], gold[i]) for i in use])
+            lo, hi = bootstrap_ci(d, seed=seed)
+            row[name] = {"mean": float(d.mean()), "ci_low": lo, "ci_high": hi, "n": len(d)}
         out[mode] = row
     return out
