@@ -120,3 +120,12 @@ def test_cli_check_with_index_and_bundled_embedder(tmp_path: Path):
     bad = CliRunner().invoke(app, ["check", str(_idea(tmp_path)), "--index", str(tmp_path / "idx"),
                                    "--retrieval", "sparse", "-o", str(tmp_path / "o2")])
     assert bad.exit_code == 2 and "--retrieval" in bad.output and not (tmp_path / "o2").exists()
+
+
+def test_index_without_dense_part_says_why_metrics_are_missing(tmp_path: Path):
+    emb = embedder_for(tmp_path)
+    idx = build_index(_corpus(tmp_path), tmp_path / "idx", bm25=BM25Params(stem=False))
+    r = check_with_index(load_input(_idea(tmp_path)), idx.path, options=OPTS, embedder=emb,
+                         retrieval=RetrievalOptions("bm25"))
+    assert len(r["neighbours"]) == 5 and all(np.isfinite(n["similarity"]) for n in r["neighbours"])
+    assert all(m["score"] is None and "no dense part" in m["note"] for m in r["metrics"])

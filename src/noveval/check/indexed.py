@@ -222,7 +222,14 @@ def check_with_index(
         np.zeros(0, dtype=np.int64), "no dense part in the index")
     vecs = np.asarray(idx.vectors()[pool_rows]) if len(pool_rows) else np.zeros((0, len(focal)), dtype=np.float32)
     titles = [p["title"] for p in idx.papers(pool_rows)]
-    metrics = _metrics_cached(focal, inp.title or None, vecs, titles, opts)
+    if idx.has_dense():
+        metrics = _metrics_cached(focal, inp.title or None, vecs, titles, opts)
+    else:
+        from noveval.check.metrics import METRIC_NOTES
+
+        metrics = [MetricResult(m, None, None, 0, METRIC_NOTES[m]["measures"], METRIC_NOTES[m]["failure_modes"],
+                                "not computed: the index has no dense part (rebuild it with -e EMBEDDER)")
+                   for m in opts.metrics]
     timings["metrics_s"] = time.perf_counter() - t2
     view = IndexView(idx, mask, filters)
     summary = {**view.summary(), "metric_pool": int(len(pool_rows)), "metric_pool_source": pool_source,
