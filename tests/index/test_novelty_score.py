@@ -100,7 +100,7 @@ def test_yin_against_a_pool_matches_the_metric(files, tmp_path: Path):
 def test_ray_engine_equals_in_process(tmp_path: Path):
     """A local Ray instance with 2 CPUs (started and stopped here) gives the in-process rows."""
     ray = pytest.importorskip("ray")
-    from noveval.novelty.distributed import score_papers_ray
+    from noveval.index.distributed import score_papers_ray
 
     rng = np.random.default_rng(0)
     words = ["graph", "molecules", "robot", "grasping", "planning", "language", "diffusion", "text", "the", "of"]

@@ -217,7 +217,7 @@ def novelty_score(
     if engine == "ray":
         if index is None:
             raise InputError(None, None, "--engine", "the Ray engine scores against a shared --index")
-        from noveval.novelty.distributed import score_papers_ray
+        from noveval.index.distributed import score_papers_ray
 
         rows = score_papers_ray(papers, index, metrics=metrics, embedder=embedder, top_k=top_k, before_year=before_year,
                                 prior_only=prior_only, fields=field, address=ray_address, batch_size=batch_size)
