@@ -129,8 +129,15 @@ def score_papers_ray(papers: Path, index: str | Path, *, metrics: Sequence[str],
     if not ray.is_initialized():
         env = {k: os.environ[k] for k in ("NOVEVAL_CACHE_DIR", "PYTHONPATH", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE",
                                           "NOVEVAL_THREADS") if k in os.environ}
-        ray.init(address=address, num_cpus=num_cpus if address is None else None, include_dashboard=False,
-                 runtime_env={"env_vars": env} if env else None, log_to_driver=False)
+        for attempt in range(3):  # a loaded machine can miss Ray's fixed 30 s node-startup wait
+            try:
+                ray.init(address=address, num_cpus=num_cpus if address is None else None, include_dashboard=False,
+                         runtime_env={"env_vars": env} if env else None, log_to_driver=False)
+                break
+            except Exception as e:  # Ray raises a bare Exception for this
+                if "timed out during startup" not in str(e) or attempt == 2:
+                    raise
+                ray.shutdown()
         started = address is None
     try:
         items = [{"i": i, "id": p["id"], "title": p["title"], "abstract": p["abstract"], "year": p["year"] or 0}
