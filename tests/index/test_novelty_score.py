@@ -117,3 +117,22 @@ def test_ray_engine_equals_in_process(tmp_path: Path):
                            batch_size=7, num_cpus=2)
     assert not ray.is_initialized()  # the local instance was stopped
     assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True)
+
+
+@pytest.mark.integration
+def test_cli_novelty_score_with_year_filters(files, tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from noveval.cli.main import app
+
+    pool, papers = files
+    out = tmp_path / "rows.jsonl"
+    r = CliRunner().invoke(app, ["novelty", "score", "--papers", str(papers), "--pool", str(pool), "--prior-only",
+                                 "-m", "Yin", "-k", "2", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [x["pool"]["size"] for x in rows] == [3, 2, 5] and "q2: Yin=" in r.output and "(pool 2)" in r.output
+    bad = CliRunner().invoke(app, ["novelty", "score", "--papers", str(papers), "--pool", str(pool), "--engine", "ray"])
+    assert bad.exit_code == 2 and "--index" in bad.output
+    bad = CliRunner().invoke(app, ["novelty", "score", "--papers", str(papers)])
+    assert bad.exit_code == 2 and "exactly one of --pool" in bad.output
