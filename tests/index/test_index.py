@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("bm25s")
 
-from index_helpers import PAPERS  # noqa: E402
+from index_helpers import PAPERS, WordBackend  # noqa: E402
 from index_helpers import embedder_for as _embedder
 from index_helpers import write_jsonl as _write
 from noveval.errors import InputError  # noqa: E402
@@ -231,3 +231,28 @@ def test_cli_build_info_add_search(tmp_path: Path):
     assert r.exit_code == 2 and "dense part" in r.output
     r = CliRunner().invoke(app, ["index", "info", str(tmp_path / "nope")])
     assert r.exit_code == 2 and "not a noveval index" in r.output
+
+
+def test_hnsw_is_built_measured_and_used_only_under_wide_filters(tmp_path: Path):
+    pytest.importorskip("faiss")
+    from noveval.index.dense import build_ann, dense_search
+
+    rng = np.random.default_rng(0)
+    words = list(WordBackend.VOCAB)
+    rows = [{"id": f"p{i}", "title": " ".join(rng.choice(words, 2)), "abstract": " ".join(rng.choice(words, 9)),
+             "year": 2000 + i % 20} for i in range(300)]
+    emb = _embedder(tmp_path, batch_size=64)
+    idx = build_index(_write(tmp_path / "c.jsonl", rows), tmp_path / "idx", embedder=emb, embed_missing=True)
+    info = build_ann(idx, m=8, ef_construction=40, ef_search=64, recall_queries=50)
+    assert info["rows"] == 300 and 0.8 <= info["recall_at_10"] <= 1.0
+    assert open_index(idx.path).describe()["ann"]["recall_at_10"] == info["recall_at_10"]
+    q = emb.encode(["graph molecules robot"])[0]
+    exact, _, how = dense_search(idx, q, 10, use_ann=False)
+    got, _, how2 = dense_search(idx, q, 10)
+    assert how == "exact" and how2 == "hnsw" and len(set(exact) & set(got)) >= 8
+    narrow = idx.mask(before_year=2005)  # keeps 25%: searched exactly
+    r, _, how3 = dense_search(idx, q, 10, narrow)
+    assert how3 == "exact" and all(narrow[r])
+    wide = idx.mask(before_year=2015)  # keeps 75%: HNSW with the filter as an ID selector
+    r, _, how4 = dense_search(idx, q, 10, wide)
+    assert how4 == "hnsw" and all(wide[r])
