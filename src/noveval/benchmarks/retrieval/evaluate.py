@@ -91,10 +91,10 @@ def paired_differences(rankings: dict[str, Sequence[Sequence[int]]], gold: Seque
         if mode == baseline:
             continue
         row: dict[str, Any] = {}
-        fns = {f"recall@{k}": (lambda r, g, k=k: recall_at_k(r, g, k)) for k in ks}
-        fns[f"ndcg@{ndcg_k}"] = lambda r, g: ndcg_at_k(r, g, ndcg_k)
-        for name, fn in fns.items():
-            d = np.asarray([fn(runs[i], gold[i]) - fn(base[i], gold[i]) for i in use])
+        cuts: list[tuple[str, Any, int]] = [(f"recall@{k}", recall_at_k, k) for k in ks]
+        cuts.append((f"ndcg@{ndcg_k}", ndcg_at_k, ndcg_k))
+        for name, fn, k in cuts:
+            d = np.asarray([fn(runs[i], gold[i], k) - fn(base[i], gold[i], k) for i in use])
             lo, hi = bootstrap_ci(d, seed=seed)
             row[name] = {"mean": float(d.mean()), "ci_low": lo, "ci_high": hi, "n": len(d)}
         out[mode] = row
