@@ -17,7 +17,17 @@ __all__ = ["register", "check"]
 def check(
     input: Annotated[Path, typer.Argument(help="Idea (Markdown/JSON with problem, objective, approach; or free text) "
                                           "or paper (JSON/Markdown with title + abstract).")],
-    corpus: Annotated[Path, typer.Option("--corpus", help="JSONL(.gz) of prior papers {id?, title, abstract, year}.")],
+    corpus: Annotated[Path | None, typer.Option("--corpus", help="JSONL(.gz) of prior papers {id?, title, abstract, year} "
+                                                "(with --index: used to build the index when it does not exist).")] = None,
+    index: Annotated[Path | None, typer.Option("--index", help="Corpus index folder (`noveval index build`); "
+                                               "built from --corpus on first use.")] = None,
+    retrieval: Annotated[str, typer.Option("--retrieval", help="With --index: bm25 | dense | hybrid (RRF).")] = "hybrid",
+    candidates: Annotated[int, typer.Option("--candidates", min=10, help="With --index: rows per ranking before fusion; "
+                                            "BM25 candidates embedded when the index lacks vectors.")] = 100,
+    rrf_k: Annotated[int, typer.Option("--rrf-k", min=1, help="Reciprocal rank fusion constant.")] = 60,
+    rerank: Annotated[str | None, typer.Option("--rerank", help="With --index: chat model spec that reorders the top "
+                                               "--rerank-depth candidates (listwise).")] = None,
+    rerank_depth: Annotated[int, typer.Option("--rerank-depth", min=2, max=50, help="Candidates the reranker orders.")] = 30,
     model: ModelOpt = "local",
     embedder: EmbedderOpt = "local",
     before_year: Annotated[int | None, typer.Option("--before-year", help="Use only corpus papers published before this year.")] = None,
@@ -33,11 +43,27 @@ def check(
     """A grounded novelty opinion on your idea or paper against a corpus of prior work."""
     from noveval.check.opinion import CheckOptions, check_idea, prepare
     from noveval.check.render import write_outputs
+    from noveval.errors import InputError
 
-    inp, c = prepare(input, corpus, before_year=before_year, fields=field, max_papers=max_corpus, seed=seed)
     opts = CheckOptions(model=model, embedder=embedder, top_k=top_k, pool_size=pool_size,
                         min_similarity=min_similarity, judge=not no_judge, seed=seed)
-    result = check_idea(inp, c, options=opts, before_year=before_year)
+    if index is not None:
+        from noveval.check.indexed import RetrievalOptions, check_with_index
+        from noveval.check.inputs import load_input
+        from noveval.index.search import MODES
+
+        if max_corpus is not None:
+            raise InputError(None, None, "--max-corpus", "not used with --index (filter with --before-year/--field)")
+        if retrieval not in MODES:
+            raise InputError(None, None, "--retrieval", f"must be one of {', '.join(MODES)}, got {retrieval!r}")
+        ropts = RetrievalOptions(retrieval, candidates, rrf_k, rerank, rerank_depth)
+        result = check_with_index(load_input(input), index, corpus=corpus, options=opts, retrieval=ropts,
+                                  before_year=before_year, fields=field)
+    else:
+        if corpus is None:
+            raise InputError(None, None, "--corpus", "give --corpus FILE or --index FOLDER")
+        inp, c = prepare(input, corpus, before_year=before_year, fields=field, max_papers=max_corpus, seed=seed)
+        result = check_idea(inp, c, options=opts, before_year=before_year)
     paths = write_outputs(result, out)
     typer.echo(result["verdict"]["summary"])
     for kind, p in paths.items():

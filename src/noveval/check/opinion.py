@@ -148,13 +148,38 @@ def check_idea(
     metrics = corpus_metrics(focal, inp.title or None, mat[pool_idx], [c.papers[i]["title"] for i in pool_idx],
                              metrics=opts.metrics, seed=opts.seed)
     timings["metrics_s"] = time.perf_counter() - t1
+    return finish(inp, c, neighbours, metrics, opts, corpus_summary={**c.summary(), "metric_pool": int(len(pool_idx)),
+                                                                     "embedder": embedder.model_id},
+                  client=client, before_year=before_year, timings=timings, t0=t0)
+
+
+def finish(inp: CheckInput, corpus: Any, neighbours: list, metrics: list, opts: CheckOptions, *,
+           corpus_summary: dict[str, Any], client: Any, before_year: int | None, timings: dict[str, float],
+           t0: float, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Abstention, model judgments and the result dict (shared by the corpus-file and index paths).
+
+    Args:
+        inp: The input.
+        corpus: Anything with ``len()`` and ``years()`` (a :class:`Corpus` or an index view).
+        neighbours: Retrieved :class:`~noveval.check.retrieve.Neighbour` list, best first.
+        metrics: :class:`~noveval.check.metrics.MetricResult` list.
+        opts: Settings.
+        corpus_summary: JSON-ready corpus description for the result.
+        client: Chat client (built from ``opts.model`` when None and judging).
+        before_year: The year filter (the input's year when it has none).
+        timings: Timings so far (updated).
+        t0: Start time (``time.perf_counter()``).
+        extra: More top-level keys for the result (e.g. ``retrieval``).
+    """
+    c = corpus
     input_year = inp.year or before_year or _dt.date.today().year
     best = neighbours[0].similarity if neighbours else -1.0
     reasons = abstention(best, c, input_year, opts)
     result: dict[str, Any] = {
         "input": {"kind": inp.kind, "path": inp.path, "title": inp.title, "abstract": inp.abstract,
                   "idea": inp.idea.model_dump() if inp.idea else None, "text": inp.text, "year": inp.year},
-        "corpus": {**c.summary(), "metric_pool": int(len(pool_idx)), "embedder": embedder.model_id},
+        "corpus": corpus_summary,
+        **(extra or {}),
         "options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(opts).items()},
         "neighbours": [n.to_dict() for n in neighbours],
         "metrics": [m.to_dict() for m in metrics],

@@ -65,6 +65,23 @@ def _input_lines(r: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _retrieval_line(r: dict[str, Any]) -> str:
+    t, c = r["retrieval"], r["corpus"]
+    parts = [f"{t['mode']} over the index (RRF k={t['rrf_k']}, {t['depth']} per ranking)" if t["mode"] == "hybrid"
+             else f"{t['mode']} over the index"]
+    if t.get("dense_method"):
+        parts.append(f"dense search {t['dense_method']}")
+    if t.get("note"):
+        parts.append(t["note"])
+    rr = t.get("rerank")
+    if rr:
+        parts.append(f"reranked by {rr['model']} (top {rr['depth']}" + (f"; failed: {rr['error']}, retrieval order kept)"
+                                                                      if rr.get("error") else ")"))
+    if c.get("metric_pool_source"):
+        parts.append(f"metric pool: {c['metric_pool_source']}")
+    return "; ".join(parts) + "."
+
+
 def to_markdown(r: dict[str, Any]) -> str:
     """The report as Markdown."""
     v, c = r["verdict"], r["corpus"]
@@ -74,6 +91,8 @@ def to_markdown(r: dict[str, Any]) -> str:
     sampled = f", sampled from {c['sampled_from']}" if c.get("sampled_from") else ""
     out += [f"**Corpus:** `{c['path']}`: {c['papers']} papers ({c['year_min']}–{c['year_max']}{sampled}; "
             f"filters {c['filters']}); metrics on {c['metric_pool']} papers; embedder `{c['embedder']}`.", ""]
+    if r.get("retrieval"):
+        out += [f"**Retrieval:** {_retrieval_line(r)}", ""]
     out += ["## Closest prior work", "", "| # | similarity | year | title |", "|---|---|---|---|"]
     for n in r["neighbours"]:
         out.append(f"| [{n['rank']}] | {n['similarity']:.3f} | {n['year'] or ''} | {n['title']} |")
@@ -124,6 +143,8 @@ def to_html(r: dict[str, Any]) -> str:
     b.append("<h2>Input</h2>" + "".join(f"<p>{_e(line).replace('**', '')}</p>" for line in _input_lines(r) if line))
     b.append(f"<p class='muted'>Corpus {_e(c['path'])}: {c['papers']} papers ({c['year_min']}–{c['year_max']}); "
              f"metrics on {c['metric_pool']} papers; embedder {_e(c['embedder'])}.</p>")
+    if r.get("retrieval"):
+        b.append(f"<p class='muted'>Retrieval: {_e(_retrieval_line(r))}</p>")
     rows = "".join(f"<tr><td>[{n['rank']}]</td><td class='num'>{n['similarity']:.3f}</td><td>{_e(n['year'])}</td>"
                    f"<td><details><summary>{_e(n['title'])}</summary><p class='muted'>{_e(n['abstract'])}</p>"
                    f"</details></td></tr>" for n in r["neighbours"])

@@ -227,7 +227,8 @@ def _mount_extras() -> None:
     import importlib
     import importlib.util
 
-    for modname, attr in (("noveval.report.cli", "register"), ("noveval.check.cli", "register")):
+    for modname, attr in (("noveval.report.cli", "register"), ("noveval.check.cli", "register"),
+                         ("noveval.index.cli", "register")):
         try:
             if importlib.util.find_spec(modname) is None:
                 continue

@@ -231,12 +231,16 @@ class Embedder:
         backend: The embedding backend.
         cache: A :class:`VectorCache`, or None to disable caching.
         batch_size: Texts per backend call.
+        concurrency: Backend calls in flight at once (bounded; HTTP servers batch and
+            parallelise on their side). Results are identical for any value.
     """
 
-    def __init__(self, backend: EmbeddingBackend, *, cache: VectorCache | None = None, batch_size: int = 64) -> None:
+    def __init__(self, backend: EmbeddingBackend, *, cache: VectorCache | None = None, batch_size: int = 64,
+                 concurrency: int = 1) -> None:
         self.backend = backend
         self.cache = cache
         self.batch_size = batch_size
+        self.concurrency = max(1, int(concurrency))
         self.stats = {"texts": 0, "cache_hits": 0, "encoded": 0}
         self._dim: int | None = None
         from noveval.models.calls import active_ledger
@@ -285,16 +289,27 @@ class Embedder:
         items = list(todo.items())
         if items and self._ledger is not None:
             self._ledger.ensure_checked()  # raises EndpointError before the first real call
+        chunks = [items[i : i + bs] for i in range(0, len(items), bs)]
+
+        def store(chunk: list[tuple[str, str]], raw: np.ndarray) -> None:
+            new = {h: v for (h, _), v in zip(chunk, _normalise(raw))}
+            if self.cache is not None:
+                self.cache.put_many(self.model_id, new)
+            found.update(new)
+            self.stats["encoded"] += len(chunk)
+            tr.advance(len(chunk))
+
         with track(len(items), progress or "") as tr:
-            for i in range(0, len(items), bs):
-                chunk = items[i : i + bs]
-                vecs = _normalise(self.backend.embed_batch([t for _, t in chunk]))
-                new = {h: v for (h, _), v in zip(chunk, vecs)}
-                if self.cache is not None:
-                    self.cache.put_many(self.model_id, new)
-                found.update(new)
-                self.stats["encoded"] += len(chunk)
-                tr.advance(len(chunk))
+            if self.concurrency == 1 or len(chunks) < 2:
+                for chunk in chunks:
+                    store(chunk, self.backend.embed_batch([t for _, t in chunk]))
+            else:
+                from concurrent.futures import ThreadPoolExecutor, as_completed
+
+                with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+                    futs = {pool.submit(self.backend.embed_batch, [t for _, t in c]): c for c in chunks}
+                    for fut in as_completed(futs):
+                        store(futs[fut], fut.result())
         if not texts:
             return np.zeros((0, self._dim or 0), dtype=np.float32)
         out = np.stack([found[h] for h in hashes]).astype(np.float32, copy=False)
@@ -314,19 +329,27 @@ def get_embedder(
     cache: VectorCache | str | bool = True,
     batch_size: int = 64,
     timeout_s: float = 120.0,
+    concurrency: int | None = None,
 ) -> Embedder:
     """Return an :class:`Embedder` for a spec.
 
     Args:
-        spec: ``local`` (bundled all-MiniLM-L6-v2), ``local:/folder``, ``openai/<model>`` or
+        spec: ``local`` (bundled all-MiniLM-L6-v2), ``local:/folder``, ``local:/path/model.onnx``
+            (:mod:`noveval.models.embed_onnx`), ``openai/<model>`` or
             ``openai-compatible/<model>@<base_url>``.
         cache: True (default user cache), a path, a VectorCache, or False (off).
         batch_size: Texts per backend call.
         timeout_s: Per-request timeout for HTTP backends.
+        concurrency: Backend calls in flight (default: ``$NOVEVAL_EMBED_CONCURRENCY``, else
+            1 for the in-process model and 4 for HTTP servers).
     """
     s = parse_spec(spec)
     backend: EmbeddingBackend
-    if s.provider == "local":
+    if s.provider == "local" and (s.model or "").endswith(".onnx"):
+        from noveval.models.embed_onnx import OnnxBackend
+
+        backend = OnnxBackend(s.model)
+    elif s.provider == "local":
         backend = SentenceTransformerBackend(s.model or None)
     else:
         backend = OpenAIEmbeddingBackend(s, timeout_s=timeout_s)
@@ -338,4 +361,7 @@ def get_embedder(
         vc = VectorCache(cache)
     else:
         vc = cache
-    return Embedder(backend, cache=vc, batch_size=batch_size)
+    if concurrency is None:
+        env = os.environ.get("NOVEVAL_EMBED_CONCURRENCY")
+        concurrency = int(env) if env else (1 if s.provider == "local" else 4)
+    return Embedder(backend, cache=vc, batch_size=batch_size, concurrency=concurrency)

@@ -1,0 +1,122 @@
+"""ANN at 10^6 synthetic vectors: build time, memory and recall@10 against exact search.
+
+The vectors imitate sentence embeddings: ``--dim`` 384 (MiniLM), drawn around ``--clusters``
+random centres (topics) with Gaussian spread, L2-normalised. Queries are perturbed
+copies of random database points. Exact top-10 comes from ``faiss.IndexFlatIP`` (brute force); each ANN
+index is timed (build, search per query) and its recall@10 measured against it. Memory is
+the index's own serialised size plus the process's peak RSS.
+
+    python benchmarks/ann_scale.py --n 1000000          # HNSW and IVF (tens of minutes on 2 shared cores)
+    python benchmarks/ann_scale.py --n 100000 --kinds hnsw
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+
+import numpy as np
+
+
+def synthetic(n: int, dim: int, clusters: int, seed: int, spread: float = 0.35) -> np.ndarray:
+    """``n`` unit vectors around ``clusters`` random unit centres (float32), generated in blocks."""
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(clusters, dim)).astype(np.float32)
+    centres /= np.linalg.norm(centres, axis=1, keepdims=True)
+    out = np.empty((n, dim), dtype=np.float32)
+    for s in range(0, n, 100_000):
+        m = min(100_000, n - s)
+        x = centres[rng.integers(0, clusters, m)] + spread * rng.normal(size=(m, dim)).astype(np.float32) / np.sqrt(dim)
+        out[s:s + m] = x / np.linalg.norm(x, axis=1, keepdims=True)
+    return out
+
+
+def recall(truth: np.ndarray, got: np.ndarray) -> float:
+    """Mean |top-k ∩ exact top-k| / k over queries."""
+    return float(np.mean([len(set(t) & set(g)) / len(t) for t, g in zip(truth, got)]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    import faiss
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=1_000_000)
+    ap.add_argument("--dim", type=int, default=384)
+    ap.add_argument("--clusters", type=int, default=2000)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--kinds", default="hnsw,ivf")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--hnsw-m", type=int, default=32)
+    ap.add_argument("--ef-construction", type=int, default=80)
+    ap.add_argument("--ivf-train", type=int, default=64, help="Training points per IVF list.")
+    ap.add_argument("--out", default=None, help="Write the results JSON here.")
+    args = ap.parse_args(argv)
+    faiss.omp_set_num_threads(args.threads)
+
+    t = time.perf_counter()
+    x = synthetic(args.n, args.dim, args.clusters, 0)
+    rng = np.random.default_rng(1)
+    # queries: perturbed copies of random database points (near-duplicates and topical neighbours exist)
+    base = x[rng.choice(args.n, args.queries, replace=False)]
+    q = base + 0.35 * rng.normal(size=base.shape).astype(np.float32) / np.sqrt(args.dim)
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    gen_s = time.perf_counter() - t
+    res: dict = {"n": args.n, "dim": args.dim, "clusters": args.clusters, "queries": args.queries,
+                 "threads": args.threads, "vectors_mb": round(x.nbytes / 2**20, 1), "generate_s": round(gen_s, 1)}
+    flat = faiss.IndexFlatIP(args.dim)
+    flat.add(x)
+    t = time.perf_counter()
+    _, truth = flat.search(q, 10)
+    res["exact"] = {"search_ms_per_query": round(1000 * (time.perf_counter() - t) / args.queries, 2)}
+    del flat
+    print(json.dumps(res), flush=True)
+    for kind in [k.strip() for k in args.kinds.split(",") if k.strip()]:
+        t = time.perf_counter()
+        if kind == "hnsw":
+            index = faiss.IndexHNSWFlat(args.dim, args.hnsw_m, faiss.METRIC_INNER_PRODUCT)
+            index.hnsw.efConstruction = args.ef_construction
+            index.add(x)
+            build = time.perf_counter() - t
+            rows = {}
+            for ef in (32, 64, 128, 256):
+                index.hnsw.efSearch = ef
+                t = time.perf_counter()
+                _, got = index.search(q, 10)
+                rows[f"ef{ef}"] = {"recall@10": round(recall(truth, got), 4),
+                                   "search_ms_per_query": round(1000 * (time.perf_counter() - t) / args.queries, 3)}
+            params = {"M": args.hnsw_m, "efConstruction": args.ef_construction}
+        elif kind == "ivf":
+            nlist = int(4 * np.sqrt(args.n))
+            quant = faiss.IndexFlatIP(args.dim)
+            index = faiss.IndexIVFFlat(quant, args.dim, nlist, faiss.METRIC_INNER_PRODUCT)
+            train = x[np.random.default_rng(2).choice(args.n, min(args.n, args.ivf_train * nlist), replace=False)]
+            index.train(train)
+            index.add(x)
+            build = time.perf_counter() - t
+            rows = {}
+            for nprobe in (8, 32, 128):
+                index.nprobe = nprobe
+                t = time.perf_counter()
+                _, got = index.search(q, 10)
+                rows[f"nprobe{nprobe}"] = {"recall@10": round(recall(truth, got), 4),
+                                           "search_ms_per_query": round(1000 * (time.perf_counter() - t) / args.queries, 3)}
+            params = {"nlist": nlist, "train_points": len(train)}
+        else:
+            raise SystemExit(f"unknown kind {kind}")
+        size_mb = len(faiss.serialize_index(index)) / 2**20
+        res[kind] = {"params": params, "build_s": round(build, 1), "index_mb": round(size_mb, 1),
+                     "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1), "search": rows}
+        del index
+        print(json.dumps({kind: res[kind]}), flush=True)
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump(res, fh, indent=2)
+    print(json.dumps(res, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

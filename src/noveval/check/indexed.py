@@ -1,0 +1,241 @@
+"""``noveval check --index``: the grounded opinion against a persistent corpus index.
+
+Differences from the corpus-file path (:func:`noveval.check.opinion.check_idea`), which
+embeds every kept paper before answering:
+
+* Retrieval is ``bm25``, ``dense`` or ``hybrid`` (RRF) over the index, filters applied
+  before ranking (:func:`noveval.index.search.search`), optionally reranked by an LLM.
+  When the index's vectors are incomplete, only the BM25 candidates are embedded (and
+  stored in the index), so a fresh BM25-only index answers in about a minute.
+* The metric pool comes from the index's vectors, never re-embedded: a seeded random
+  sample of the kept papers when enough of them have vectors; otherwise every kept
+  paper that has one (mostly the retrieval candidates: a topical pool, said in the result).
+* Metric results are cached by content (input vector, pool vectors, titles, settings), so
+  repeating a check is fast (t-SNE and fastText are not refitted).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from noveval.check.inputs import CheckInput, load_input
+from noveval.check.metrics import MetricResult, corpus_metrics
+from noveval.check.opinion import CheckOptions, finish
+from noveval.check.retrieve import Neighbour
+from noveval.errors import InputError
+
+__all__ = ["IndexView", "RetrievalOptions", "check_with_index", "open_or_build"]
+
+log = logging.getLogger(__name__)
+
+
+class IndexView:
+    """The kept part of an index, with the interface abstention needs (``len``, ``years``).
+
+    Args:
+        idx: The index.
+        mask: Rows kept by the filters.
+        filters: The filters, for the record.
+    """
+
+    def __init__(self, idx: Any, mask: np.ndarray, filters: dict[str, Any]) -> None:
+        self.idx, self.mask, self.filters = idx, mask, filters
+
+    def __len__(self) -> int:
+        return int(self.mask.sum())
+
+    def years(self) -> list[int]:
+        """Known years of the kept papers."""
+        y = np.asarray(self.idx.years)[self.mask]
+        return [int(v) for v in y[y > 0]]
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready description in the corpus-file path's shape."""
+        y = np.asarray(self.idx.years)[self.mask]
+        y = y[y > 0]
+        return {"path": str(self.idx.path), "index": True, "papers": len(self), "read": self.idx.n,
+                "sampled_from": None, "year_min": int(y.min()) if len(y) else None,
+                "year_max": int(y.max()) if len(y) else None, "filters": self.filters}
+
+
+class RetrievalOptions:
+    """How ``check --index`` retrieves.
+
+    Args:
+        mode: ``bm25``, ``dense`` or ``hybrid``.
+        depth: Rows per ranking before fusion (and BM25 candidates embedded when vectors are missing).
+        rrf_k: Reciprocal rank fusion constant.
+        rerank: Chat model spec for listwise reranking, or None.
+        rerank_depth: Candidates the reranker orders.
+    """
+
+    def __init__(self, mode: str = "hybrid", depth: int = 100, rrf_k: int = 60, rerank: str | None = None,
+                 rerank_depth: int = 30) -> None:
+        self.mode, self.depth, self.rrf_k, self.rerank, self.rerank_depth = mode, depth, rrf_k, rerank, rerank_depth
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready settings."""
+        return dict(vars(self))
+
+
+def open_or_build(index: str | Path, corpus: str | Path | None, embedder: Any) -> tuple[Any, float | None]:
+    """Open ``index``, or build it from ``corpus`` when the folder does not exist yet.
+
+    Returns:
+        ``(index, build seconds or None)``.
+    """
+    from noveval.index.build import build_index
+    from noveval.index.store import is_index, open_index
+
+    if is_index(index):
+        return open_index(index), None
+    if corpus is None:
+        raise InputError(index, None, None, "no index here; pass --corpus to build it, or run `noveval index build`")
+    t0 = time.perf_counter()
+    idx = build_index(corpus, index, embedder=embedder, log=lambda s: log.info("index: %s", s))
+    return idx, time.perf_counter() - t0
+
+
+def _metric_cache() -> Any:
+    from noveval.models.cache import open_db
+    from noveval.settings import cache_dir
+
+    return open_db(cache_dir() / "check_metrics.sqlite",
+                   "CREATE TABLE IF NOT EXISTS metrics (key TEXT PRIMARY KEY, value TEXT NOT NULL);")
+
+
+def _metrics_cached(focal: np.ndarray, title: str | None, pool: np.ndarray, titles: list[str],
+                    opts: CheckOptions) -> list[MetricResult]:
+    h = hashlib.sha256()
+    h.update(np.ascontiguousarray(focal, dtype=np.float32).tobytes())
+    h.update(np.ascontiguousarray(pool, dtype=np.float32).tobytes())
+    h.update(json.dumps([title, titles, list(opts.metrics), opts.seed]).encode("utf-8"))
+    key = h.hexdigest()
+    db = _metric_cache()
+    try:
+        row = db.execute("SELECT value FROM metrics WHERE key=?", (key,)).fetchone()
+        if row is not None:
+            return [MetricResult(**m) for m in json.loads(row[0])]
+        res = corpus_metrics(focal, title, pool, titles, metrics=opts.metrics, seed=opts.seed)
+        db.execute("INSERT OR REPLACE INTO metrics (key, value) VALUES (?, ?)",
+                   (key, json.dumps([m.to_dict() for m in res])))
+        return res
+    finally:
+        db.close()
+
+
+def metric_pool(idx: Any, mask: np.ndarray, size: int, seed: int) -> tuple[np.ndarray, str]:
+    """Rows of the metric pool and where they come from (vectors read from the index).
+
+    A seeded random sample of ``size`` kept rows with vectors when at least ``size`` of
+    them (or all kept rows) have one; otherwise every kept row that has a vector.
+    """
+    have = np.flatnonzero(mask & idx.filled())
+    kept = int(mask.sum())
+    if len(have) >= min(size, kept):
+        if len(have) > size:
+            have = np.sort(np.random.default_rng(seed).choice(have, size, replace=False))
+        return have, f"random sample of {len(have)} of the {kept} kept papers (vectors from the index)"
+    return have, (f"the {len(have)} kept papers that have vectors in the index (of {kept}), mostly retrieval "
+                  "candidates: a topical pool, so percentiles compare the input with its neighbourhood, "
+                  "not with the whole corpus; fill the index (`noveval index embed`) for a random sample")
+
+
+def check_with_index(
+    input: str | Path | CheckInput,
+    index: str | Path,
+    *,
+    corpus: str | Path | None = None,
+    options: CheckOptions | None = None,
+    retrieval: RetrievalOptions | None = None,
+    embedder: Any = None,
+    client: Any = None,
+    before_year: int | None = None,
+    fields: list[str] | None = None,
+) -> dict[str, Any]:
+    """A grounded novelty opinion on one idea or paper against an index.
+
+    Args:
+        input: Path to the idea/paper or a loaded input.
+        index: Index folder (built from ``corpus`` first when it does not exist).
+        corpus: Corpus file to build the index from when needed.
+        options: Check settings (:class:`CheckOptions`).
+        retrieval: Retrieval settings (:class:`RetrievalOptions`).
+        embedder: A ready embedder (default ``get_embedder(options.embedder)``).
+        client: A ready chat client for the judgments.
+        before_year, fields: Filters applied before ranking.
+
+    Returns:
+        The JSON-ready result (as :func:`noveval.check.opinion.check_idea`'s, plus ``retrieval``).
+    """
+    from noveval.index.search import search
+
+    opts = options or CheckOptions()
+    ropts = retrieval or RetrievalOptions()
+    t0 = time.perf_counter()
+    inp = input if isinstance(input, CheckInput) else load_input(input)
+    if embedder is None:
+        from noveval.models.embed import get_embedder
+
+        embedder = get_embedder(opts.embedder)
+    timings: dict[str, float] = {}
+    idx, build_s = open_or_build(index, corpus, embedder)
+    if build_s is not None:
+        timings["index_build_s"] = build_s
+    mask = idx.mask(before_year=before_year, fields=fields)
+    filters = {"before_year": before_year, "fields": list(fields or []) or None}
+    if not mask.any():
+        raise InputError(idx.path, None, "year" if before_year else "field", f"no paper left after the filters ({filters})")
+    if idx.embedder_id is not None and idx.embedder_id != embedder.model_id:
+        raise InputError(idx.path, None, "embedder",
+                         f"the index holds {idx.embedder_id} vectors; this check uses {embedder.model_id} (-e)")
+    t1 = time.perf_counter()
+    text = inp.embedding_text()
+    focal = np.asarray(embedder.encode([text]), dtype=np.float32)[0]
+    depth_k = max(opts.top_k, ropts.rerank_depth if ropts.rerank else opts.top_k)
+    res = search(idx, text, mode=ropts.mode, k=depth_k, mask=mask, embedder=embedder, qvec=focal,
+                 depth=ropts.depth, rrf_k=ropts.rrf_k)
+    hits = res.hits
+    rerank_info: dict[str, Any] | None = None
+    if ropts.rerank:
+        from noveval.index.rerank import rerank_hits
+        from noveval.models.client import get_client
+
+        rclient = get_client(ropts.rerank)
+        rr = rerank_hits(rclient, text, hits, idx.papers([h.row for h in hits]), depth=ropts.rerank_depth, seed=opts.seed)
+        hits = rr.hits
+        rerank_info = {"model": rclient.model_id, "depth": ropts.rerank_depth, "mentioned": rr.mentioned, "error": rr.error}
+    hits = hits[:opts.top_k]
+    papers = idx.papers([h.row for h in hits])
+    neighbours = [Neighbour(i, h.row, float(h.similarity if h.similarity is not None else float("nan")), p["id"],
+                            p["title"], p["abstract"], p["year"] or None) for i, (h, p) in enumerate(zip(hits, papers), 1)]
+    timings["retrieve_s"] = time.perf_counter() - t1
+    t2 = time.perf_counter()
+    pool_rows, pool_source = metric_pool(idx, mask, opts.pool_size, opts.seed) if idx.has_dense() else (
+        np.zeros(0, dtype=np.int64), "no dense part in the index")
+    vecs = np.asarray(idx.vectors()[pool_rows]) if len(pool_rows) else np.zeros((0, len(focal)), dtype=np.float32)
+    titles = [p["title"] for p in idx.papers(pool_rows)]
+    if idx.has_dense():
+        metrics = _metrics_cached(focal, inp.title or None, vecs, titles, opts)
+    else:
+        from noveval.check.metrics import METRIC_NOTES
+
+        metrics = [MetricResult(m, None, None, 0, METRIC_NOTES[m]["measures"], METRIC_NOTES[m]["failure_modes"],
+                                "not computed: the index has no dense part (rebuild it with -e EMBEDDER)")
+                   for m in opts.metrics]
+    timings["metrics_s"] = time.perf_counter() - t2
+    view = IndexView(idx, mask, filters)
+    summary = {**view.summary(), "metric_pool": int(len(pool_rows)), "metric_pool_source": pool_source,
+               "embedder": embedder.model_id}
+    extra = {"retrieval": {**ropts.to_dict(), "dense_method": res.dense_method, "embedded_now": res.embedded_now,
+                           "note": res.note, "rerank": rerank_info,
+                           "ranks": [{"bm25": h.bm25_rank, "dense": h.dense_rank} for h in hits]}}
+    return finish(inp, view, neighbours, metrics, opts, corpus_summary=summary, client=client,
+                  before_year=before_year, timings=timings, t0=t0, extra=extra)

@@ -1,0 +1,1 @@
+"""Prompt templates of the index's LLM reranker (package data, our own wording)."""
