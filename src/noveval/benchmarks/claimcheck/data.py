@@ -1,7 +1,9 @@
 """CLAIMCHECK records, the annotation file format, and loaders for the shared data.
 
-The CLAIMCHECK annotations (paper §3) are not public, so noveval defines its own
-format. An **annotation file** is JSON Lines (or a JSON array; ``.gz`` allowed) where
+The paper's annotations (§3) cannot be read from here: the submission promises a
+release on acceptance, and the format of the published repository (JHU-CLSP/CLAIMCHECK)
+is not visible, so noveval defines its own format (docs/claimcheck.md maps the paper's
+fields onto it, one by one). An **annotation file** is JSON Lines (or a JSON array; ``.gz`` allowed) where
 each record is *one annotator's annotation of one (paper, review) pair*::
 
     {
