@@ -356,3 +356,12 @@ def test_extraction_reports_progress_per_chunk(tmp_path, caplog):
     lines = [r.getMessage() for r in caplog.records if "sample-sea: chunks" in r.getMessage()]
     assert lines[0] == "claimcheck extract sample-sea: chunks: starting 4 items"
     assert lines[-1].startswith("claimcheck extract sample-sea: chunks: 4/4")
+
+
+def test_unjudged_wle_rewrites_are_not_failures():
+    rows = [{"id": "a", "original": "The claim in line 12 lacks a baseline.", "revised": "Line 12 lacks a baseline."},
+            {"id": "b", "original": "o", "revised": None, "error": "model call failed: boom", "failure": "call"}]
+    per, m, extra = score_predictions("wle", rows, bertscore=False)
+    assert m["win"]["mean"] is None and m["failed"]["mean"] == 0.5
+    assert per[0]["anchors_kept"] == 1.0 and per[1]["rouge1_f1"] == 0.0
+    assert extra["failures"]["call"] == 1 and extra["failures"]["n"] == 2

@@ -265,16 +265,20 @@ def _score_seed(
         for r in predictions:
             jw: dict = jud.get(base_id(r), {})
             o = jw.get("outcome")
-            kind = _fail_kind(r) or _fail_kind(jw) or (None if o else "unparseable")
-            outcome = o if kind is None else "failed"
+            if jud:  # judged: a rewrite or a judgment that failed makes the outcome "failed"
+                kind = _fail_kind(r) or _fail_kind(jw) or (None if o else "unparseable")
+                outcome: str | None = o if kind is None else "failed"
+                shares: dict[str, float | None] = {k: float(outcome == k) for k in ("win", "tie", "loss", "failed")}
+            else:  # not judged (yet): no outcomes, only the rewrites' own failures
+                kind, outcome = _fail_kind(r), None
+                shares = {"win": None, "tie": None, "loss": None, "failed": float(kind is not None)}
             zero = 0.0 if not r.get("revised") else None  # no rewrite: the empty answer
             a, b = by_id.get(base_id(r), (zero, zero if bertscore else None))
             per.append({"id": base_id(r), "outcome": outcome, "failure": kind,
                         "judge": jw.get("judge") or (judge_default if jw else None),
                         "rouge1_f1": a, "bertscore_f1": b,
                         "anchors_kept": anchor_retention(r.get("original") or "", r.get("revised")),
-                        "n_related_works": len(r.get("related_works") or []),
-                        **{k: float(outcome == k) for k in ("win", "tie", "loss", "failed")}})
+                        "n_related_works": len(r.get("related_works") or []), **shares})
         extra["judge"] = sorted({str(p["judge"]) for p in per if p["judge"]})
         extra["bertscore_model"] = "bundled all-MiniLM-L6-v2, layer 6, no rescaling" if bertscore else None
         names = ["win", "tie", "loss", "failed", "rouge1_f1", "bertscore_f1", "anchors_kept"]
