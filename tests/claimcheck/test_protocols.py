@@ -365,3 +365,11 @@ def test_unjudged_wle_rewrites_are_not_failures():
     assert m["win"]["mean"] is None and m["failed"]["mean"] == 0.5
     assert per[0]["anchors_kept"] == 1.0 and per[1]["rouge1_f1"] == 0.0
     assert extra["failures"]["call"] == 1 and extra["failures"]["n"] == 2
+
+
+def test_n_counts_items_with_a_value():
+    rows = [{"id": "a", "original": "See line 12.", "revised": "See line 12 again."},
+            {"id": "b", "original": "No anchor here at all.", "revised": "Still none."}]
+    _, m, _ = score_predictions("wle", rows, bertscore=False)
+    assert m["anchors_kept"]["mean"] == 1.0 and m["anchors_kept"]["n"] == 1
+    assert m["rouge1_f1"]["n"] == 2

@@ -66,6 +66,7 @@ def _nanmean(values: list[float | None]) -> Stat:
         sub = sub[~np.isnan(sub)]
         return float(sub.mean()) if sub.size else float("nan")
 
+    stat.n_values = int((~np.isnan(arr)).sum())  # type: ignore[attr-defined]  # the n to report
     return stat
 
 
@@ -362,7 +363,12 @@ def score_predictions(
     extra.pop("n_units", None)
     if len(scored) == 1:
         per, stats, _ = scored[0]
-        return per_all, {k: _ci(len(per), f) for k, f in stats.items()}, extra
+        metrics1 = {}
+        for k, f in stats.items():
+            metrics1[k] = _ci(len(per), f)
+            if hasattr(f, "n_values"):  # items with a value (e.g. anchors kept: originals with anchors)
+                metrics1[k]["n"] = f.n_values
+        return per_all, metrics1, extra
     # several seeds: align items by id, average the seeds inside every bootstrap resample
     ids = [p["id"] for p in scored[0][0]]
     for per, _, _ in scored[1:]:
@@ -380,6 +386,8 @@ def score_predictions(
             return float(np.mean(vals)) if vals else float("nan")
 
         m = _ci(len(ids), mean_over_seeds)
+        if all(hasattr(f, "n_values") for f in fns):
+            m["n"] = min(f.n_values for f in fns)  # type: ignore[attr-defined]
         each = {str(sd): fns[k](take[k]) for k, sd in enumerate(seeds)}
         vals = np.array([v for v in each.values() if not np.isnan(v)], dtype=float)
         m["per_seed"] = {k: (None if np.isnan(v) else float(v)) for k, v in each.items()}
