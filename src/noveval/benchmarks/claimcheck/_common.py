@@ -274,17 +274,27 @@ class WLERewriteReply(BaseModel):
     revised_weakness: str = _cap(1500)
 
 
-class WLEPaperReply(BaseModel):
-    """One reply that labels and rewrites a weakness (the paper's WLE prompt, App. D)."""
+def _span(lo: int, hi: int, **kw: Any) -> Any:
+    """Length bounds for the decoding grammar only (servers that ignore them are not rejected)."""
+    return Field(json_schema_extra={"minLength": lo, "maxLength": hi}, **kw)
 
-    objectivity_reasoning: str = _cap(300, default="")
+
+class WLEPaperReply(BaseModel):
+    """One reply that labels and rewrites a weakness (the paper's WLE prompt, App. D).
+
+    The minimum lengths keep a grammar-constrained small model from answering with empty
+    or placeholder strings ("", "...", "1"), which it otherwise does for every field; the
+    maximum lengths keep a whole reply within the default 512-token budget.
+    """
+
+    objectivity_reasoning: str = _span(10, 150)
     objectivity: int = Field(ge=1, le=5)
-    agreement_reasoning: str = _cap(300, default="")
+    agreement_reasoning: str = _span(10, 150)
     agreement: int = Field(ge=1, le=5)
-    types_reasoning: str = _cap(300, default="")
+    types_reasoning: str = _span(10, 150)
     types: TypeFlags
-    rewrite_reasoning: str = _cap(300, default="")
-    rewritten_weakness: str = _cap(1500)
+    rewrite_reasoning: str = _span(10, 150)
+    rewritten_weakness: str = _span(20, 1200)
 
 
 class WLEJudgeReply(BaseModel):
