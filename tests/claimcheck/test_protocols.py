@@ -373,3 +373,17 @@ def test_n_counts_items_with_a_value():
     _, m, _ = score_predictions("wle", rows, bertscore=False)
     assert m["anchors_kept"]["mean"] == 1.0 and m["anchors_kept"]["n"] == 1
     assert m["rouge1_f1"]["n"] == 2
+
+
+def test_counts_add_up_over_seeds(tmp_path, corpus):
+    def reply_custom(prompt: str) -> dict:
+        if "Choose the target claims" in prompt:
+            return {"reasoning": "r", "target_claims": [], "custom_claim": "..." if REQUEST.seed == 42 else None}
+        return reply(prompt)
+
+    out, rows = run("ca", tmp_path, FakeClient(reply_custom), corpus=corpus, options=TaskOptions(protocol="paper"))
+    n = sum(len(r.weaknesses) for r in ANNS)
+    assert sum(bool(r["custom_rejected"]) for r in rows) == n  # every item of seed 42
+    assert score_run(out)["extra"]["custom_rejected"] == n
+    out, _ = run("extract", tmp_path, FakeClient(reply), options=TaskOptions(chunk_chars=400), seeds=[0, 1])
+    assert score_run(out)["failures"]["n"] == 8  # 4 chunks x 2 seeds

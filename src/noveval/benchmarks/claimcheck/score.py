@@ -357,7 +357,12 @@ def score_predictions(
                               predictions_path=predictions_path, bertscore=bertscore, judge_default=judge)]
     per_all = [{**p, **({"seed": sd} if sd is not None else {})} for sd, (per, _, _) in zip(seeds, scored, strict=False)
                for p in per]
-    extra = scored[0][2]
+    extra = dict(scored[0][2])
+    for key, value in list(extra.items()):  # counts (custom_rejected, no_type) over all seeds
+        if isinstance(value, int) and not isinstance(value, bool) and key != "n_units":
+            extra[key] = sum(int(sc[2].get(key) or 0) for sc in scored)
+    kinds = [k for sc in scored for k in sc[2].get("failure_kinds", [])]
+    extra["failure_kinds"], extra["n_units"] = kinds, sum(int(sc[2].get("n_units") or 0) for sc in scored)
     extra["failures"] = _failures(task, predictions, per_all, {**extra})
     extra.pop("failure_kinds", None)
     extra.pop("n_units", None)
