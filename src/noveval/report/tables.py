@@ -204,7 +204,7 @@ def _claimcheck_setup(runs: list[RunData]) -> str:
                         + (" (mean over seeds)" if len(seeds) > 1 else ""))
         if sc.get("judge_note"):
             bits.append(str(sc["judge_note"]))
-        parts.append(f"{r.label}: " + "; ".join(bits) + ".")
+        parts.append(f"{r.label}: " + "; ".join(b.rstrip(".") for b in bits) + ".")
     return " ".join(parts)
 
 
