@@ -120,3 +120,31 @@ def test_own_gold_file_reads_shared_texts(data_dir):
     w = anns[0].weaknesses[2]
     assert "lines 312-313" in w.text and w.groundedness == 5
     assert "shorter lifespan" in anns[0].target_texts(w)[0]
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize(("paper_id", "n_weak", "n_targeted", "probe"), [
+    ("2Ke2B4zps8", 8, 7, ("The paper claims that Beagle trains quicker", "higher training efficiency than EAGLE-v2")),
+    ("43lkrdfQzB", 6, 4, ("justify the novelty of the proposed method", "constructing an effective null space")),
+])
+def test_gold_files_of_rejected_papers(data_dir, paper_id, n_weak, n_targeted, probe):
+    """Our gold for two rejected papers (the paper's data are rejected submissions, §3.2)."""
+    from pathlib import Path
+
+    from noveval.benchmarks.claimcheck.data import load_fulltext_papers
+
+    gold = Path(__file__).parents[1] / "fixtures" / "claimcheck" / f"gold_{paper_id}.jsonl"
+    anns = load_annotations(gold, data_dir=data_dir)
+    (paper,) = load_fulltext_papers(data_dir, ids=[paper_id])
+    import gzip
+
+    with gzip.open(data_dir / "fulltext" / "neurips-2025-fulltext.jsonl.gz", "rt") as fh:
+        raw = next(json.loads(line) for line in fh if f'"id": "{paper_id}"' in line[:200])
+    assert raw["accepted"] is False  # the reviewed version is the published one
+    ws = [(a, w) for a in anns for w in a.weaknesses]
+    assert len(ws) == n_weak and sum(bool(w.target_claims) for _, w in ws) == n_targeted
+    rec, w = next((a, w) for a, w in ws if probe[0] in (w.text or ""))
+    assert any(probe[1] in t for t in rec.target_texts(w))
+    for a in anns:  # every claim is a verbatim span of the paper
+        for c in a.claims:
+            assert c.text and c.text in paper.fulltext

@@ -73,3 +73,28 @@ def test_all_stages_on_a_real_paper(tmp_path, data_dir, paper):
     m = score_run(out)["metrics"]
     if row["revised"]:
         assert 0 <= m["rouge1_f1"]["mean"] <= 1 and 0 < m["bertscore_f1"]["mean"] <= 1.0001
+
+
+def test_paper_protocol_with_the_bundled_model(tmp_path, data_dir, paper):
+    """WL and WLE under the paper protocol: one shared call per weakness and seed, labels
+    and a rewrite from it, related works from the shared corpus, two seeds averaged."""
+    from noveval.benchmarks.claimcheck._common import TaskOptions as Opts
+
+    opts = Opts(max_tokens=200, context_chars=1200, protocol="paper")
+    kw = dict(data_dir=data_dir, annotations=GOLD, options=opts, timeout_s=1500, limit_items=1,
+              seeds=[0, 42], corpus=data_dir / "corpus" / "papers.jsonl.gz", cache=str(tmp_path / "cache.sqlite"))
+    out = run_task("wl", out=tmp_path / "wl", **kw)
+    rows = read_jsonl(out / "predictions.jsonl")
+    assert [r["seed"] for r in rows] == [0, 42]
+    for r in rows:
+        assert (r["failure"] is None and 1 <= r["agreement"] <= 5 and r["revised"]) or r["failure"]
+    wl = score_run(out)
+    assert wl["protocol"] == "paper" and wl["seeds"] == [0, 42] and "per_seed" in wl["metrics"]["failed"]
+    out = run_task("wle", out=tmp_path / "wle", **kw)
+    wle_rows = read_jsonl(out / "predictions.jsonl")
+    # the same requests as WL: answered by the cache, identical rewrites
+    assert [r.get("revised") for r in wle_rows] == [r.get("revised") for r in rows]
+    scores = score_run(out, bertscore=False)
+    assert scores["judge"] == scores["model"] and "model under test" in scores["judge_note"] and "person" in scores["judge_note"]
+    total = sum(scores["metrics"][k]["mean"] for k in ("win", "tie", "loss", "failed"))
+    assert abs(total - 1.0) < 1e-9

@@ -201,11 +201,28 @@ def claimcheck_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
         keys: list[str] = []
         for r in trs:
             keys += [k for k in _metrics(r) if k not in keys]
-        tables.append(_by_run(trs, [(k, pretty_name(k)) for k in keys], titles[task], f"Task `{task}`."))
+        tables.append(_by_run(trs, [(k, pretty_name(k)) for k in keys], titles[task],
+                              f"Task `{task}`. " + _claimcheck_setup(trs)))
     for task, trs in by_task.items():
         keys = list(dict.fromkeys(k for r in trs for k in _metrics(r)))
         tables.append(_by_run(trs, [(k, pretty_name(k)) for k in keys], f"Task {task}", ""))
     return tables, gaps
+
+
+def _claimcheck_setup(runs: list[RunData]) -> str:
+    """Protocol, seeds and judge of each CLAIMCHECK run, for a table caption."""
+    parts = []
+    for r in runs:
+        sc = r.scores
+        seeds = sc.get("seeds") or r.config.get("seeds")
+        bits = [f"protocol {sc.get('protocol') or r.config.get('protocol') or 'noveval'}"]
+        if seeds:
+            bits.append(("seeds " if len(seeds) > 1 else "seed ") + ", ".join(str(x) for x in seeds)
+                        + (" (mean over seeds)" if len(seeds) > 1 else ""))
+        if sc.get("judge_note"):
+            bits.append(str(sc["judge_note"]))
+        parts.append(f"{r.label}: " + "; ".join(b.rstrip(".") for b in bits) + ".")
+    return " ".join(parts)
 
 
 PAPER_TABLES: dict[str, Callable[[list[RunData]], tuple[list[Table], list[str]]]] = {

@@ -14,7 +14,10 @@ from pydantic import BaseModel, Field
 from noveval.benchmarks.claimcheck.data import WEAKNESS_TYPES
 
 __all__ = [
+    "PROTOCOLS",
+    "PAPER_SEEDS",
     "TaskOptions",
+    "failure_of",
     "prompt",
     "prompt_hashes",
     "paper_context",
@@ -30,8 +33,19 @@ __all__ = [
     "CVJudgeReply",
     "WLERewriteReply",
     "WLEJudgeReply",
+    "WLEPaperReply",
     "structured",
+    "format_targets",
 ]
+
+
+PROTOCOLS: tuple[str, ...] = ("noveval", "paper")
+"""``paper``: the paper's protocol (WL on weaknesses with targets, one WLE call that
+labels and rewrites, cited related works, seeds 0/42/2025); ``noveval``: this toolkit's
+defaults (docs/fidelity.md lists every difference)."""
+
+PAPER_SEEDS: tuple[int, ...] = (0, 42, 2025)
+"""Appendix C.1: every experiment is run with these seeds and the results averaged."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +53,7 @@ class TaskOptions:
     """Generation settings of a task (Appendix C.1: temperature 0.9 for CA, 0.3 else).
 
     Attributes:
+        protocol: ``"noveval"`` or ``"paper"`` (see :data:`PROTOCOLS`).
         temperature: Sampling temperature (``None`` = the paper's value for the task).
         seed: Sampling seed (the paper averages seeds 0, 42, 2025).
         max_tokens: Reply budget per call.
@@ -48,7 +63,11 @@ class TaskOptions:
             (``0`` = the whole text).
         chunk_chars: Chunk size for claim extraction.
         max_chunks: Extract from at most this many chunks per paper (``None`` = all).
+        max_related: At most this many cited related works per prompt (when a corpus is
+            given; :mod:`~noveval.benchmarks.claimcheck.related`).
     """
+
+    protocol: str = "noveval"
 
     temperature: float | None = None
     seed: int = 0
@@ -56,12 +75,30 @@ class TaskOptions:
     context_chars: int = 6000
     chunk_chars: int = 3000
     max_chunks: int | None = None
+    max_related: int = 3
+
+    @property
+    def paper(self) -> bool:
+        """True under the paper's protocol."""
+        return self.protocol == "paper"
 
     def temp(self, task: str) -> float:
         """The temperature for ``task`` (explicit value, else Appendix C.1)."""
         if self.temperature is not None:
             return self.temperature
         return 0.9 if task == "ca" else 0.3
+
+
+def failure_of(result: Any) -> str | None:
+    """How a structured call failed: ``"call"``, ``"unparseable"`` or ``None`` (it worked).
+
+    ``"call"``: the request failed for good (connection, HTTP error, timeout, after the
+    client's retries). ``"unparseable"``: a reply arrived but did not validate as the
+    task's JSON even after a re-ask -- the model's answer, counted as a failed item.
+    """
+    if result.ok:
+        return None
+    return "call" if str(result.error or "").startswith("model call failed") else "unparseable"
 
 
 @cache
@@ -72,13 +109,22 @@ def _template(name: str) -> str:
 
 
 def prompt(name: str, **values: Any) -> str:
-    """Fill the prompt template ``prompts/<name>.txt`` (``$name`` placeholders)."""
+    """Fill the prompt template ``prompts/<name>.txt`` (``$name`` placeholders).
+
+    ``related`` defaults to ``""`` (no related works: the prompt reads as without it).
+    """
+    values.setdefault("related", "")
     return Template(_template(name)).substitute({k: str(v) for k, v in values.items()})
 
 
 def prompt_hashes(names: list[str]) -> dict[str, str]:
     """Content hashes of the prompt templates used by a run (for ``config.json``)."""
     return {n: hashlib.sha256(_template(n).encode()).hexdigest()[:12] for n in names}
+
+
+def format_targets(texts: list[str]) -> str:
+    """Numbered list of target-claim texts for a prompt."""
+    return "\n".join(f"{i}. {t}" for i, t in enumerate(texts, 1)) or "(no target claim given)"
 
 
 _REF_HEAD = re.compile(r"^#+\s*(\d+\s*)?(references|bibliography)\b", re.I | re.M)
@@ -226,6 +272,29 @@ class CVJudgeReply(BaseModel):
 class WLERewriteReply(BaseModel):
     reasoning: str = _cap(300, default="")
     revised_weakness: str = _cap(1500)
+
+
+def _span(lo: int, hi: int, **kw: Any) -> Any:
+    """Length bounds for the decoding grammar only (servers that ignore them are not rejected)."""
+    return Field(json_schema_extra={"minLength": lo, "maxLength": hi}, **kw)
+
+
+class WLEPaperReply(BaseModel):
+    """One reply that labels and rewrites a weakness (the paper's WLE prompt, App. D).
+
+    The minimum lengths keep a grammar-constrained small model from answering with empty
+    or placeholder strings ("", "...", "1"), which it otherwise does for every field; the
+    maximum lengths keep a whole reply within the default 512-token budget.
+    """
+
+    objectivity_reasoning: str = _span(10, 150)
+    objectivity: int = Field(ge=1, le=5)
+    agreement_reasoning: str = _span(10, 150)
+    agreement: int = Field(ge=1, le=5)
+    types_reasoning: str = _span(10, 150)
+    types: TypeFlags
+    rewrite_reasoning: str = _span(10, 150)
+    rewritten_weakness: str = _span(20, 1200)
 
 
 class WLEJudgeReply(BaseModel):

@@ -57,7 +57,17 @@ def run(
     max_tokens: Annotated[int, typer.Option("--max-tokens")] = 512,
     temperature: Annotated[float | None, typer.Option(
         "--temperature", help="Default: 0.9 for ca, 0.3 otherwise (Appendix C.1).")] = None,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Sampling seed (noveval protocol, one seed).")] = 0,
+    protocol: Annotated[str, typer.Option(
+        "--protocol", help="noveval (default) | paper: WL on weaknesses with targets, one WLE call that "
+        "labels and rewrites, cited related works (needs --corpus), seeds 0/42/2025 averaged. "
+        "See docs/fidelity.md.")] = "noveval",
+    seeds: Annotated[list[int] | None, typer.Option(
+        "--seeds", help="Sampling seeds, repeatable; scores average them (default: --seed; "
+        "0, 42, 2025 under --protocol paper).")] = None,
+    corpus: Annotated[Path | None, typer.Option(
+        "--corpus", help="Corpus (id, title, abstract; e.g. corpus/papers.jsonl.gz) to match the "
+        "paper's references against: ca/wl/cv/wle then see the related works a weakness or claim cites.")] = None,
     concurrency: Annotated[int | None, typer.Option("--concurrency")] = None,
     timeout: Annotated[float, typer.Option("--timeout", help="Per-call timeout in seconds.")] = 120.0,
     no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
@@ -65,19 +75,22 @@ def run(
     overwrite: Annotated[bool, typer.Option("--overwrite")] = False,
 ) -> Path:
     """Run one CLAIMCHECK task (resumable) into OUT."""
-    from noveval.benchmarks.claimcheck._common import TaskOptions
+    from noveval.benchmarks.claimcheck._common import PROTOCOLS, TaskOptions
     from noveval.benchmarks.claimcheck.generate import TASKS, run_task
     from noveval.errors import InputError
 
     if task not in TASKS:
         raise InputError(None, None, "--task", f"unknown task {task!r}; choose {TASK_HELP}")
+    if protocol not in PROTOCOLS:
+        raise InputError(None, None, "--protocol", f"unknown protocol {protocol!r}; choose {' or '.join(PROTOCOLS)}")
     options = TaskOptions(temperature=temperature, seed=seed, max_tokens=max_tokens,
-                          context_chars=context_chars, chunk_chars=chunk_chars, max_chunks=max_chunks)
+                          context_chars=context_chars, chunk_chars=chunk_chars, max_chunks=max_chunks,
+                          protocol=protocol)
     path = run_task(cast(Any, task), out=out, model=model, judge=judge, data_dir=data_dir, papers_file=papers,
                     annotations=annotations, paper_ids=paper_id or None, limit=limit,
                     limit_items=limit_items, options=options, cache=None if no_cache else "default",
                     refresh=refresh, concurrency=concurrency, timeout_s=timeout,
-                    overwrite=overwrite)
+                    overwrite=overwrite, seeds=seeds or None, corpus=corpus)
     return Path(path)
 
 

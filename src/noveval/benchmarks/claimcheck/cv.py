@@ -10,8 +10,12 @@ For each (weakness, focal target claim) pair:
    given the claim and both weaknesses with their evidence (``cv_judge``; the judge
    may be a different model).
 
-The task score is the proportion of each verdict (paper: 7.0 / 20.0 / 73.0).
-Evidence quotes are checked against the paper text (``evidence_verified``).
+The task score is the proportion of each verdict (paper: 7.0 / 20.0 / 73.0) over all
+items; an item whose distil, generate or judge call failed has verdict ``failed`` (it
+counts in the denominator and in ``failed``, never as a verdict). Both the distil and
+the generate prompt show the related works the weakness and the focal claim cite
+(``--corpus``; :mod:`~noveval.benchmarks.claimcheck.related`). Evidence quotes are
+checked against the paper text (``evidence_verified``).
 """
 
 from __future__ import annotations
@@ -23,12 +27,14 @@ from noveval.benchmarks.claimcheck._common import (
     CVGenerateReply,
     CVJudgeReply,
     TaskOptions,
+    failure_of,
     paper_context,
     prompt,
     structured,
 )
 from noveval.benchmarks.claimcheck.data import find_span
 from noveval.benchmarks.claimcheck.items import WeaknessItem
+from noveval.benchmarks.claimcheck.related import format_related
 
 __all__ = ["verify_claim", "VERDICTS"]
 
@@ -57,22 +63,26 @@ async def verify_claim(
     Returns:
         ``(prediction, judgment)``: the prediction row holds the distilled and generated
         weaknesses with evidence; the judgment row holds ``verdict`` (one of
-        :data:`VERDICTS` or ``None``) with the judge's reasoning and raw replies.
+        :data:`VERDICTS` or ``None``) with the judge's model id, reasoning and raw
+        replies. Both rows carry ``failure`` (``"call"``/``"unparseable"``) when a step
+        failed.
     """
     claim = item.focal_claim or ""
     context = paper_context(item.fulltext, claim + " " + item.weakness, options.context_chars)
     types = ", ".join(item.gold_labels.get("types") or []) or "unspecified"
+    related = format_related(item.related)
     distil = await structured(
-        client, prompt("cv_distill", title=item.title, context=context, claim=claim,
+        client, prompt("cv_distill", title=item.title, context=context, related=related, claim=claim,
                        types=types, weakness=item.weakness),
         CVEvidenceReply, task="cv", options=options, tag=f"claimcheck.cv.distill:{item.id}")
     own = await structured(
-        client, prompt("cv_generate", title=item.title, context=context, claim=claim),
+        client, prompt("cv_generate", title=item.title, context=context, related=related, claim=claim),
         CVGenerateReply, task="cv", options=options, tag=f"claimcheck.cv.generate:{item.id}")
     pred: dict = {"id": item.id, "focal_claim": claim, "reviewer_weakness": None,
                   "reviewer_evidence": [], "reviewer_evidence_verified": [],
                   "model_weakness": None, "model_evidence": [], "model_evidence_verified": [],
-                  "model_types": [], "error": None}
+                  "model_types": [], "related_works": [w.as_record() for w in item.related],
+                  "error": None, "failure": failure_of(distil) or failure_of(own)}
     errors = []
     if distil.ok:
         pred.update(reviewer_weakness=distil.value.weakness, reviewer_evidence=distil.value.evidence,
@@ -86,12 +96,15 @@ async def verify_claim(
     else:
         errors.append(f"generate: {own.error}")
     pred["error"] = "; ".join(errors) or None
-    judgment: dict = {"id": item.id, "verdict": None, "reasoning": None, "raw": [], "error": None}
+    judge = judge or client
+    judgment: dict = {"id": item.id, "judge": getattr(judge, "model_id", str(judge)), "verdict": None,
+                      "reasoning": None, "raw": [], "error": None, "failure": None}
     if errors:
         judgment["error"] = "skipped: " + pred["error"]
+        judgment["failure"] = pred["failure"]
         return pred, judgment
     res = await structured(
-        judge or client,
+        judge,
         prompt("cv_judge", claim=claim, weakness_1=pred["reviewer_weakness"],
                evidence_1=_evidence(pred["reviewer_evidence"]), weakness_2=pred["model_weakness"],
                evidence_2=_evidence(pred["model_evidence"])),
@@ -101,4 +114,5 @@ async def verify_claim(
         judgment.update(verdict=res.value.verdict, reasoning=res.value.reasoning)
     else:
         judgment["error"] = res.error
+        judgment["failure"] = failure_of(res)
     return pred, judgment

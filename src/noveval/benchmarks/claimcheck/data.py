@@ -1,7 +1,9 @@
 """CLAIMCHECK records, the annotation file format, and loaders for the shared data.
 
-The CLAIMCHECK annotations (paper §3) are not public, so noveval defines its own
-format. An **annotation file** is JSON Lines (or a JSON array; ``.gz`` allowed) where
+The paper's annotations (§3) cannot be read from here: the submission promises a
+release on acceptance, and the format of the published repository (JHU-CLSP/CLAIMCHECK)
+is not visible, so noveval defines its own format (docs/claimcheck.md maps the paper's
+fields onto it, one by one). An **annotation file** is JSON Lines (or a JSON array; ``.gz`` allowed) where
 each record is *one annotator's annotation of one (paper, review) pair*::
 
     {
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Literal
@@ -65,6 +68,9 @@ __all__ = [
     "load_papers_file",
     "sample_dir",
     "find_span",
+    "align_span",
+    "ALIGN_THRESHOLD",
+    "ALIGN_MIN_CHARS",
 ]
 
 WEAKNESS_TYPES: tuple[str, ...] = (
@@ -225,6 +231,80 @@ def find_span(document: str, span: str, *, start_at: int = 0) -> tuple[int, int]
         if start >= start_at:
             return start, index[k + len(needle) - 1] + 1
         pos = k + 1
+
+
+ALIGN_THRESHOLD = 85.0
+"""Least similarity (0-100) for a fuzzy alignment to count (:func:`align_span`)."""
+
+ALIGN_MIN_CHARS = 20
+"""Shortest passage (whitespace-normalised characters) that may be aligned fuzzily."""
+
+
+def align_span(
+    document: str,
+    span: str,
+    *,
+    threshold: float = ALIGN_THRESHOLD,
+    min_chars: int = ALIGN_MIN_CHARS,
+) -> tuple[int, int, float] | None:
+    """Align a near-verbatim ``span`` to the stretch of ``document`` it was copied from.
+
+    For passages a model was asked to copy but did not copy exactly. Both texts are
+    whitespace-normalised; :func:`rapidfuzz.fuzz.partial_ratio_alignment` finds the
+    window of ``document`` most similar to ``span``; the window is widened to whole
+    words and each end may move by up to three words to where the similarity to
+    ``span`` -- ``rapidfuzz.fuzz.ratio``, normalised Indel similarity x 100,
+    case-sensitive -- is highest. The alignment counts when that similarity is at
+    least ``threshold``. With the default 85, changing two words of a thirteen-word
+    sentence still aligns (about 91), a reformulation does not (about 75 and lower).
+
+    Args:
+        document: The text the span should come from (a review, a paper).
+        span: The model's passage.
+        threshold: Least similarity in [0, 100]; 100 accepts exact copies only.
+        min_chars: Passages shorter than this (after normalisation) are not aligned:
+            a few words match somewhere by chance.
+
+    Returns:
+        ``(start, end, similarity)`` with half-open offsets into ``document``, or
+        ``None`` when no window is similar enough (or ``span`` is too short or longer
+        than ``document``).
+    """
+    from rapidfuzz import fuzz
+
+    needle = normalize_ws(span)
+    hay, index = _norm_with_map(document)
+    if len(needle) < min_chars or len(needle) > len(hay):
+        return None
+    found = fuzz.partial_ratio_alignment(needle, hay)
+    if found is None:
+        return None
+    s, e = found.dest_start, found.dest_end
+    while s > 0 and hay[s - 1].isalnum():
+        s -= 1
+    while e < len(hay) and hay[e].isalnum():
+        e += 1
+    # the window has the passage's length; move each end by up to three word boundaries
+    # (with or without punctuation) to where it fits the passage best (a passage with an
+    # extra word would otherwise pull in a neighbouring word)
+    tokens = [(m.start(), m.end()) for pat in (r"\S+", r"\w+") for m in re.finditer(pat, hay)]
+    starts = sorted({a for a, _ in tokens})
+    ends = sorted({b for _, b in tokens})
+    if not starts:
+        return None
+    i = min(range(len(starts)), key=lambda k: abs(starts[k] - s))
+    j = min(range(len(ends)), key=lambda k: abs(ends[k] - e))
+    best = (-1.0, s, e)
+    for a in starts[max(0, i - 3): i + 4]:
+        for b in ends[max(0, j - 3): j + 4]:
+            if b > a:
+                r = float(fuzz.ratio(needle, hay[a:b]))
+                if r > best[0]:
+                    best = (r, a, b)
+    score, s, e = best
+    if score < threshold:
+        return None
+    return index[s], index[e - 1] + 1, score
 
 
 # --------------------------------------------------------------- shared data

@@ -5,7 +5,11 @@ lists the claims about findings, contributions, results and relation to prior wo
 copied verbatim. Every returned claim is verified as a substring of the paper after
 whitespace normalisation (:func:`~noveval.benchmarks.claimcheck.data.find_span`):
 verified claims get character offsets into the full text, the others are kept in
-``unverified`` (never silently dropped) together with per-chunk call failures.
+``unverified`` (never silently dropped) together with per-chunk call failures. A
+failed chunk contributes no claims (the empty answer) and is counted.
+
+Progress is shown per chunk (``claimcheck extract <paper id>: chunks``), so a long paper
+is never silent between its start and its end.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 from noveval.benchmarks.claimcheck._common import (
     ExtractReply,
     TaskOptions,
+    failure_of,
     prompt,
     split_chunks,
     strip_references,
@@ -70,26 +75,33 @@ async def extract_claims(client: Any, paper: PaperText, *, options: TaskOptions)
 
     Returns:
         A prediction row ``{"id", "paper_id", "claims": [{"id", "text", "start", "end",
-        "chunk"}], "unverified": [{"chunk", "text"}], "failures": [{"chunk", "error"}],
-        "n_chunks", "n_chunks_total"}``; claim ids are ``c1, c2, ...`` in text order.
+        "chunk"}], "unverified": [{"chunk", "text"}], "failures": [{"chunk", "error",
+        "failure"}], "n_chunks", "n_chunks_total", "error", "failure"}``; claim ids are
+        ``c1, c2, ...`` in text order. ``error``/``failure`` are set when a chunk failed
+        (a re-run redoes the paper; the chunks that worked come from the cache).
     """
+    from noveval.progress import track
+
     body = strip_references(paper.fulltext)
     chunks = split_chunks(body, options.chunk_chars)
     used = chunks[: options.max_chunks] if options.max_chunks else chunks
 
-    async def one(k: int, offset: int, chunk: str) -> Any:
+    async def one(k: int, offset: int, chunk: str, tr: Any) -> Any:
         text = prompt("extract", title=paper.title, abstract=paper.abstract, chunk=chunk)
-        return await structured(client, text, ExtractReply, task="extract", options=options,
-                                tag=f"claimcheck.extract:{paper.id}:{k}")
+        res = await structured(client, text, ExtractReply, task="extract", options=options,
+                               tag=f"claimcheck.extract:{paper.id}:{k}")
+        tr.advance()
+        return res
 
-    results = await asyncio.gather(*(one(k, o, c) for k, (o, c) in enumerate(used)))
+    with track(len(used), f"claimcheck extract {paper.id}: chunks", client=client) as tr:
+        results = await asyncio.gather(*(one(k, o, c, tr) for k, (o, c) in enumerate(used)))
     claims: list[dict] = []
     unverified: list[dict] = []
     failures: list[dict] = []
     seen: set[tuple[int, int]] = set()
     for k, ((offset, _chunk), res) in enumerate(zip(used, results, strict=True)):
         if not res.ok:
-            failures.append({"chunk": k, "error": res.error})
+            failures.append({"chunk": k, "error": res.error, "failure": failure_of(res)})
             continue
         ok, bad = verify_claims(paper.fulltext, res.value.claims, chunk_offset=offset)
         for c in ok:
@@ -108,4 +120,6 @@ async def extract_claims(client: Any, paper: PaperText, *, options: TaskOptions)
         "failures": failures,
         "n_chunks": len(used),
         "n_chunks_total": len(chunks),
+        "error": f"{len(failures)} of {len(used)} chunks failed; first: {failures[0]['error']}" if failures else None,
+        "failure": failures[0]["failure"] if failures else None,
     }

@@ -15,13 +15,14 @@ model call for what is done (the client cache answers repeats).
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from collections.abc import Callable
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from noveval.benchmarks.claimcheck._common import TaskOptions, prompt_hashes
+from noveval.benchmarks.claimcheck._common import PAPER_SEEDS, PROTOCOLS, TaskOptions, prompt_hashes
 from noveval.benchmarks.claimcheck.data import (
     PaperText,
     ReviewAnnotation,
@@ -29,10 +30,12 @@ from noveval.benchmarks.claimcheck.data import (
     load_fulltext_papers,
     load_papers_file,
 )
+from noveval.benchmarks.claimcheck.related import RelatedCorpus, numbered_references
 from noveval.errors import InputError
 from noveval.models.client import run_async
 
-__all__ = ["TASKS", "load_inputs", "run_task", "arun_task", "wi_to_annotations", "predictions_to_annotations"]
+__all__ = ["TASKS", "load_inputs", "run_task", "arun_task", "wi_to_annotations", "predictions_to_annotations",
+           "resolve_seeds", "seeded_id"]
 
 Task = Literal["extract", "wi", "ca", "wl", "cv", "wle"]
 TASKS: tuple[str, ...] = ("extract", "wi", "ca", "wl", "cv", "wle")
@@ -126,9 +129,53 @@ def wi_to_annotations(
     return out
 
 
-def _config(task: str, model: str, judge: str | None, options: TaskOptions, inputs: dict) -> dict:
-    return {"benchmark": "claimcheck", "task": task, "model": model, "judge": judge,
-            "options": asdict(options), "prompts": prompt_hashes(_PROMPTS[task]), "inputs": inputs}
+def resolve_seeds(protocol: str, task: str, seeds: list[int] | tuple[int, ...] | None, seed: int = 0) -> tuple[int, ...]:
+    """The sampling seeds a run uses.
+
+    Explicit ``seeds`` win. Otherwise the paper protocol uses :data:`PAPER_SEEDS`
+    (Appendix C.1 averages seeds 0, 42 and 2025) -- except for ``extract``, which the
+    paper runs once as data preparation (§3.2), with the first of them -- and the
+    noveval protocol uses the single ``seed``.
+
+    Raises:
+        InputError: A repeated seed.
+    """
+    if seeds:
+        if len(set(seeds)) != len(seeds):
+            raise InputError(None, None, "--seeds", f"repeated seed in {list(seeds)}")
+        return tuple(int(x) for x in seeds)
+    if protocol == "paper":
+        return PAPER_SEEDS[:1] if task == "extract" else PAPER_SEEDS
+    return (int(seed),)
+
+
+def seeded_id(item_id: str, seed: int, seeds: tuple[int, ...]) -> str:
+    """Row id of an item under one seed: the item id, suffixed ``@seed<s>`` when a run has
+    several seeds."""
+    return f"{item_id}@seed{seed}" if len(seeds) > 1 else item_id
+
+
+def _config(task: str, model: str, judge: str | None, options: TaskOptions, inputs: dict,
+            seeds: tuple[int, ...]) -> dict:
+    names = list(_PROMPTS[task])
+    if options.paper and task in ("wl", "wle"):
+        names = ["wle_paper"] + (["wle_judge"] if task == "wle" else [])
+    return {"benchmark": "claimcheck", "task": task, "protocol": options.protocol, "seeds": list(seeds),
+            "model": model, "judge": judge,
+            "judge_is_model_under_test": (judge == model) if judge is not None else None,
+            "options": asdict(options), "prompts": prompt_hashes(names), "inputs": inputs}
+
+
+def _related_references(rc: RelatedCorpus, papers: dict[str, PaperText],
+                        paper_ids: set[str]) -> tuple[dict[str, list], dict[str, dict]]:
+    refs, stats = {}, {}
+    for pid in sorted(paper_ids):
+        paper = papers.get(pid)
+        if paper is None:
+            continue
+        refs[pid] = rc.references_of(paper.fulltext, own_title=paper.title)
+        stats[pid] = {"n_references": len(numbered_references(paper.fulltext)), "n_matched": len(refs[pid])}
+    return refs, stats
 
 
 async def arun_task(
@@ -143,6 +190,8 @@ async def arun_task(
     inputs: dict | None = None,
     overwrite: bool = False,
     limit_items: int | None = None,
+    seeds: list[int] | tuple[int, ...] | None = None,
+    corpus: str | Path | RelatedCorpus | None = None,
 ) -> Path:
     """Async :func:`run_task` on loaded inputs and ready clients.
 
@@ -152,11 +201,15 @@ async def arun_task(
         papers: Papers by id.
         annotations: Annotation records (required for ca/wl/cv/wle; optional for wi).
         client: Model under evaluation.
-        judge: Judge client for CV/WLE (default ``client``).
-        options: Task options.
+        judge: Judge client for CV/WLE (default ``client``: the model under test).
+        options: Task options (``options.protocol`` picks the protocol).
         inputs: Input description stored in ``config.json``.
         overwrite: Replace a run with another config in ``out``.
-        limit_items: Run at most this many items.
+        limit_items: Run at most this many items (per seed).
+        seeds: Sampling seeds (default: :func:`resolve_seeds`); with several, every item
+            runs once per seed (row ids ``<id>@seed<s>``) and scores average the seeds.
+        corpus: Corpus file (or loaded :class:`RelatedCorpus`) to find the cited related
+            works shown to CA, CV, WL/WLE; required by the paper protocol for those tasks.
 
     Returns:
         The run directory.
@@ -166,81 +219,126 @@ async def arun_task(
     if task not in TASKS:
         raise InputError(None, None, "task", f"unknown task {task!r}; choose from {', '.join(TASKS)}")
     options = options or TaskOptions()
-    judge_id = getattr(judge or client, "model_id", None) if task in ("cv", "wle") else None
+    if options.protocol not in PROTOCOLS:
+        raise InputError(None, None, "--protocol", f"unknown protocol {options.protocol!r}; "
+                         f"choose {' or '.join(PROTOCOLS)}")
+    run_seeds = resolve_seeds(options.protocol, task, seeds, options.seed)
+    judge_client = judge or client
+    judge_id = getattr(judge_client, "model_id", None) if task in ("cv", "wle") else None
     if task in ("ca", "wl", "cv", "wle") and annotations is None:
         raise InputError(None, None, "annotations", f"task {task} needs an annotation file "
                          "(--annotations): gold, or WI output converted with wi_to_annotations")
+    if options.paper and task in ("ca", "wl", "cv", "wle") and corpus is None:
+        raise InputError(None, None, "--corpus", f"the paper protocol shows {task} the related works "
+                         "the weakness and its claims cite (§4.2-4.3); pass --corpus (e.g. "
+                         "corpus/papers.jsonl.gz) to match the paper's references against")
+    rc: RelatedCorpus | None = None
+    if corpus is not None and task in ("ca", "wl", "cv", "wle"):  # validated before anything is written
+        rc = corpus if isinstance(corpus, RelatedCorpus) else RelatedCorpus.load(corpus)
+    corpus_path = getattr(corpus, "path", corpus)
     cfg = _config(task, client.model_id, judge_id, options,
-                  {**(inputs or {}), "limit_items": limit_items})
+                  {**(inputs or {}), "limit_items": limit_items,
+                   "corpus": str(corpus_path) if corpus_path else None}, run_seeds)
     run = RunDir.create(out, cfg, overwrite=overwrite)
 
     def cap(items: list) -> list:
         return items[:limit_items] if limit_items else items
 
+    def seeded(items: list, id_of: Callable[[Any], str]) -> tuple[list, Callable[[Any], str]]:
+        """Every (seed, item) pair, and the pair's row id."""
+        pairs = [(s, it) for s in run_seeds for it in items]
+        return pairs, lambda p: seeded_id(id_of(p[1]), p[0], run_seeds)
+
+    def with_seed(row: dict, s: int) -> dict:
+        return {**row, "seed": s}
+
+    opts = {s: replace(options, seed=s) for s in run_seeds}
+
     if task == "extract":
         from noveval.benchmarks.claimcheck.extract import extract_claims
 
-        items = cap(list(papers.values()))
-        await run_items(run, "predictions", items,
-                        lambda p: extract_claims(client, p, options=options),
-                        id_of=lambda p: p.id, progress="claimcheck extract", client=client)
+        pairs, pid = seeded(cap(list(papers.values())), lambda p: p.id)
+
+        async def extract_one(p: tuple[int, PaperText]) -> dict:
+            return with_seed(await extract_claims(client, p[1], options=opts[p[0]]), p[0])
+
+        await run_items(run, "predictions", pairs, extract_one, id_of=pid,
+                        progress="claimcheck extract", client=client)
         return run.path
     if task == "wi":
         from noveval.benchmarks.claimcheck.wi import identify_weaknesses
 
         if annotations is not None:
-            pairs = list(dict.fromkeys((a.paper_id, a.review_index or 0, a.review_text or "", a.key)
-                                       for a in annotations))
+            reviews = list(dict.fromkeys((a.paper_id, a.review_index or 0, a.review_text or "", a.key)
+                                         for a in annotations))
         else:
-            pairs = [(p.id, i, r, f"{p.id}#{i}") for p in papers.values() for i, r in enumerate(p.reviews)]
-        pairs = cap(pairs)
-        await run_items(run, "predictions", pairs,
-                        lambda t: identify_weaknesses(
-                            client, paper_id=t[0], review_index=t[1], review_text=t[2],
-                            title=papers[t[0]].title if t[0] in papers else "", options=options),
-                        id_of=lambda t: t[3], progress="claimcheck wi", client=client)
+            reviews = [(p.id, i, r, f"{p.id}#{i}") for p in papers.values() for i, r in enumerate(p.reviews)]
+        pairs, pid = seeded(cap(reviews), lambda t: t[3])
+
+        async def wi_one(p: tuple[int, tuple]) -> dict:
+            s, t = p
+            row = await identify_weaknesses(
+                client, paper_id=t[0], review_index=t[1], review_text=t[2],
+                title=papers[t[0]].title if t[0] in papers else "", options=opts[s])
+            return with_seed(row, s)
+
+        await run_items(run, "predictions", pairs, wi_one, id_of=pid, progress="claimcheck wi", client=client)
         return run.path
 
-    from noveval.benchmarks.claimcheck.items import focal_items, weakness_items
+    from noveval.benchmarks.claimcheck.items import attach_related, focal_items, weakness_items
 
     assert annotations is not None
-    items = weakness_items(annotations, papers, require_targets=task in ("cv", "wle"))
+    require_targets = task in ("cv", "wle") or (task == "wl" and options.paper)
+    items = weakness_items(annotations, papers, require_targets=require_targets)
     if task == "cv":
         items = focal_items(items)
     items = cap(items)
+    if rc is not None:
+        refs, stats = _related_references(rc, papers, {it.paper_id for it in items})
+        items = attach_related(items, refs, task, max_works=options.max_related, corpus=rc)
+        run.write("related", [{"id": pid, **st} for pid, st in stats.items()])
+    pairs, pid = seeded(items, lambda it: it.id)
     if task == "ca":
         from noveval.benchmarks.claimcheck.ca import associate_claims
 
-        await run_items(run, "predictions", items,
-                        lambda it: associate_claims(client, it, options=options),
-                        id_of=lambda it: it.id, progress="claimcheck ca", client=client)
+        async def ca_one(p: tuple[int, Any]) -> dict:
+            return with_seed(await associate_claims(client, p[1], options=opts[p[0]]), p[0])
+
+        await run_items(run, "predictions", pairs, ca_one, id_of=pid, progress="claimcheck ca", client=client)
     elif task == "wl":
         from noveval.benchmarks.claimcheck.wl import label_weakness
 
-        await run_items(run, "predictions", items,
-                        lambda it: label_weakness(client, it, options=options),
-                        id_of=lambda it: it.id, progress="claimcheck wl", client=client)
+        async def wl_one(p: tuple[int, Any]) -> dict:
+            return with_seed(await label_weakness(client, p[1], options=opts[p[0]]), p[0])
+
+        await run_items(run, "predictions", pairs, wl_one, id_of=pid, progress="claimcheck wl", client=client)
     elif task == "cv":
         from noveval.benchmarks.claimcheck.cv import verify_claim
 
-        async def cv_worker(it: Any) -> dict:
-            pred, judgment = await verify_claim(client, it, options=options, judge=judge)
-            pred["judgment"] = judgment
-            return pred
+        async def cv_one(p: tuple[int, Any]) -> dict:
+            pred, judgment = await verify_claim(client, p[1], options=opts[p[0]], judge=judge)
+            if judgment.get("error") and not pred.get("error"):  # a failed judge call is redone on re-run
+                pred["error"], pred["failure"] = f"judge: {judgment['error']}", judgment["failure"]
+            pred["judgment"] = {**judgment, "id": pid(p)}
+            return with_seed(pred, p[0])
 
-        rows = await run_items(run, "predictions", items, cv_worker, id_of=lambda it: it.id,
-                               progress="claimcheck cv", client=client)
-        run.write("judgments", [r["judgment"] for r in rows])
+        rows = await run_items(run, "predictions", pairs, cv_one, id_of=pid, progress="claimcheck cv", client=client)
+        run.write("judgments", [{**r["judgment"], "seed": r.get("seed")} for r in rows])
     elif task == "wle":
         from noveval.benchmarks.claimcheck.wle import judge_pair, rewrite_weakness
 
-        rows = await run_items(run, "predictions", items,
-                               lambda it: rewrite_weakness(client, it, options=options),
-                               id_of=lambda it: it.id, progress="claimcheck wle rewrite",
-                               client=client)
-        await run_items(run, "judgments", rows,
-                        lambda r: judge_pair(judge or client, r, options=options),
-                        id_of=lambda r: r["id"], progress="claimcheck wle judge", client=judge)
+        label = "claimcheck wle label+rewrite" if options.paper else "claimcheck wle rewrite"
+
+        async def wle_one(p: tuple[int, Any]) -> dict:
+            return with_seed(await rewrite_weakness(client, p[1], options=opts[p[0]]), p[0])
+
+        rows = await run_items(run, "predictions", pairs, wle_one, id_of=pid, progress=label, client=client)
+
+        async def judge_one(r: dict) -> dict:
+            return with_seed(await judge_pair(judge_client, r, options=opts[r["seed"]]), r["seed"])
+
+        await run_items(run, "judgments", rows, judge_one, id_of=lambda r: r["id"],
+                        progress="claimcheck wle judge", client=judge_client)
     return run.path
 
 
@@ -262,6 +360,8 @@ def run_task(
     concurrency: int | None = None,
     timeout_s: float = 120.0,
     overwrite: bool = False,
+    seeds: list[int] | tuple[int, ...] | None = None,
+    corpus: str | Path | None = None,
 ) -> Path:
     """Run one CLAIMCHECK task end to end (inputs validated before anything is written).
 
@@ -282,11 +382,17 @@ def run_task(
         concurrency: Max in-flight model requests.
         timeout_s: Per-attempt model timeout (raise it for slow local CPUs).
         overwrite: Replace an existing run with another config.
+        seeds: Sampling seeds (default: one under ``noveval``, 0/42/2025 under ``paper``).
+        corpus: Corpus file for the cited related works (required by the paper protocol
+            for ca/wl/cv/wle).
 
     Returns:
         The run directory.
     """
     from noveval.models import get_client
+
+    options = options or TaskOptions()
+    rc = RelatedCorpus.load(corpus) if corpus is not None and task in ("ca", "wl", "cv", "wle") else None
 
     papers, anns = load_inputs(data_dir=data_dir, papers_file=papers_file, annotations=annotations,
                                paper_ids=paper_ids, limit=limit)
@@ -301,7 +407,8 @@ def run_task(
               "paper_ids": sorted(papers)}
     return run_async(arun_task(task, out=out, papers=papers, annotations=anns, client=client,
                                  judge=judge_client, options=options, inputs=inputs,
-                                 overwrite=overwrite, limit_items=limit_items), client, judge_client)
+                                 overwrite=overwrite, limit_items=limit_items, seeds=seeds,
+                                 corpus=rc if rc is not None else corpus), client, judge_client)
 
 
 def predictions_to_annotations(

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from noveval.benchmarks.claimcheck.data import PaperText, ReviewAnnotation
+from noveval.benchmarks.claimcheck.related import RelatedCorpus, RelatedWork, mentioned_works
 
-__all__ = ["WeaknessItem", "weakness_items", "focal_items"]
+__all__ = ["WeaknessItem", "weakness_items", "focal_items", "attach_related"]
 
 
 @dataclass
@@ -32,6 +33,10 @@ class WeaknessItem:
     """Gold WL labels: objectivity, agreement, types."""
     focal_claim: str | None = None
     """CV only: the focal claim's text."""
+    review: str = ""
+    """The whole review the weakness comes from."""
+    related: list[RelatedWork] = field(default_factory=list)
+    """Cited related works the prompt shows (:func:`attach_related`)."""
 
 
 def weakness_items(
@@ -70,6 +75,7 @@ def weakness_items(
                 gold_targets=targets,
                 gold_labels={"objectivity": w.objectivity, "agreement": w.agreement,
                              "types": list(w.types)},
+                review=rec.review_text or "",
             ))
     return out
 
@@ -80,4 +86,39 @@ def focal_items(items: list[WeaknessItem]) -> list[WeaknessItem]:
     for it in items:
         for cid, text in zip(it.gold_target_ids, it.gold_targets, strict=True):
             out.append(WeaknessItem(**{**it.__dict__, "id": f"{it.id}/{cid}", "focal_claim": text}))
+    return out
+
+
+def attach_related(
+    items: list[WeaknessItem], references: dict[str, list[RelatedWork]], task: str, *, max_works: int = 3,
+    corpus: RelatedCorpus | None = None,
+) -> list[WeaknessItem]:
+    """Give each item the related works its texts mention (see :mod:`.related`).
+
+    Searched texts: the weakness (``ca``), the weakness and its gold target claims
+    (``wl``, ``wle``), the weakness and the focal claim (``cv``). The paper's own
+    references come first; then, with ``corpus``, works whose title the weakness quotes.
+
+    Args:
+        items: Task items.
+        references: Matched references per paper id.
+        task: ``ca``, ``wl``, ``cv`` or ``wle``.
+        max_works: At most this many works per item.
+        corpus: The corpus, to find titles the weakness cites (``None``: skip that).
+
+    Returns:
+        New items with ``related`` set.
+    """
+    out = []
+    for it in items:
+        texts = [it.weakness]
+        if task == "cv":
+            texts.append(it.focal_claim or "")
+        elif task in ("wl", "wle"):
+            texts += it.gold_targets
+        works = mentioned_works(texts, references.get(it.paper_id, []), max_works=max_works)
+        if corpus is not None:
+            have = {w.corpus_id for w in works}
+            works += [w for w in corpus.cited_titles(it.weakness) if w.corpus_id not in have]
+        out.append(replace(it, related=works[:max_works]))
     return out

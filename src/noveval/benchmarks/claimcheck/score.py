@@ -16,6 +16,7 @@ of :func:`noveval.metrics.bootstrap.summarize`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -53,15 +54,31 @@ def _ci(n: int, statistic: Callable[[np.ndarray], float], seed: int = 0,
     return {"mean": clean(value), "ci_low": clean(lo), "ci_high": clean(hi), "n": n}
 
 
-def _span_metrics(gold: list[list[str]], pred: list[list[str]]) -> dict[str, dict]:
+Stat = Callable[[np.ndarray], float]
+
+
+def _nanmean(values: list[float | None]) -> Stat:
+    """Mean over the given item indices, items without a value left out (nan if none)."""
+    arr = np.array([np.nan if v is None else float(v) for v in values], dtype=float)
+
+    def stat(ix: np.ndarray) -> float:
+        sub = arr[ix]
+        sub = sub[~np.isnan(sub)]
+        return float(sub.mean()) if sub.size else float("nan")
+
+    stat.n_values = int((~np.isnan(arr)).sum())  # type: ignore[attr-defined]  # the n to report
+    return stat
+
+
+def _span_stats(gold: list[list[str]], pred: list[list[str]]) -> dict[str, Stat]:
     from noveval.metrics.spans import f1_edit, f1_exact
 
-    out = {}
+    out: dict[str, Stat] = {}
     for name, fn in (("f1_edit", f1_edit), ("f1_exact", f1_exact)):
         def stat(ix: np.ndarray, fn: Callable = fn) -> float:
-            return fn([gold[i] for i in ix], [pred[i] for i in ix])
+            return float(fn([gold[i] for i in ix], [pred[i] for i in ix]))
 
-        out[name] = _ci(len(gold), stat)
+        out[name] = stat
     return out
 
 
@@ -70,45 +87,74 @@ def _index(rows: Sequence[dict], path: str) -> dict[str, dict]:
     for k, r in enumerate(rows):
         if "id" not in r:
             raise InputError(path, k + 1, "id", "prediction row without id")
-        out[str(r["id"])] = r
+        out[base_id(r)] = r
     return out
 
 
-def score_predictions(
+def base_id(row: dict) -> str:
+    """The item id of a row: its id without the ``@seed<s>`` suffix of multi-seed runs."""
+    rid = str(row["id"])
+    suffix = f"@seed{row.get('seed')}"
+    return rid[: -len(suffix)] if row.get("seed") is not None and rid.endswith(suffix) else rid
+
+
+def farthest_label(gold: float, low: int = 1, high: int = 5) -> int:
+    """The value of a ``low..high`` scale farthest from ``gold`` (ties: ``low``).
+
+    What a failed WL reply is scored as on the objectivity and agreement scales (the
+    scales have no empty answer; see :data:`FAILURE_RULE`).
+    """
+    return low if gold - low >= high - gold else high
+
+
+FAILURE_RULE = (
+    "An item fails when its model call failed for good (after the client's retries) or its "
+    "reply could not be parsed into the task's fields (after one re-ask). A failed item stays "
+    "in every denominator, is scored as the empty answer -- no claims (extract chunk), no spans "
+    "(WI), no target claims (CA), no weakness types and on each 1-5 scale the value farthest "
+    "from the gold (WL), verdict 'failed' (CV), outcome 'failed' with ROUGE-1 = BERTScore = "
+    "anchors kept = 0 (WLE) -- and is counted: metric `failed` and the `failures` block of "
+    "scores.json."
+)
+"""The one failure rule of every CLAIMCHECK task (docs/claimcheck.md, "Failures")."""
+
+
+def _fail_kind(row: dict | None) -> str | None:
+    if not row:
+        return None
+    if row.get("failure"):
+        return str(row["failure"])
+    err = row.get("error")
+    if not err:
+        return None
+    return "call" if "model call failed" in str(err) else "unparseable"
+
+
+def _score_seed(
     task: str,
     predictions: list[dict],
     *,
-    annotations: list[ReviewAnnotation] | None = None,
-    judgments: list[dict] | None = None,
-    predictions_path: str = "predictions.jsonl",
-    bertscore: bool = True,
-) -> tuple[list[dict], dict[str, dict], dict[str, Any]]:
-    """Score prediction rows of one task.
-
-    Args:
-        task: ``extract``, ``wi``, ``ca``, ``wl``, ``cv`` or ``wle``.
-        predictions: Rows of ``predictions.jsonl``.
-        annotations: Gold annotations (needed by wi, ca, wl).
-        judgments: Judgment rows (CV verdicts when not embedded; WLE preferences, model
-            or human).
-        predictions_path: For error messages.
-        bertscore: Compute BERTScore for WLE (loads the bundled MiniLM).
-
-    Returns:
-        ``(per_item_rows, metrics, extra)``; ``metrics`` maps name to
-        ``{"mean", "ci_low", "ci_high", "n"}``.
-    """
-    from noveval.metrics.bootstrap import summarize
-
+    annotations: list[ReviewAnnotation] | None,
+    judgments: list[dict] | None,
+    predictions_path: str,
+    bertscore: bool,
+    judge_default: str | None,
+) -> tuple[list[dict], dict[str, Stat], dict[str, Any]]:
+    """Per-item rows, a statistic per metric (over item indices) and extras, one seed."""
     extra: dict[str, Any] = {}
     per: list[dict] = []
     if task == "extract":
         for r in predictions:
             n_ok, n_bad = len(r.get("claims", [])), len(r.get("unverified", []))
-            per.append({"id": r["id"], "n_claims": n_ok, "n_unverified": n_bad,
-                        "n_failed_chunks": len(r.get("failures", [])),
+            n_fail, n_chunks = len(r.get("failures", [])), r.get("n_chunks") or 0
+            per.append({"id": base_id(r), "n_claims": n_ok, "n_unverified": n_bad,
+                        "n_failed_chunks": n_fail, "n_chunks": n_chunks,
+                        "failed": n_fail / n_chunks if n_chunks else None,
                         "verified_rate": n_ok / (n_ok + n_bad) if n_ok + n_bad else None})
-        return per, summarize(per, ["verified_rate", "n_claims", "n_unverified", "n_failed_chunks"]), extra
+        names = ["verified_rate", "n_claims", "n_unverified", "n_failed_chunks", "failed"]
+        extra["failure_kinds"] = [f.get("failure") or _fail_kind(f) for r in predictions for f in r.get("failures", [])]
+        extra["n_units"] = sum(p["n_chunks"] for p in per)
+        return per, {k: _nanmean([p[k] for p in per]) for k in names}, extra
 
     if task in ("wi", "ca", "wl") and not annotations:
         raise InputError(None, None, "annotations", f"scoring {task} needs gold annotations")
@@ -122,13 +168,21 @@ def score_predictions(
             if row is None:
                 continue
             g = [w.text or "" for w in rec.weaknesses]
-            p = [w["text"] for w in row.get("weaknesses", [])]
+            p = [w["text"] for w in row.get("weaknesses", [])]  # a failed reply has none
             gold_l.append(g)
             pred_l.append(p)
             per.append({"id": f"{rec.key}/{rec.annotator}", "annotator": rec.annotator,
-                        "n_gold": len(g), "n_pred": len(p), "n_unverified": len(row.get("unverified", []))})
+                        "n_gold": len(g), "n_pred": len(p),
+                        "n_aligned": sum(bool(w.get("aligned")) for w in row.get("weaknesses", [])),
+                        "n_unverified": len(row.get("unverified", [])),
+                        "failed": float(_fail_kind(row) is not None), "failure": _fail_kind(row)})
         extra["unscored_reviews"] = sorted(set(pred) - {a.key for a in annotations or []})
-        return per, _span_metrics(gold_l, pred_l), extra
+        stats = _span_stats(gold_l, pred_l)
+        n_al = np.array([p["n_aligned"] for p in per], dtype=float)
+        n_pr = np.array([p["n_pred"] for p in per], dtype=float)
+        stats["aligned"] = lambda ix: float(n_al[ix].sum() / n_pr[ix].sum()) if n_pr[ix].sum() else float("nan")
+        stats["failed"] = _nanmean([p["failed"] for p in per])
+        return per, stats, extra
 
     from noveval.benchmarks.claimcheck.items import weakness_items
 
@@ -138,11 +192,17 @@ def score_predictions(
             row = pred.get(it.id)
             if row is None:
                 continue
+            kind = _fail_kind(row)
             gold_l.append(it.gold_targets)
-            pred_l.append(row.get("target_texts", []))
+            pred_l.append([] if kind else row.get("target_texts", []))
             per.append({"id": it.id, "n_gold": len(it.gold_targets), "n_pred": len(pred_l[-1]),
-                        "failed": row.get("error") is not None})
-        return per, _span_metrics(gold_l, pred_l), extra
+                        "custom_rejected": bool(row.get("custom_rejected")),
+                        "n_related_works": len(row.get("related_works") or []),
+                        "failed": float(kind is not None), "failure": kind})
+        stats = _span_stats(gold_l, pred_l)
+        stats["failed"] = _nanmean([p["failed"] for p in per])
+        extra["custom_rejected"] = sum(p["custom_rejected"] for p in per)
+        return per, stats, extra
 
     if task == "wl":
         from noveval.metrics.agreement import krippendorff_alpha
@@ -154,57 +214,202 @@ def score_predictions(
             if row is None or not it.gold_labels.get("types"):
                 continue
             gl: dict = it.gold_labels
+            kind = _fail_kind(row)
             gv = [gl.get("agreement"), gl.get("objectivity"), *[t in gl["types"] for t in WEAKNESS_TYPES]]
-            pv = [row.get("agreement"), row.get("objectivity"),
-                  *[t in (row.get("types") or []) for t in WEAKNESS_TYPES]]
-            if row.get("objectivity") is None:
-                pv = [None] * len(pv)
+            if kind is None:
+                pv = [row.get("agreement"), row.get("objectivity"),
+                      *[t in (row.get("types") or []) for t in WEAKNESS_TYPES]]
+            else:  # the empty answer: no types; farthest value on each scale
+                pv = [None if g is None else farthest_label(g) for g in gv[:2]] + [False] * len(WEAKNESS_TYPES)
             gold_m.append([np.nan if v is None else float(v) for v in gv])
             pred_m.append([np.nan if v is None else float(v) for v in pv])
-            per.append({"id": it.id, "failed": row.get("error") is not None,
-                        "agreement_exact": None if pv[0] is None else float(pv[0] == gv[0]),
-                        "objectivity_exact": None if pv[1] is None else float(pv[1] == gv[1])})
-        G, P = np.array(gold_m).reshape(-1, 2 + len(WEAKNESS_TYPES)), np.array(pred_m).reshape(-1, 2 + len(WEAKNESS_TYPES))
-        metrics = {}
+            per.append({"id": it.id, "failed": float(kind is not None), "failure": kind,
+                        "no_type": bool(row.get("no_type")),
+                        "agreement_exact": None if gv[0] is None else float(pv[0] == gv[0]),
+                        "objectivity_exact": None if gv[1] is None else float(pv[1] == gv[1])})
+        G = np.array(gold_m).reshape(-1, 2 + len(WEAKNESS_TYPES))
+        P = np.array(pred_m).reshape(-1, 2 + len(WEAKNESS_TYPES))
+        stats = {}
         for col, (name, level) in enumerate(WL_LEVELS.items()):
             def alpha(ix: np.ndarray, col: int = col, level: Any = level) -> float:
                 return krippendorff_alpha(np.vstack([G[ix, col], P[ix, col]]), level=level)
 
-            metrics[f"alpha_{name}"] = _ci(len(G), alpha)
-        metrics.update(summarize(per, ["agreement_exact", "objectivity_exact"]))
-        return per, metrics, extra
+            stats[f"alpha_{name}"] = alpha
+        for k in ("agreement_exact", "objectivity_exact", "failed"):
+            stats[k] = _nanmean([p[k] for p in per])
+        extra["no_type"] = sum(p["no_type"] for p in per)
+        return per, stats, extra
 
     if task == "cv":
         jud = _index(judgments, "judgments.jsonl") if judgments else {}
         for r in predictions:
-            j: dict = r.get("judgment") or {}
-            j = j or jud.get(str(r["id"])) or {} or jud.get(str(r["id"])) or {}
+            j: dict = r.get("judgment") or jud.get(base_id(r)) or {}
             v = j.get("verdict")
-            per.append({"id": r["id"], "verdict": v,
-                        **{k: (None if v is None else float(v == k)) for k in ("same", "similar", "different")}})
-        extra["failed"] = sum(p["verdict"] is None for p in per)
-        return per, summarize(per, ["same", "similar", "different"]), extra
+            kind = _fail_kind(j) or _fail_kind(r) or (None if v else "unparseable")
+            verdict = v if kind is None else "failed"
+            per.append({"id": base_id(r), "verdict": verdict, "failure": kind,
+                        "judge": j.get("judge") or judge_default,
+                        "n_related_works": len(r.get("related_works") or []),
+                        **{k: float(verdict == k) for k in ("same", "similar", "different", "failed")}})
+        extra["judge"] = sorted({str(p["judge"]) for p in per if p["judge"]})
+        return per, {k: _nanmean([p[k] for p in per]) for k in ("same", "similar", "different", "failed")}, extra
 
     if task == "wle":
+        from noveval.benchmarks.claimcheck.wle import anchor_retention
         from noveval.metrics.text import bertscore_f1, rouge_f1
 
         jud = _index(judgments, "judgments.jsonl") if judgments else {}
         ok = [r for r in predictions if r.get("revised")]
         r1 = rouge_f1([r["revised"] for r in ok], [r["original"] for r in ok], kind="rouge1") if ok else []
         bs = bertscore_f1([r["revised"] for r in ok], [r["original"] for r in ok]) if ok and bertscore else [None] * len(ok)
-        by_id = {r["id"]: (a, b) for r, a, b in zip(ok, r1, bs, strict=True)}
+        by_id = {base_id(r): (a, b) for r, a, b in zip(ok, r1, bs, strict=True)}
         for r in predictions:
-            jw: dict = jud.get(str(r["id"]), {})
+            jw: dict = jud.get(base_id(r), {})
             o = jw.get("outcome")
-            a, b = by_id.get(r["id"], (None, None))
-            per.append({"id": r["id"], "outcome": o, "rouge1_f1": a, "bertscore_f1": b,
-                        **{k: (None if o is None else float(o == k)) for k in ("win", "tie", "loss")}})
-        extra["judge"] = sorted({j.get("judge", "model") for j in jud.values()}) if jud else []
+            if jud:  # judged: a rewrite or a judgment that failed makes the outcome "failed"
+                kind = _fail_kind(r) or _fail_kind(jw) or (None if o else "unparseable")
+                outcome: str | None = o if kind is None else "failed"
+                shares: dict[str, float | None] = {k: float(outcome == k) for k in ("win", "tie", "loss", "failed")}
+            else:  # not judged (yet): no outcomes, only the rewrites' own failures
+                kind, outcome = _fail_kind(r), None
+                shares = {"win": None, "tie": None, "loss": None, "failed": float(kind is not None)}
+            zero = 0.0 if not r.get("revised") else None  # no rewrite: the empty answer
+            a, b = by_id.get(base_id(r), (zero, zero if bertscore else None))
+            per.append({"id": base_id(r), "outcome": outcome, "failure": kind,
+                        "judge": jw.get("judge") or (judge_default if jw else None),
+                        "rouge1_f1": a, "bertscore_f1": b,
+                        "anchors_kept": anchor_retention(r.get("original") or "", r.get("revised")),
+                        "n_related_works": len(r.get("related_works") or []), **shares})
+        extra["judge"] = sorted({str(p["judge"]) for p in per if p["judge"]})
         extra["bertscore_model"] = "bundled all-MiniLM-L6-v2, layer 6, no rescaling" if bertscore else None
-        return per, summarize(per, ["win", "tie", "loss", "rouge1_f1", "bertscore_f1"]), extra
+        names = ["win", "tie", "loss", "failed", "rouge1_f1", "bertscore_f1", "anchors_kept"]
+        return per, {k: _nanmean([p[k] for p in per]) for k in names}, extra
 
     raise InputError(None, None, "task", f"unknown task {task!r}")
 
+
+def _failures(task: str, predictions: list[dict], per: list[dict], extra: dict) -> dict[str, Any]:
+    """The ``failures`` block of scores.json: counts by kind and the first error."""
+    if task == "extract":
+        kinds = [k for k in extra.pop("failure_kinds", []) if k]
+        n_units = extra.pop("n_units", 0)
+        unit = "chunks"
+    else:
+        kinds = [str(p["failure"]) for p in per if p.get("failure")]
+        n_units, unit = len(per), "items"
+    first = next((str(r.get("error")) for r in predictions if r.get("error")), None)
+    return {"unit": unit, "n": n_units, "n_failed": len(kinds),
+            "call": kinds.count("call"), "unparseable": kinds.count("unparseable"),
+            "first_error": first, "rule": FAILURE_RULE}
+
+
+def score_predictions(
+    task: str,
+    predictions: list[dict],
+    *,
+    annotations: list[ReviewAnnotation] | None = None,
+    judgments: list[dict] | None = None,
+    predictions_path: str = "predictions.jsonl",
+    bertscore: bool = True,
+    judge: str | None = None,
+) -> tuple[list[dict], dict[str, dict], dict[str, Any]]:
+    """Score prediction rows of one task (one or several seeds).
+
+    Rows carrying a ``seed`` are grouped by it. With one seed every metric is the
+    seed's value with a 95% bootstrap CI over items. With several, every metric is the
+    **mean over seeds** (Appendix C.1); its CI resamples items (the same items for every
+    seed) and averages the seeds in each resample; ``per_seed``, ``seed_sd`` (population
+    SD) and ``seed_min``/``seed_max`` give the spread across seeds.
+
+    Failed items follow :data:`FAILURE_RULE`; ``extra["failures"]`` counts them.
+
+    Args:
+        task: ``extract``, ``wi``, ``ca``, ``wl``, ``cv`` or ``wle``.
+        predictions: Rows of ``predictions.jsonl``.
+        annotations: Gold annotations (needed by wi, ca, wl).
+        judgments: Judgment rows (CV verdicts when not embedded; WLE preferences, model
+            or human).
+        predictions_path: For error messages.
+        bertscore: Compute BERTScore for WLE (loads the bundled MiniLM).
+        judge: Judge id to record for judgment rows that do not name theirs.
+
+    Returns:
+        ``(per_item_rows, metrics, extra)``; ``metrics`` maps name to
+        ``{"mean", "ci_low", "ci_high", "n"}`` (+ the seed spread with several seeds).
+    """
+    seeds = list(dict.fromkeys(r.get("seed") for r in predictions))
+    jseed: dict[Any, list[dict]] = {}
+    for j in judgments or []:
+        sd = j.get("seed")
+        if sd is None and (found := re.search(r"@seed(-?\d+)$", str(j.get("id", "")))):
+            j = {**j, "seed": int(found.group(1))}  # e.g. human choices imported for a multi-seed run
+            sd = j["seed"]
+        jseed.setdefault(sd, []).append(j)
+    scored = []
+    for sd in seeds:
+        rows = [r for r in predictions if r.get("seed") == sd]
+        js = jseed.get(sd) if sd in jseed else jseed.get(None, judgments) if judgments else None
+        scored.append(_score_seed(task, rows, annotations=annotations, judgments=js,
+                                  predictions_path=predictions_path, bertscore=bertscore,
+                                  judge_default=judge))
+    if not scored:
+        scored = [_score_seed(task, [], annotations=annotations, judgments=None,
+                              predictions_path=predictions_path, bertscore=bertscore, judge_default=judge)]
+    per_all = [{**p, **({"seed": sd} if sd is not None else {})} for sd, (per, _, _) in zip(seeds, scored, strict=False)
+               for p in per]
+    extra = dict(scored[0][2])
+    for key, value in list(extra.items()):  # counts (custom_rejected, no_type) over all seeds
+        if isinstance(value, int) and not isinstance(value, bool) and key != "n_units":
+            extra[key] = sum(int(sc[2].get(key) or 0) for sc in scored)
+    kinds = [k for sc in scored for k in sc[2].get("failure_kinds", [])]
+    extra["failure_kinds"], extra["n_units"] = kinds, sum(int(sc[2].get("n_units") or 0) for sc in scored)
+    extra["failures"] = _failures(task, predictions, per_all, {**extra})
+    extra.pop("failure_kinds", None)
+    extra.pop("n_units", None)
+    if len(scored) == 1:
+        per, stats, _ = scored[0]
+        metrics1 = {}
+        for k, f in stats.items():
+            metrics1[k] = _ci(len(per), f)
+            if hasattr(f, "n_values"):  # items with a value (e.g. anchors kept: originals with anchors)
+                metrics1[k]["n"] = f.n_values
+        return per_all, metrics1, extra
+    # several seeds: align items by id, average the seeds inside every bootstrap resample
+    ids = [p["id"] for p in scored[0][0]]
+    for per, _, _ in scored[1:]:
+        have = {p["id"] for p in per}
+        ids = [i for i in ids if i in have]
+    maps = [{p["id"]: k for k, p in enumerate(per)} for per, _, _ in scored]
+    take = [np.array([m[i] for i in ids], dtype=int) for m in maps]
+    metrics: dict[str, dict] = {}
+    for name in scored[0][1]:
+        fns = [st[name] for _, st, _ in scored]
+
+        def mean_over_seeds(ix: np.ndarray, fns: list[Stat] = fns) -> float:
+            vals = [f(t[ix]) for f, t in zip(fns, take, strict=True)]
+            vals = [v for v in vals if not np.isnan(v)]
+            return float(np.mean(vals)) if vals else float("nan")
+
+        m = _ci(len(ids), mean_over_seeds)
+        if all(hasattr(f, "n_values") for f in fns):
+            m["n"] = min(f.n_values for f in fns)  # type: ignore[attr-defined]
+        each = {str(sd): fns[k](take[k]) for k, sd in enumerate(seeds)}
+        vals = np.array([v for v in each.values() if not np.isnan(v)], dtype=float)
+        m["per_seed"] = {k: (None if np.isnan(v) else float(v)) for k, v in each.items()}
+        m["seed_sd"] = float(vals.std()) if vals.size else None
+        m["seed_min"] = float(vals.min()) if vals.size else None
+        m["seed_max"] = float(vals.max()) if vals.size else None
+        metrics[name] = m
+    extra["seeds"] = [sd for sd in seeds]
+    extra["n_items_all_seeds"] = len(ids)
+    return per_all, metrics, extra
+
+
+JUDGE_NOTES = {
+    "wle": "WLE specificity judged by {judge_}{same}; the paper's judge was a person (one author, §4.3).",
+    "cv": "CV verdicts judged by {judge_}{same}; the paper's judge was GPT-4o (§4.2).",
+}
+"""Which judge a CV/WLE score had, next to what the paper used (shown in the report)."""
 
 PRIMARY = {"extract": "verified_rate", "wi": "f1_edit", "ca": "f1_edit",
            "wl": "alpha_agreement", "cv": "same", "wle": "win"}
@@ -260,10 +465,18 @@ def score_run(
     jpath = Path(judgments) if judgments else run_dir / "judgments.jsonl"
     jrows = read_jsonl(jpath, allow_empty=True) if jpath.exists() else None
     per, metrics, extra = score_predictions(task, predictions, annotations=anns, judgments=jrows,
-                                            predictions_path=str(pred_path), bertscore=bertscore)
-    scores = {"benchmark": "claimcheck", "task": task, "model": cfg.get("model"),
-              "judge": cfg.get("judge"), "metrics": metrics, "primary_metric": PRIMARY[task],
-              "greater_is_better": True, "extra": extra}
+                                            predictions_path=str(pred_path), bertscore=bertscore,
+                                            judge=cfg.get("judge"))
+    judges = extra.get("judge") or ([cfg["judge"]] if cfg.get("judge") else [])
+    scores = {"benchmark": "claimcheck", "task": task, "protocol": cfg.get("protocol", "noveval"),
+              "seeds": cfg.get("seeds") or [((cfg.get("options") or {}).get("seed", 0))],
+              "model": cfg.get("model"),
+              "judge": ", ".join(judges) if task in ("cv", "wle") else None,
+              "judge_note": JUDGE_NOTES.get(task, "").format(
+                  judge_=", ".join(judges) or "?",
+                  same=" (the model under test)" if judges == [cfg.get("model")] else "") or None,
+              "metrics": metrics, "primary_metric": PRIMARY[task],
+              "greater_is_better": True, "failures": extra.pop("failures"), "extra": extra}
     run = RunDir(run_dir)
     run.write("per_item", per)
     run.write_scores(scores)

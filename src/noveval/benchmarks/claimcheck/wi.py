@@ -3,16 +3,27 @@
 The model reads one review and returns the passages that describe claim-related
 weaknesses, each copied verbatim, with a 1-5 groundedness label (Appendix B.3).
 Passages are located in the review after whitespace normalisation and stored as
-character offsets; passages that are not substrings are kept in ``unverified``.
-Scored against gold spans with ``F1_edit`` / ``F1_exact`` (§3.4).
+character offsets. A passage that is not an exact substring but a near-verbatim copy
+is aligned to the review by fuzzy matching
+(:func:`~noveval.benchmarks.claimcheck.data.align_span`, similarity >= 85 of 100) and
+the aligned review span is kept, flagged ``aligned`` with its ``alignment_score``; it is
+scored like any other span, so a near copy earns partial ``F1_edit`` credit instead of
+0. Passages that align nowhere are kept in ``unverified`` (not scored). Scored
+against gold spans with ``F1_edit`` / ``F1_exact`` (§3.4).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from noveval.benchmarks.claimcheck._common import TaskOptions, WIReply, prompt, structured
-from noveval.benchmarks.claimcheck.data import find_span
+from noveval.benchmarks.claimcheck._common import (
+    TaskOptions,
+    WIReply,
+    failure_of,
+    prompt,
+    structured,
+)
+from noveval.benchmarks.claimcheck.data import align_span, find_span
 
 __all__ = ["identify_weaknesses"]
 
@@ -47,32 +58,40 @@ async def identify_weaknesses(
 
     Returns:
         ``{"id": "<paper_id>#<review_index>", "paper_id", "review_index",
-        "weaknesses": [{"id", "text", "start", "end", "groundedness"}],
-        "unverified": [{"text", "groundedness"}], "error"}``. The row's weaknesses have
-        the shape of the annotation format, so they can feed CA/WL/CV/WLE.
+        "weaknesses": [{"id", "text", "start", "end", "groundedness", "aligned",
+        "alignment_score"?}], "unverified": [{"text", "groundedness"}], "error",
+        "failure"}``. The row's weaknesses have the shape of the annotation format, so
+        they can feed CA/WL/CV/WLE. A failed reply (``failure`` ``"call"`` or
+        ``"unparseable"``) has no weaknesses: it is scored as an empty answer.
     """
     rid = f"{paper_id}#{review_index}"
     res = await structured(client, prompt("wi", title=title, review=review_text), WIReply,
                            task="wi", options=options, tag=f"claimcheck.wi:{rid}")
     row: dict = {"id": rid, "paper_id": paper_id, "review_index": review_index,
-                 "weaknesses": [], "unverified": [], "error": None}
+                 "weaknesses": [], "unverified": [], "error": None, "failure": None}
     reply = res.value if res.ok else _salvage(res.raw)
     if reply is None:
         row["error"] = res.error
+        row["failure"] = failure_of(res)
         return row
     if not res.ok:
         row["salvaged"] = True  # reply cut by the token budget: complete passages kept
     seen: set[tuple[int, int]] = set()
     for w in reply.weaknesses:
         span = find_span(review_text, w.text)
+        extra: dict = {"aligned": False}
         if span is None:
-            row["unverified"].append({"text": w.text, "groundedness": w.groundedness})
-            continue
+            fuzzy = align_span(review_text, w.text)
+            if fuzzy is None:
+                row["unverified"].append({"text": w.text, "groundedness": w.groundedness})
+                continue
+            span = fuzzy[:2]
+            extra = {"aligned": True, "alignment_score": round(fuzzy[2], 1), "model_text": w.text}
         if span in seen:
             continue
         seen.add(span)
         row["weaknesses"].append({"text": review_text[span[0]:span[1]], "start": span[0],
-                                  "end": span[1], "groundedness": w.groundedness})
+                                  "end": span[1], "groundedness": w.groundedness, **extra})
     row["weaknesses"].sort(key=lambda w: w["start"])
     for i, w in enumerate(row["weaknesses"], 1):
         w["id"] = f"w{i}"
