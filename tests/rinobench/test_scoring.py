@@ -88,12 +88,12 @@ def test_cli_f1_labels_present_equals_sklearn_default(tmp_path: Path, seed: int)
         labels = np.unique(g)
         per = f1_score(g, p, average=None, labels=labels)
     expected = {str(int(k)): float(v) for k, v in zip(labels, per, strict=True)} | {"macro": macro}
-    res = CliRunner().invoke(app, ["score", "rinobench", "-p", str(preds), "-g", str(gold), "--f1-labels", "present"])
+    res = CliRunner().invoke(app, ["score", "rinobench", "-p", str(preds), "-g", str(gold), "--f1-labels", "present", "--json"])
     assert res.exit_code == 0, res.output
-    printed = json.loads(res.stdout[: res.stdout.rindex("}") + 1])
+    printed = json.loads(res.stdout)["extra"]["evaluation"]
     assert printed["f1_scores"] == expected and list(printed["f1_scores"]) == list(expected)
-    fixed = CliRunner().invoke(app, ["score", "rinobench", "-p", str(preds), "-g", str(gold)])
-    fixed_scores = json.loads(fixed.stdout[: fixed.stdout.rindex("}") + 1])["f1_scores"]
+    fixed = CliRunner().invoke(app, ["score", "rinobench", "-p", str(preds), "-g", str(gold), "--json"])
+    fixed_scores = json.loads(fixed.stdout)["extra"]["evaluation"]["f1_scores"]
     assert list(fixed_scores) == ["1", "2", "3", "4", "5", "macro"]
     assert fixed_scores["macro"] == pytest.approx(macro_f1(g, p))
     if seed == 0:

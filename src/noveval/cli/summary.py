@@ -129,9 +129,9 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
         if isinstance(v, str) and v:
             head.append(f"{key.replace('_', ' ')}: {v}")
     lines = [" · ".join(head)]
-    for key in ("models_note", "clarity_note"):  # what a system says its numbers rest on
+    for key, prefix in (("models_note", "Models: "), ("clarity_note", "")):  # what the numbers rest on
         if isinstance(extra.get(key), str) and extra[key]:
-            lines.append(extra[key])
+            lines.append(prefix + extra[key])
     if scores.get("demo"):
         lines.append("DEMO: invented sample items and a tiny model; these numbers say nothing about any model")
     metrics = scores.get("metrics") or {}
