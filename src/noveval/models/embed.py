@@ -16,6 +16,7 @@ L2-normalised (cosine similarity = dot product).
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import threading
 import time
@@ -170,6 +171,8 @@ class OpenAIEmbeddingBackend:
         self.spec = spec
         self.model_id = spec.label
         self.max_retries = max_retries
+        self.last_prompt_tokens = 0
+        """Prompt tokens the server reported for the last call (the call ledger books them)."""
         self._client = OpenAI(
             api_key=spec.api_key(), base_url=spec.base_url or OPENAI_BASE_URL, max_retries=0, timeout=timeout_s
         )
@@ -182,7 +185,10 @@ class OpenAIEmbeddingBackend:
         try:
             resp = self._client.embeddings.create(model=self.spec.model, input=texts)
             data = sorted(resp.data, key=lambda d: d.index)
-            return np.asarray([d.embedding for d in data], dtype=np.float32)
+            vecs = np.asarray([d.embedding for d in data], dtype=np.float32)
+            usage = getattr(resp, "usage", None)
+            self.last_prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
+            return vecs
         except openai.OpenAIError as e:
             raise classify_openai_error(e, self.spec.model) from e
         except (ValueError, TypeError, KeyError, AttributeError) as e:
@@ -285,10 +291,22 @@ class Embedder:
         items = list(todo.items())
         if items and self._ledger is not None:
             self._ledger.ensure_checked()  # raises EndpointError before the first real call
+        billed = self._ledger is not None and hasattr(self.backend, "last_prompt_tokens")
         with track(len(items), progress or "") as tr:
             for i in range(0, len(items), bs):
                 chunk = items[i : i + bs]
-                vecs = _normalise(self.backend.embed_batch([t for _, t in chunk]))
+                reserved = 0.0
+                if billed:
+                    est = sum(1 + math.ceil(len(t.encode("utf-8")) / 3) for _, t in chunk)
+                    reserved = self._ledger.admit_usage(self, est)  # type: ignore[union-attr]
+                try:
+                    vecs = _normalise(self.backend.embed_batch([t for _, t in chunk]))
+                except BaseException:
+                    if billed:
+                        self._ledger.release(reserved)  # type: ignore[union-attr]
+                    raise
+                if billed:
+                    self._ledger.record_usage(self, int(self.backend.last_prompt_tokens), reserved=reserved)  # type: ignore[union-attr,attr-defined]
                 new = {h: v for (h, _), v in zip(chunk, vecs)}
                 if self.cache is not None:
                     self.cache.put_many(self.model_id, new)
