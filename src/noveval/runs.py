@@ -79,8 +79,7 @@ class RunDir:
             cfg["resumed"] = int(old.get("resumed", 0)) + 1
         else:
             if overwrite and run.path.exists():
-                for name in ("config.json", "scores.json", "calls.json", "batches.json", *(f"{k}.jsonl" for k in KINDS)):
-                    (run.path / name).unlink(missing_ok=True)
+                discard_run(run.path)
             cfg["created"] = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
         cfg["noveval_version"] = __version__
         cfg["python"] = platform.python_version()
@@ -164,6 +163,20 @@ class RunDir:
         """scores.json (empty dict if not scored yet)."""
         f = self.path / "scores.json"
         return read_json(f) if f.exists() else {}  # type: ignore[no-any-return]
+
+
+def discard_run(path: str | Path) -> None:
+    """Delete a run folder's run files (``--overwrite``); other files in it are left alone.
+
+    The command's call ledger forgets what earlier invocations spent on it.
+    """
+    p = Path(path)
+    for name in ("config.json", "scores.json", "calls.json", "batches.json", *(f"{k}.jsonl" for k in KINDS)):
+        (p / name).unlink(missing_ok=True)
+    from noveval.models.calls import active_ledger
+
+    if (ledger := active_ledger()) is not None:
+        ledger.forget_earlier(p)
 
 
 def _config_diff(old: dict[str, Any], new: dict[str, Any]) -> list[str]:

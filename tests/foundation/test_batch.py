@@ -237,3 +237,14 @@ def test_a_cancelled_batch_is_collected_then_submitted_again(tmp_path: Path) -> 
         assert [e["status"] for e in _batches(tmp_path / "b")] == ["cancelled", "completed"]
         status = _cli(tmp_path, "batch", "status", str(tmp_path / "b"))
         assert "cancelled, results stored: 0 answered, 3 without an answer" in status.stdout
+
+
+def test_overwrite_with_batch_starts_the_folder_total_afresh(tmp_path: Path) -> None:
+    with FakeBatchServer() as server:
+        assert _chat(tmp_path, server, "b", 2, "--batch").exit_code == 0
+        r = _chat(tmp_path, server, "b", 2, "--batch", "--overwrite", "--temperature", "0.5")  # new requests
+        assert r.exit_code == 0, r.output
+        assert server.batch_creates == 2
+    calls = json.loads((tmp_path / "b" / "calls.json").read_text())
+    assert calls["cost"]["usd"] == pytest.approx(2 * 22e-6 / 2)  # the second batch only
+    assert [e["requests"] for e in _batches(tmp_path / "b")] == [2]  # batches.json of the new run only

@@ -268,3 +268,33 @@ def test_a_budget_stop_inside_the_judge_loses_nothing_that_was_paid_for(tmp_path
     assert all(counts_a[p] <= counts_b[p] + (p == "Reply with OK.") for p in counts_a)
     sa, sb = (json.loads((tmp_path / x / "run" / "scores.json").read_text()) for x in ("a", "b"))
     assert sa["metrics"] == sb["metrics"] and sa["complete"] is True
+
+
+def test_overwrite_starts_the_folder_total_afresh(tmp_path: Path) -> None:
+    prices = _prices(tmp_path, **{f"openai-compatible/{MODEL}": {"input": 1.0, "output": 10.0}})
+    with FakeOpenAIServer() as server:
+        spec = f"openai-compatible/{MODEL}@{server.base_url}"
+        base = ["run", "chat", "-i", str(_prompts(tmp_path, 2)), "-o", str(tmp_path / "r"), "-m", spec]
+        assert _cli(tmp_path, *base, prices=prices).exit_code == 0
+        again = _cli(tmp_path, *base, "--max-tokens", "7", "--overwrite", "--no-cache", prices=prices)
+        assert again.exit_code == 0, again.output
+    # the second invocation alone: its check (3 + 20) and 2 requests of (2 + 20) millionths
+    assert _cost(tmp_path / "r")["usd"] == pytest.approx((23 + 2 * 22) / 1e6)
+
+
+def test_commands_without_a_summary_say_what_they_cost(tmp_path: Path) -> None:
+    """NovBench's stage-1 extraction prints its own output; the cost line goes to stderr."""
+    csv = tmp_path / "intro.csv"
+    csv.write_text("paper_id,sentence,label\np1,We propose a new method.,1\np1,Results follow.,0\n")
+    prices = _prices(tmp_path, **{f"openai-compatible/{MODEL}": {"input": 1.0, "output": 10.0}})
+    with FakeOpenAIServer() as server:
+        spec = f"openai-compatible/{MODEL}@{server.base_url}"
+        r = _cli(tmp_path, "novbench", "extract-descriptions", "-i", str(csv), "-o", str(tmp_path / "s1.jsonl"),
+                 "-s", "zero-shot", "-m", spec, prices=prices)
+        assert r.exit_code == 0, r.output
+        prompts = [prompt for _, _, prompt in server.log]  # the check + one call per sentence
+    assert len(prompts) == 3
+    usd = (sum(len(x.split()) for x in prompts) * 1.0 + 3 * 2 * 10.0) / 1e6
+    from noveval.models.costs import format_usd
+
+    assert f"cost: {format_usd(usd)} for this command" in r.stderr and "test price file" in r.stderr

@@ -128,6 +128,11 @@ def finish(result: Any, ledger: Any, *, json_out: bool = False) -> bool:
         if totals["failed"]:
             complete = False
             typer.echo(format_calls({**totals, "failed_earlier": 0}), err=True)
+        if totals["cost"].get("models"):  # commands without a summary still say what they cost
+            from noveval.models.costs import cost_lines
+
+            for line in cost_lines({**totals["cost"], "this_invocation_usd": None}, scope="this command"):
+                typer.echo(line, err=True)
         return complete
     for scores, d in docs:
         if "calls" not in scores and d is not None and d in outcomes:  # no scores.json: show the outcome anyway
@@ -181,7 +186,9 @@ def _call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
     out = kwargs.get("out")
     if out is None:
         raise InputError(None, None, "--batch", "needs --out: the run folder keeps the batch ids")
-    return run_batched(lambda d: fn(*args, **{**kwargs, "out": d}), out)
+    overwrite = bool(kwargs.get("overwrite"))  # done once, up front: later passes must keep batches.json
+    kw = {**kwargs, "overwrite": False} if "overwrite" in kwargs else kwargs
+    return run_batched(lambda d: fn(*args, **{**kw, "out": d}), out, overwrite=overwrite)
 
 
 def _stopped_by_budget(e: Exception, ledger: Any, json_out: bool) -> None:

@@ -300,15 +300,19 @@ def _collect_pass(call: Callable[[Path], Any], out: Path, ledger: Any) -> dict[s
         return dict(col.collected)
 
 
-def run_batched(call: Callable[[Path], T], out: str | Path, *, poll_s: float | None = None) -> T:
+def run_batched(
+    call: Callable[[Path], T], out: str | Path, *, overwrite: bool = False, poll_s: float | None = None
+) -> T:
     """Run ``call(run_dir)`` with its uncached requests answered through batch APIs.
 
     Must run inside a call ledger (:func:`noveval.models.calls.ledger_scope`; the CLI's
     ``run_command`` opens one). See the module docstring for the rounds.
 
     Args:
-        call: Runs the pipeline into the run folder it is given and returns its result.
+        call: Runs the pipeline into the run folder it is given and returns its result;
+            it must not discard the folder itself (pass ``overwrite`` here instead).
         out: The run folder.
+        overwrite: Discard the run in ``out`` first (its batches.json too).
         poll_s: Seconds between status checks (default: :func:`poll_interval`).
 
     Returns:
@@ -325,6 +329,10 @@ def run_batched(call: Callable[[Path], T], out: str | Path, *, poll_s: float | N
     if ledger is None:
         raise ConfigError("run_batched needs a call ledger (noveval.models.calls.ledger_scope)")
     out = Path(out)
+    if overwrite and out.is_dir():
+        from noveval.runs import discard_run
+
+        discard_run(out)
     ledger.enter_run(out)  # batch costs belong to this run folder
     store = BatchStore(out)
     failed: dict[str, str] = {}

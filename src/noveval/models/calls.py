@@ -255,7 +255,6 @@ class CallLedger:
         if self.needs_check():
             await asyncio.to_thread(self.ensure_checked)
 
-    # -- accounting ---------------------------------------------------------------------
     # -- money, batches -----------------------------------------------------------------
     def _label(self, obj: object) -> str:
         ep = self._endpoints.get(id(obj))
@@ -371,6 +370,12 @@ class CallLedger:
         with self._lock:
             self._runs.setdefault(self._current, _RunCalls()).batched += 1
 
+    def forget_earlier(self, path: str | Path) -> None:
+        """A run folder started afresh (``--overwrite``): what earlier invocations spent is gone."""
+        with self._lock:
+            self._earlier[Path(path).resolve()] = CostBook()
+
+    # -- accounting ---------------------------------------------------------------------
     def record(
         self,
         obj: object,

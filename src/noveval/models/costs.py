@@ -214,12 +214,16 @@ def format_usd(usd: float | None) -> str:
     return f"${usd:.{decimals}f}".rstrip("0").rstrip(".")
 
 
-def cost_lines(cost: dict[str, Any] | None) -> list[str]:
+def cost_lines(cost: dict[str, Any] | None, *, scope: str = "this run folder") -> list[str]:
     """Lines on what a run's model calls cost (``scores.json`` ``"cost"``); none when not recorded.
 
     ``cost: $0.0123 for this run folder ($0.004 in this invocation): 1,234 prompt + 567
     completion tokens`` then the prices used and where they come from; ``cost: unknown``
     naming the models without a price (never $0 for an unknown price).
+
+    Args:
+        cost: The ``"cost"`` entry of scores.json / calls.json (or a ledger's totals).
+        scope: What the total covers, for the first line.
     """
     if not isinstance(cost, dict):
         return []
@@ -243,7 +247,7 @@ def cost_lines(cost: dict[str, Any] | None) -> list[str]:
         lines = [line, f"  {tokens}"]
     else:
         inv = f" ({format_usd(this)} in this invocation)" if this is not None and this != usd else ""
-        lines = [f"cost: {format_usd(usd)} for this run folder{inv}: {tokens}"]
+        lines = [f"cost: {format_usd(usd)} for {scope}{inv}: {tokens}"]
     sources = sorted({str((m.get("price") or {}).get("source")) for m in models.values() if m.get("price")})
     if sources:
         lines.append(f"  prices (USD per 1M tokens; they date): {'; '.join(sources)}")
