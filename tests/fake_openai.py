@@ -18,6 +18,10 @@ last user message equals ``prompt`` gets the n-th action (the last one repeats):
 
 A ``responder(prompt) -> str | dict`` scripts the reply content of ``ok`` actions (a dict
 is sent as JSON), for tests that need specific answers through the real HTTP path.
+
+Every HTTP request is logged as ``(method, path)`` in ``http_log``. The files and batches
+endpoints answer 404 here (a server without a batch API); ``tests/fake_batches.py``
+implements them.
 ``action_for(prompt) -> str | None`` picks an action by content (None: use the plan).
 
 Endpoint faults that hold for every request: ``api_key`` (any other bearer token gets
@@ -62,6 +66,7 @@ class FakeOpenAIServer:
         self.counts: Counter[str] = Counter()
         self.log: list[tuple[float, str, str]] = []  # (time, path, prompt)
         self.auth_headers: list[str] = []
+        self.http_log: list[tuple[str, str]] = []
         self.in_flight = 0
         self.max_in_flight = 0
         self._lock = threading.Lock()
@@ -73,9 +78,20 @@ class FakeOpenAIServer:
             def log_message(self, *a: Any) -> None:
                 pass
 
+            def do_GET(self) -> None:  # noqa: N802
+                with outer._lock:
+                    outer.http_log.append(("GET", self.path))
+                outer._get(self)
+
             def do_POST(self) -> None:  # noqa: N802
                 n = int(self.headers.get("content-length", 0))
-                body = json.loads(self.rfile.read(n) or b"{}")
+                raw = self.rfile.read(n)
+                with outer._lock:
+                    outer.http_log.append(("POST", self.path))
+                if "/files" in self.path or "/batches" in self.path:
+                    outer._batch_post(self, raw)
+                    return
+                body = json.loads(raw or b"{}")
                 outer.auth_headers.append(self.headers.get("authorization", ""))
                 with outer._lock:
                     outer.in_flight += 1
@@ -125,6 +141,14 @@ class FakeOpenAIServer:
             self._send(h, 404, msg.encode())
             return True
         return False
+
+    def _get(self, h: BaseHTTPRequestHandler) -> None:
+        """GET requests (files and batches in a subclass): 404 here."""
+        self._send(h, 404, b'{"error":{"message":"Not found"}}')
+
+    def _batch_post(self, h: BaseHTTPRequestHandler, raw: bytes) -> None:
+        """POST to /files or /batches: 404 here (no batch API)."""
+        self._send(h, 404, b'{"error":{"message":"Not found"}}')
 
     @property
     def total(self) -> int:
@@ -181,24 +205,27 @@ class FakeOpenAIServer:
             except OSError:
                 pass
             return
-        choices: list[Any] = []
-        if action != "nochoices":
+        self._send(h, 200, json.dumps(self.completion(body, prompt, choices=action != "nochoices")).encode())
+
+    def completion(self, body: dict[str, Any], prompt: str, *, choices: bool = True) -> dict[str, Any]:
+        """The chat.completion payload of an ``ok`` answer (usage: prompt words, 2 completion tokens)."""
+        out: list[Any] = []
+        if choices:
             content: Any = "echo: " + prompt
             if self.responder is not None:
                 content = self.responder(prompt)
                 content = content if isinstance(content, str) else json.dumps(content)
             elif body.get("response_format"):
                 content = json.dumps({"answer": prompt[:20]})
-            choices = [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}]
-        payload = {
+            out = [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}]
+        return {
             "id": "cmpl-1",
             "object": "chat.completion",
             "created": 0,
             "model": body.get("model", "fake"),
-            "choices": choices,
+            "choices": out,
             "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": 2, "total_tokens": len(prompt.split()) + 2},
         }
-        self._send(h, 200, json.dumps(payload).encode())
 
     def _embeddings(self, h: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
         inputs = body.get("input", [])

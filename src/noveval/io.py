@@ -80,7 +80,7 @@ def validation_field(err: ValidationError) -> tuple[str, str]:
     return loc or "<record>", msg
 
 
-def _validate(path: Path, line: int | None, obj: Any, model: type[T], prefix: str = "") -> T:
+def _validate(path: str | Path, line: int | None, obj: Any, model: type[T], prefix: str = "") -> T:
     try:
         return model.model_validate(obj)
     except ValidationError as e:
@@ -210,8 +210,18 @@ def read_records(path: str | Path, model: type[T], *, allow_empty: bool = False)
 
     The format follows the name: ``*.jsonl`` / ``*.jsonl.gz`` are JSON Lines, anything
     else must hold a JSON array (a JSONL file misnamed ``.json`` is also accepted).
-    Errors name the line where the offending record starts.
+    Errors name the line where the offending record starts. ``hf:NAME[:SPLIT]`` reads a
+    Hugging Face dataset (:mod:`noveval.hfdata`); errors then name the dataset and the
+    row: ``hf:org/name:test: [3].field: message``.
     """
+    from noveval.hfdata import is_hf_source, load_hf_rows
+
+    if is_hf_source(path):
+        label = str(path)
+        rows = load_hf_rows(label)
+        if not rows and not allow_empty:
+            raise InputError(label, None, None, "dataset has no rows")
+        return [_validate(label, None, obj, model, prefix=f"[{i}].") for i, obj in enumerate(rows)]
     p = Path(path)
     name = p.name[:-3] if p.name.endswith(".gz") else p.name
     if name.endswith(".jsonl"):

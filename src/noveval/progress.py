@@ -40,6 +40,17 @@ def set_quiet(quiet: bool) -> None:
     _QUIET = quiet
 
 
+@contextmanager
+def quiet() -> Iterator[None]:
+    """Silence progress output inside the block (a batch's collect passes), then restore it."""
+    before = _QUIET
+    set_quiet(True)
+    try:
+        yield
+    finally:
+        set_quiet(before)
+
+
 class _HasStats(Protocol):
     @property
     def stats(self) -> dict[str, Any]: ...

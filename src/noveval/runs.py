@@ -79,8 +79,7 @@ class RunDir:
             cfg["resumed"] = int(old.get("resumed", 0)) + 1
         else:
             if overwrite and run.path.exists():
-                for name in ("config.json", "scores.json", "calls.json", *(f"{k}.jsonl" for k in KINDS)):
-                    (run.path / name).unlink(missing_ok=True)
+                discard_run(run.path)
             cfg["created"] = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
         cfg["noveval_version"] = __version__
         cfg["python"] = platform.python_version()
@@ -166,6 +165,20 @@ class RunDir:
         return read_json(f) if f.exists() else {}  # type: ignore[no-any-return]
 
 
+def discard_run(path: str | Path) -> None:
+    """Delete a run folder's run files (``--overwrite``); other files in it are left alone.
+
+    The command's call ledger forgets what earlier invocations spent on it.
+    """
+    p = Path(path)
+    for name in ("config.json", "scores.json", "calls.json", "batches.json", *(f"{k}.jsonl" for k in KINDS)):
+        (p / name).unlink(missing_ok=True)
+    from noveval.models.calls import active_ledger
+
+    if (ledger := active_ledger()) is not None:
+        ledger.forget_earlier(p)
+
+
 def _config_diff(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     keys = (set(old) | set(new)) - _VOLATILE
     return sorted(k for k in keys if to_jsonable(old.get(k)) != to_jsonable(new.get(k)))
@@ -192,6 +205,10 @@ async def run_items(
     Rows recorded as failed (a truthy ``"error"`` field) are redone on a re-run when
     ``retry_failed`` is set: a timeout or a dropped connection is not final. Calls that
     had succeeded come from the response cache, so only the failed calls reach the model.
+
+    When the budget stops the run (:class:`~noveval.models.costs.BudgetExceeded` from a
+    worker), the items already in flight finish and are saved (no new request is
+    admitted), then the error is raised: nothing that was paid for is lost.
 
     Args:
         run: The run directory.
@@ -225,15 +242,29 @@ async def run_items(
             logging.getLogger("noveval").info(f"{kind}: retrying {len(failed)} item(s) recorded as failed")
         done = {i: row for i, row in done.items() if i not in failed}
     todo = [(i, it) for i, it in zip(ids, items) if i not in done]
+    from noveval.models.costs import BudgetExceeded
+
     sem = asyncio.Semaphore(concurrency or getattr(client, "concurrency", None) or 8)
+    stopped: list[BudgetExceeded] = []
     with track(len(todo), progress or "", client=client) as tr:
 
         async def one(item_id: str, item: T) -> None:
+            if stopped:
+                return
             async with sem:
-                row = await worker(item)
+                if stopped:
+                    return
+                try:
+                    row = await worker(item)
+                except BudgetExceeded as e:
+                    stopped.append(e)
+                    return
             row = {"id": item_id, **{k: v for k, v in row.items() if k != "id"}}
             run.append(kind, row)
             tr.advance()
 
         await asyncio.gather(*(one(i, it) for i, it in todo))
-    return run.finalize(kind, ids)
+    rows = run.finalize(kind, ids)
+    if stopped:
+        raise stopped[0]
+    return rows

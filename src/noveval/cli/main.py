@@ -2,7 +2,8 @@
 
 Top-level commands: ``run <benchmark>``, ``score <benchmark>``, one group per
 benchmark for its extra steps, ``models check``, ``cache stats|clear``, ``demo``,
-and (when installed) ``report``, ``novelty``, ``check``. Heavy libraries are
+``export``, ``prices``, ``batch status|cancel``, and (when installed) ``report``,
+``novelty``, ``check``. Heavy libraries are
 imported inside commands, so ``noveval --help`` stays fast.
 """
 
@@ -237,9 +238,20 @@ def _mount_extras() -> None:
         getattr(importlib.import_module(modname), attr)(app)
 
 
+def _mount_results() -> None:
+    from noveval.cli.batch import app as batch_app
+    from noveval.cli.export import export
+    from noveval.cli.prices import prices
+
+    app.command("export")(export)
+    app.command("prices")(prices)
+    app.add_typer(batch_app, name="batch")
+
+
 _mount_listing()
 _mount_benchmarks()
 _mount_extras()
+_mount_results()
 
 
 def main() -> None:

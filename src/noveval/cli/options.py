@@ -28,3 +28,23 @@ SeedOpt = Annotated[int, typer.Option("--seed", help="Random seed (sampling, exa
 OverwriteOpt = Annotated[bool, typer.Option("--overwrite", help="Discard an existing run in --out with different settings.")]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Per-request timeout in seconds.")]
 DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Folder with the real datasets (default: ../shared/data or $NOVEVAL_DATA_DIR).")]
+BatchOpt = Annotated[
+    bool,
+    typer.Option(
+        "--batch",
+        help="Send the uncached requests through the provider's batch API (openai/..., openai-compatible/... with "
+        "/v1/files and /v1/batches): batch prices (OpenAI: half), answers within 24 h; the batch ids are saved in "
+        "the run folder, so a killed run resumes without resubmitting.",
+    ),
+]
+MaxCostOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--max-cost",
+        min=0.0,
+        help="Stop cleanly (exit 4, resumable) before a request could take this run folder's spending past USD "
+        "(estimate: prompt tokens + the request's max tokens; prices: noveval prices). Re-run with a higher value to finish.",
+    ),
+]
+HF_SOURCE_HELP = "or hf:NAME[:SPLIT], a Hugging Face dataset (hub id, read offline from the local cache, or a save_to_disk folder)"
+"""Help text every data option that reads records through :func:`noveval.io.read_records` may append."""

@@ -15,8 +15,15 @@
   makes it 0; the run is marked incomplete either way. An endpoint that stops answering
   mid-run stops the run (finished items are saved; exit 3, whatever the flag).
 
+Commands made with ``run_command(budget=True)`` take ``--max-cost USD``: the run stops
+cleanly before a request could take the run folder's spending past the budget (the
+items in flight finish and are saved; exit 4); the same command with a higher budget
+finishes it. Commands made with ``run_command(batch=True)`` take ``--batch``: the
+uncached requests go through the provider's batch API (:mod:`noveval.models.batch`).
+Every summary and ``scores.json`` (``"cost"``) show what the model calls cost.
+
 Exit codes: 0 complete, 2 bad input or an endpoint that cannot work, 3 incomplete
-(model calls failed), 130 interrupted.
+(model calls failed), 4 stopped by ``--max-cost`` (resumable), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ import inspect
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, overload
 
 import typer
 
@@ -36,6 +43,7 @@ from noveval.errors import ConfigError, InputError
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_INCOMPLETE = 3
+EXIT_BUDGET = 4
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print scores.json instead of the summary table.")]
 AllowFailuresOpt = Annotated[
@@ -43,7 +51,7 @@ AllowFailuresOpt = Annotated[
     typer.Option("--allow-failures", help="Exit 0 even when model calls failed (the run is still marked incomplete)."),
 ]
 
-__all__ = ["run_command", "model_command", "finish", "EXIT_INCOMPLETE", "mark_complete"]
+__all__ = ["run_command", "model_command", "finish", "EXIT_INCOMPLETE", "EXIT_BUDGET", "mark_complete"]
 
 
 def mark_complete(run_dir: Path, ledger: Any) -> dict[str, Any]:
@@ -60,7 +68,8 @@ def mark_complete(run_dir: Path, ledger: Any) -> dict[str, Any]:
         scores = read_json(f)
         if isinstance(scores, dict):
             scores["complete"] = out["complete"]
-            scores["calls"] = {k: v for k, v in out.items() if k != "complete"}
+            scores["calls"] = {k: v for k, v in out.items() if k not in ("complete", "cost")}
+            scores["cost"] = out["cost"]
             write_json(f, scores)
     return out
 
@@ -110,7 +119,8 @@ def finish(result: Any, ledger: Any, *, json_out: bool = False) -> bool:
     docs: list[tuple[dict[str, Any], Path | None]] = [(_scores_of(d), d) for d in dirs]
     if isinstance(result, dict):
         o = ledger.outcome(None)
-        result = {**result, "complete": o["complete"], "calls": {k: v for k, v in o.items() if k != "complete"}}
+        result = {**result, "complete": o["complete"], "cost": o["cost"],
+                  "calls": {k: v for k, v in o.items() if k not in ("complete", "cost")}}
         complete = complete and o["complete"]
         docs.append((result, None))
     if not docs:
@@ -118,11 +128,16 @@ def finish(result: Any, ledger: Any, *, json_out: bool = False) -> bool:
         if totals["failed"]:
             complete = False
             typer.echo(format_calls({**totals, "failed_earlier": 0}), err=True)
+        if totals["cost"].get("models"):  # commands without a summary still say what they cost
+            from noveval.models.costs import cost_lines
+
+            for line in cost_lines({**totals["cost"], "this_invocation_usd": None}, scope="this command"):
+                typer.echo(line, err=True)
         return complete
     for scores, d in docs:
         if "calls" not in scores and d is not None and d in outcomes:  # no scores.json: show the outcome anyway
-            scores = {**scores, "complete": outcomes[d]["complete"],
-                      "calls": {k: v for k, v in outcomes[d].items() if k != "complete"}}
+            scores = {**scores, "complete": outcomes[d]["complete"], "cost": outcomes[d]["cost"],
+                      "calls": {k: v for k, v in outcomes[d].items() if k not in ("complete", "cost")}}
         if json_out:
             typer.echo(json.dumps(scores, indent=2, ensure_ascii=False))
             if scores.get("complete") is False:
@@ -132,13 +147,25 @@ def finish(result: Any, ledger: Any, *, json_out: bool = False) -> bool:
     return complete
 
 
-def run_command(fn: F) -> F:
+@overload
+def run_command(fn: F) -> F: ...
+@overload
+def run_command(*, batch: bool = False, budget: bool = False) -> Callable[[F], F]: ...
+def run_command(fn: F | None = None, *, batch: bool = False, budget: bool = False) -> F | Callable[[F], F]:
     """Decorate ``run``/``score`` commands (adds ``--json`` and ``--allow-failures``).
 
     The command returns its run folder (or a list of them, or a scores dict when nothing
-    was saved); see the module docstring for what happens then.
+    was saved); see the module docstring for what happens then. Use as ``@run_command``
+    or ``@run_command(batch=True, budget=True)``.
+
+    Args:
+        fn: The command.
+        batch: Add ``--batch`` (the command must take ``out``, its run folder).
+        budget: Add ``--max-cost``.
     """
-    return _wrap(fn, summary=True)
+    if fn is None:
+        return lambda f: _wrap(f, summary=True, batch=batch, budget=budget)
+    return _wrap(fn, summary=True, batch=batch, budget=budget)
 
 
 def model_command(fn: F) -> F:
@@ -150,18 +177,58 @@ def model_command(fn: F) -> F:
     return _wrap(fn, summary=False)
 
 
-def _wrap(fn: F, *, summary: bool) -> F:
+def _call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], batch: bool) -> Any:
+    """Run the command, through the batch driver when ``--batch`` was given."""
+    if not batch:
+        return fn(*args, **kwargs)
+    from noveval.models.batch import run_batched
+
+    out = kwargs.get("out")
+    if out is None:
+        raise InputError(None, None, "--batch", "needs --out: the run folder keeps the batch ids")
+    overwrite = bool(kwargs.get("overwrite"))  # done once, up front: later passes must keep batches.json
+    kw = {**kwargs, "overwrite": False} if "overwrite" in kwargs else kwargs
+    return run_batched(lambda d: fn(*args, **{**kw, "out": d}), out, overwrite=overwrite)
+
+
+def _stopped_by_budget(e: Exception, ledger: Any, json_out: bool) -> None:
+    """Save the outcome of every run folder, show it, and exit 4."""
+    finish(list(ledger.run_dirs), ledger, json_out=json_out)
+    typer.echo(f"stopped: {e}; finished items are saved: run the same command with a higher --max-cost to finish",
+               err=True)
+    raise typer.Exit(EXIT_BUDGET)
+
+
+def _wrap(fn: F, *, summary: bool, batch: bool = False, budget: bool = False) -> F:
     from noveval.models.calls import EndpointError, ledger_scope
+    from noveval.models.costs import BudgetExceeded
     from noveval.progress import heartbeat
 
     parts = fn.__module__.split(".")
     label = f"{parts[2] if len(parts) > 3 and parts[1] == 'benchmarks' else parts[-2]} {fn.__name__}"
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, json_out: bool = False, allow_failures: bool = False, **kwargs: Any) -> Any:
-        with ledger_scope() as ledger, heartbeat(label, status=ledger.progress_line):
+    def wrapper(
+        *args: Any,
+        json_out: bool = False,
+        allow_failures: bool = False,
+        batch: bool = False,
+        max_cost: float | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        from noveval.models.costs import Budget, load_prices
+
+        try:  # a bad price file or --max-cost: one line, before anything runs
+            load_prices()
+            if max_cost is not None:
+                Budget(max_cost)
+        except (InputError, ConfigError) as e:
+            fail(str(e))
+        with ledger_scope(max_cost=max_cost) as ledger, heartbeat(label, status=ledger.progress_line):
             try:
-                result = fn(*args, **kwargs)
+                result = _call(fn, args, kwargs, batch)
+            except BudgetExceeded as e:
+                _stopped_by_budget(e, ledger, json_out)
             except EndpointError as e:
                 if not e.midrun:
                     fail(str(e))
@@ -177,16 +244,24 @@ def _wrap(fn: F, *, summary: bool) -> F:
                     raise
                 fail(path_error(e))
             except KeyboardInterrupt:
-                typer.echo("interrupted: finished items are saved; run the same command again to resume", err=True)
+                note = " (a submitted batch keeps running at the provider: the same command collects it)" if batch else ""
+                typer.echo(f"interrupted: finished items are saved; run the same command again to resume{note}", err=True)
                 raise typer.Exit(130) from None
             complete = finish(result if summary else None, ledger, json_out=json_out)
         if not complete and not allow_failures:
             raise typer.Exit(EXIT_INCOMPLETE)
         return None
 
+    from noveval.cli.options import BatchOpt, MaxCostOpt
+
     sig = inspect.signature(fn, eval_str=True)
-    extra = [inspect.Parameter("allow_failures", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=AllowFailuresOpt)]
+    kw = inspect.Parameter.KEYWORD_ONLY
+    extra = [inspect.Parameter("allow_failures", kw, default=False, annotation=AllowFailuresOpt)]
     if summary:
-        extra.insert(0, inspect.Parameter("json_out", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=JsonOpt))
+        extra.insert(0, inspect.Parameter("json_out", kw, default=False, annotation=JsonOpt))
+    if batch:
+        extra.append(inspect.Parameter("batch", kw, default=False, annotation=BatchOpt))
+    if budget:
+        extra.append(inspect.Parameter("max_cost", kw, default=None, annotation=MaxCostOpt))
     wrapper.__signature__ = sig.replace(parameters=[*sig.parameters.values(), *extra])  # type: ignore[attr-defined]
     return wrapper  # type: ignore[return-value]

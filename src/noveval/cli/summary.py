@@ -2,8 +2,8 @@
 
 A table of the run's metrics (mean, 95% bootstrap CI, n) from ``scores.json``, then one
 line on the items (how many, how many the model answered unparseably, how many failed),
-one on the model calls (how many of how many failed, the first error), and the run
-folder. ``--json`` prints ``scores.json`` instead. Nothing here computes a metric: it
+one on the model calls (how many of how many failed, the first error), one on what they
+cost (:func:`format_cost`), and the run folder. ``--json`` prints ``scores.json`` instead. Nothing here computes a metric: it
 only shows what the run wrote, so the terminal and the report never disagree.
 """
 
@@ -14,7 +14,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-__all__ = ["format_summary", "item_counts", "format_calls"]
+__all__ = ["format_summary", "item_counts", "format_calls", "format_cost"]
 
 _STREAMS = ("predictions", "judgments")
 
@@ -101,6 +101,13 @@ def format_calls(calls: dict[str, Any] | None) -> str:
     return "model calls: " + "; ".join(parts) + (f" (first: {first})" if first else "")
 
 
+def format_cost(cost: dict[str, Any] | None) -> list[str]:
+    """Lines on what a run's model calls cost (:func:`noveval.models.costs.cost_lines`)."""
+    from noveval.models.costs import cost_lines
+
+    return cost_lines(cost)
+
+
 def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) -> str:
     """The terminal summary of one run (see module docstring).
 
@@ -158,7 +165,16 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
         if c["items"]:
             lines.append(f"items: {c['items']} ({c['unparseable']} answered unparseably, {c['failed']} failed)")
     lines.append(format_calls(scores.get("calls")))
-    if scores.get("complete") is False:
+    lines.extend(format_cost(scores.get("cost")))
+    got = scores.get("calls")
+    calls: dict[str, Any] = got if isinstance(got, dict) else {}
+    if calls.get("batched"):
+        lines.append(f"batch: {calls['batched']} request(s) answered through the batch API in this invocation "
+                     "(ids in batches.json)")
+    if calls.get("stopped"):
+        lines.append(f"STOPPED AT THE BUDGET: {calls['stopped']}; the items finished so far are saved: "
+                     "run the same command with a higher --max-cost to finish")
+    elif scores.get("complete") is False:
         lines.append("INCOMPLETE: some model calls failed, so these numbers are not a result; "
                      "run the same command again to redo them (answered calls come from the cache)")
     lines.append(f"run folder: {Path(run_dir).resolve()}" if run_dir is not None else "run folder: none (pass --out to save)")

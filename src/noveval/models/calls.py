@@ -30,10 +30,24 @@ are saved, the run is incomplete). A reply that arrived but could not be parsed 
 model's answer, not a failed call: benchmarks count it as "unparseable".
 
 **After the run.** :meth:`CallLedger.outcome` gives the counts for a run directory;
-the CLI writes them into ``scores.json`` (``"complete"``, ``"calls"``) and keeps the
-failed calls not yet redone in ``calls.json``, so a later invocation that redoes them
+the CLI writes them into ``scores.json`` (``"complete"``, ``"calls"``, ``"cost"``) and keeps
+the failed calls not yet redone in ``calls.json``, so a later invocation that redoes them
 (a resumed run retries failed items; answered calls come from the cache) marks the run
 complete, and one that does not keeps it incomplete.
+
+**Money** (:mod:`.costs`). Every answered request that did not come from the response
+cache is booked at the price of its model (tokens as the server reported them), and so
+is the one-token endpoint check; ``calls.json`` keeps the run folder's total over every
+invocation. With a budget (``max_cost``), each cache miss is admitted only when its
+estimated cost fits (:meth:`CallLedger.admit`); otherwise
+:class:`~noveval.models.costs.BudgetExceeded` stops the run, resumable.
+
+**Batches** (:mod:`.batch`). In *collect* mode (a ledger made with ``collect=True``) a
+cache miss of a model that can use a batch API is recorded instead of sent, and the
+caller gets a failed response (``error_kind="deferred"``); the batch driver submits what
+was collected. Requests whose batch failed or expired are answered, in the pass that
+follows, with a failed response naming the batch (counted as failed calls; a re-run
+submits them again).
 """
 
 from __future__ import annotations
@@ -50,13 +64,28 @@ from pathlib import Path
 from typing import Any
 
 from noveval.errors import ConfigError
-from noveval.models.chat import FATAL_KINDS, PermanentBackendError, TransientBackendError
+from noveval.models.chat import (
+    FATAL_KINDS,
+    ChatRequest,
+    ChatResponse,
+    PermanentBackendError,
+    TransientBackendError,
+)
+from noveval.models.costs import (
+    Budget,
+    CostBook,
+    PriceTable,
+    estimate_prompt_tokens,
+    load_prices,
+    require_price,
+)
 
 __all__ = [
     "CallLedger",
     "EndpointError",
     "active_ledger",
     "ledger_scope",
+    "collecting",
     "CALLS_FILE",
 ]
 
@@ -123,17 +152,38 @@ class _RunCalls:
     first_error: str | None = None
     failed_keys: dict[str, dict[str, str]] = field(default_factory=dict)
     ok_keys: set[str] = field(default_factory=set)
+    cost: CostBook = field(default_factory=CostBook)
+    batched: int = 0
 
 
 class CallLedger:
-    """Registry of the models a command uses, their endpoint checks and call outcomes.
+    """Registry of the models a command uses, their endpoint checks, call outcomes and costs.
 
     Args:
         check: Check each remote endpoint at the first cache miss (see module docstring).
+        max_cost: Budget in US dollars for this command's model calls (None: no cap).
+        prices: The price table (default: :func:`~noveval.models.costs.load_prices`).
+        collect: Collect mode: record the cache misses of batch-capable models, send nothing.
+        parent: In collect mode, the command's real ledger (embedder costs are booked there).
     """
 
-    def __init__(self, *, check: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        check: bool = True,
+        max_cost: float | None = None,
+        prices: PriceTable | None = None,
+        collect: bool = False,
+        parent: CallLedger | None = None,
+    ) -> None:
         self.check = check
+        self.prices = prices or load_prices()
+        self.budget = Budget(max_cost) if max_cost is not None else None
+        self.collect = collect
+        self.parent = parent
+        self.collected: dict[str, tuple[Any, ChatRequest]] = {}
+        self.batch_failed: dict[str, str] = {}
+        self._earlier: dict[Path, CostBook] = {}
         self._lock = threading.RLock()  # accounting (held briefly, also from the event loop)
         self._check_lock = threading.Lock()  # endpoint checks (held for a network call)
         self._endpoints: dict[int, _Endpoint] = {}
@@ -160,6 +210,8 @@ class CallLedger:
             if p not in self.run_dirs:
                 self.run_dirs.append(p)
             self._current = p
+            if p not in self._earlier:  # what earlier invocations spent on this run folder
+                self._earlier[p] = CostBook.from_json(_read_calls(p).get("cost"))
 
     # -- the check ----------------------------------------------------------------------
     def needs_check(self) -> bool:
@@ -183,7 +235,7 @@ class CallLedger:
                     ep.checked = True
                     continue
                 try:
-                    ep.probe()
+                    answer = ep.probe()
                 except (TransientBackendError, PermanentBackendError) as e:
                     kind = getattr(e, "kind", "error")
                     if kind == "bad_request":  # the check's own request was refused: let the real calls tell
@@ -193,6 +245,8 @@ class CallLedger:
                         raise self._error from None
                 ep.checked = True
                 self._checked.add((ep.label, ep.role))
+                if isinstance(answer, ChatResponse):  # the check call is billed too
+                    self._book(ep.label, answer, requests=0)
                 log.debug("endpoint check of %s: ok", ep.label)
             self._recheck = False
 
@@ -201,11 +255,148 @@ class CallLedger:
         if self.needs_check():
             await asyncio.to_thread(self.ensure_checked)
 
+    # -- money, batches -----------------------------------------------------------------
+    def _label(self, obj: object) -> str:
+        ep = self._endpoints.get(id(obj))
+        return ep.label if ep is not None else str(getattr(obj, "model_id", "model"))
+
+    def _book(self, label: str, resp: ChatResponse, *, batch: bool = False, requests: int = 1) -> None:
+        """Book the tokens and dollars of one answered request (lock held or not: re-entrant)."""
+        with self._lock:
+            run = self._runs.setdefault(self._current, _RunCalls())
+            run.cost.add(label, self.prices.lookup(label), prompt_tokens=resp.prompt_tokens,
+                         completion_tokens=resp.completion_tokens, cached_tokens=resp.cached_prompt_tokens,
+                         batch=batch, requests=requests)
+
+    def spent_usd(self) -> float:
+        """Dollars spent on the run folders of this command: earlier invocations plus this one."""
+        with self._lock:
+            return (sum(b.usd_known for b in self._earlier.values())
+                    + sum(r.cost.usd_known for r in self._runs.values()))
+
+    def intercept(self, obj: object, key: str | None, request: ChatRequest, *, batchable: bool) -> ChatResponse | None:
+        """What a cache miss gets instead of a real call, or None to make the call.
+
+        In collect mode a miss of a batch-capable model is recorded and answered with a
+        ``deferred`` failure; a request whose batch failed gets a failure naming the batch.
+        """
+        if key is not None and key in self.batch_failed:
+            return ChatResponse(error=self.batch_failed[key], error_kind="batch")
+        if self.collect and batchable and key is not None:
+            with self._lock:
+                self.collected.setdefault(key, (obj, request))
+            return ChatResponse(error="deferred: collected for a batch", error_kind="deferred")
+        return None
+
+    def admit(self, obj: object, request: ChatRequest, *, reserve: bool = True) -> float:
+        """Reserve the estimated cost of one request under the budget (0.0 when there is none).
+
+        Args:
+            obj: The client.
+            request: The request about to be sent.
+            reserve: False: only check that it would fit now (nothing reserved).
+
+        Raises:
+            BudgetExceeded: it could take the run past the budget (see :mod:`.costs`).
+            ConfigError: a budget is set and the model has no price.
+        """
+        if self.budget is None:
+            return 0.0
+        label = self._label(obj)
+        price = require_price(self.prices, label)
+        p = request.params
+        est = price.cost(estimate_prompt_tokens(request.messages, p.json_schema), p.max_tokens)
+        self.budget.admit(self.spent_usd(), est, label, reserve=reserve)
+        return est if reserve else 0.0
+
+    def release(self, reserved: float) -> None:
+        """Give back a reservation of :meth:`admit` for a request that was not made."""
+        if self.parent is not None:
+            self.parent.release(reserved)
+            return
+        if self.budget is not None and reserved:
+            self.budget.release(reserved)
+
+    def admit_batch(self, obj: object, requests: list[ChatRequest]) -> tuple[int, float]:
+        """How many of ``requests`` (a prefix) fit the budget at the batch price, reserved.
+
+        Returns:
+            ``(n, reserved_usd)``; without a budget, all of them and 0.0. When not all fit,
+            the budget is stopped: the run ends after these.
+
+        Raises:
+            ConfigError: a budget is set and the model has no price.
+        """
+        from noveval.models.costs import BudgetExceeded
+
+        if self.budget is None:
+            return len(requests), 0.0
+        label = self._label(obj)
+        price = require_price(self.prices, label)
+        spent = self.spent_usd()
+        n, total = 0, 0.0
+        for r in requests:
+            est = price.cost(estimate_prompt_tokens(r.messages, r.params.json_schema), r.params.max_tokens, batch=True)
+            try:
+                self.budget.admit(spent, est, f"{label} (batch)")
+            except BudgetExceeded:
+                break
+            n, total = n + 1, total + est
+        return n, total
+
+    def admit_usage(self, obj: object, prompt_tokens: int) -> float:
+        """:meth:`admit` for an embedding call of ``prompt_tokens`` (estimated) tokens."""
+        if self.parent is not None:
+            return self.parent.admit_usage(obj, prompt_tokens)
+        if self.budget is None:
+            return 0.0
+        label = self._label(obj)
+        est = require_price(self.prices, label).cost(prompt_tokens, 0)
+        self.budget.admit(self.spent_usd(), est, label)
+        return est
+
+    def record_usage(self, obj: object, prompt_tokens: int, *, reserved: float = 0.0) -> None:
+        """Book an embedding call's tokens (collect mode: on the parent ledger)."""
+        if self.parent is not None:
+            self.parent.record_usage(obj, prompt_tokens, reserved=reserved)
+            return
+        self._book(self._label(obj), ChatResponse(text="", prompt_tokens=prompt_tokens))
+        if self.budget is not None:
+            self.budget.release(reserved)
+
+    def book_batch(self, label: str, resp: ChatResponse) -> None:
+        """Book one request answered by a batch (batch price; counted as answered by a batch)."""
+        self._book(label, resp, batch=True)
+        with self._lock:
+            self._runs.setdefault(self._current, _RunCalls()).batched += 1
+
+    def forget_earlier(self, path: str | Path) -> None:
+        """A run folder started afresh (``--overwrite``): what earlier invocations spent is gone."""
+        with self._lock:
+            self._earlier[Path(path).resolve()] = CostBook()
+
     # -- accounting ---------------------------------------------------------------------
     def record(
-        self, obj: object, key: str | None, *, cached: bool, error: str | None = None, kind: str | None = None
+        self,
+        obj: object,
+        key: str | None,
+        *,
+        cached: bool,
+        error: str | None = None,
+        kind: str | None = None,
+        response: ChatResponse | None = None,
+        reserved: float = 0.0,
     ) -> None:
-        """Record one request's outcome (a cache hit, an answer, or a failure after all retries)."""
+        """Record one request's outcome (a cache hit, an answer, or a failure after all retries).
+
+        Args:
+            response: The answer (its tokens are booked when it was not cached).
+            reserved: The budget reservation made by :meth:`admit` (released here).
+        """
+        if self.budget is not None and reserved:
+            self.budget.release(reserved)
+        if response is not None and response.ok and not cached:
+            self._book(self._label(obj), response)
         with self._lock:
             ep = self._endpoints.get(id(obj))
             run = self._runs.setdefault(self._current, _RunCalls())
@@ -237,11 +428,16 @@ class CallLedger:
         """Counts over the whole invocation: requests, cache hits, failed, first error, per model."""
         with self._lock:
             runs = list(self._runs.values())
+            book = CostBook()
+            for r in runs:
+                book = book.merged(r.cost)
             return {
                 "requests": sum(r.requests for r in runs),
                 "cache_hits": sum(r.cache_hits for r in runs),
                 "failed": sum(r.failed for r in runs),
+                "batched": sum(r.batched for r in runs),
                 "first_error": next((r.first_error for r in runs if r.first_error), None),
+                "cost": self._cost_json(book, book),
                 "models": {
                     e.label: {"requests": e.requests, "cache_hits": e.cache_hits, "failed": e.failed}
                     for e in self._endpoints.values()
@@ -262,10 +458,14 @@ class CallLedger:
         ``calls.json`` back.
 
         Returns:
-            ``{"complete", "requests", "cache_hits", "failed", "failed_earlier", "first_error"}``
-            (``failed_earlier``: failed calls of earlier invocations that were not redone).
+            ``{"complete", "requests", "cache_hits", "failed", "failed_earlier", "first_error",
+            "batched", "cost", "stopped"}`` (``failed_earlier``: failed calls of earlier
+            invocations that were not redone; ``batched``: requests answered by a batch API in
+            this invocation; ``cost``: tokens and dollars of the run folder over every
+            invocation, see :meth:`_cost_json`; ``stopped``: why the budget stopped the run,
+            or None).
         """
-        from noveval.io import read_json, write_json
+        from noveval.io import write_json
 
         p = Path(path).resolve() if path is not None else None
         with self._lock:
@@ -273,6 +473,9 @@ class CallLedger:
             if p is None or len(self.run_dirs) <= 1:
                 # one run directory (or none): every call of the invocation belongs to it
                 runs = list(self._runs.values())
+                book = CostBook()
+                for r in runs:
+                    book = book.merged(r.cost)
                 run = _RunCalls(
                     requests=sum(r.requests for r in runs),
                     cache_hits=sum(r.cache_hits for r in runs),
@@ -280,27 +483,60 @@ class CallLedger:
                     first_error=next((r.first_error for r in runs if r.first_error), None),
                     failed_keys={k: v for r in runs for k, v in r.failed_keys.items()},
                     ok_keys={k for r in runs for k in r.ok_keys},
+                    cost=book,
+                    batched=sum(r.batched for r in runs),
                 )
-        earlier: dict[str, dict[str, str]] = {}
-        if p is not None and (p / CALLS_FILE).is_file():
-            try:
-                earlier = dict(read_json(p / CALLS_FILE).get("unresolved") or {})
-            except Exception:  # noqa: BLE001 - a damaged ledger file must not hide this run's outcome
-                earlier = {}
+            earlier_cost = self._earlier.get(p) if p is not None else None
+        saved = _read_calls(p) if p is not None else {}
+        if earlier_cost is None:
+            earlier_cost = CostBook.from_json(saved.get("cost"))
+        earlier = dict(saved.get("unresolved") or {})
         still = {k: v for k, v in earlier.items() if k not in run.ok_keys and k not in run.failed_keys}
         unresolved = {**still, **run.failed_keys}
         first = run.first_error or next((f"{v['model']}: {v['error']}" for v in still.values()), None)
+        total = earlier_cost.merged(run.cost)
+        stopped = self.budget.stopped if self.budget is not None else None
         out = {
-            "complete": not unresolved and run.failed == 0,
+            "complete": not unresolved and run.failed == 0 and stopped is None,
             "requests": run.requests,
             "cache_hits": run.cache_hits,
             "failed": run.failed,
             "failed_earlier": len(still),
             "first_error": first,
+            "batched": run.batched,
+            "cost": self._cost_json(total, run.cost),
+            "stopped": stopped,
         }
         if p is not None and p.is_dir():
-            write_json(p / CALLS_FILE, {"unresolved": unresolved, "last": {k: v for k, v in out.items()}})
+            write_json(p / CALLS_FILE, {"unresolved": unresolved, "cost": out["cost"],
+                                        "last": {k: v for k, v in out.items() if k != "cost"}})
         return out
+
+    def _cost_json(self, total: CostBook, this: CostBook) -> dict[str, Any]:
+        """The ``cost`` entry of scores.json: the run folder's total and this invocation's share.
+
+        ``usd`` is None (unknown) when a model used has no price; ``usd_known`` then gives
+        the dollars of the priced ones. ``prices`` names the price files in effect.
+        """
+        out = total.to_json()
+        out["this_invocation_usd"] = this.usd
+        out["prices"] = list(self.prices.files)
+        if self.budget is not None:
+            out["max_usd"] = self.budget.max_usd
+        return out
+
+
+def _read_calls(p: Path | None) -> dict[str, Any]:
+    """``<p>/calls.json`` as a dict (missing or damaged: empty; it must not hide this run's outcome)."""
+    from noveval.io import read_json
+
+    if p is None or not (p / CALLS_FILE).is_file():
+        return {}
+    try:
+        got = read_json(p / CALLS_FILE)
+    except Exception:  # noqa: BLE001
+        return {}
+    return got if isinstance(got, dict) else {}
 
 
 _ACTIVE: contextvars.ContextVar[CallLedger | None] = contextvars.ContextVar("noveval_call_ledger", default=None)
@@ -314,14 +550,26 @@ def active_ledger() -> CallLedger | None:
     return _ACTIVE.get()
 
 
+def collecting() -> bool:
+    """True inside a batch's collect pass: work that makes no model call (scoring) may be skipped."""
+    ledger = _ACTIVE.get()
+    return ledger is not None and ledger.collect
+
+
 @contextlib.contextmanager
-def ledger_scope(*, check: bool = True) -> Iterator[CallLedger]:
+def ledger_scope(
+    *, check: bool = True, max_cost: float | None = None, collect: bool = False, parent: CallLedger | None = None
+) -> Iterator[CallLedger]:
     """Account the calls of every model made inside the block (and check endpoints first).
 
     Args:
         check: Check each remote endpoint at the first cache miss.
+        max_cost: Budget in US dollars (None: no cap).
+        collect: Collect mode (see module docstring).
+        parent: The real ledger, in collect mode.
     """
-    ledger = CallLedger(check=check)
+    ledger = CallLedger(check=check, max_cost=max_cost, collect=collect, parent=parent,
+                        prices=parent.prices if parent is not None else None)
     token = _ACTIVE.set(ledger)
     try:
         yield ledger

@@ -59,6 +59,9 @@ class ChatResponse(BaseModel):
     error: str | None = Field(default=None, description="Why the request failed, after all retries.")
     finish_reason: str | None = Field(default=None, description="stop, length, ... as the backend said.")
     prompt_tokens: int = Field(default=0, description="Prompt tokens billed/used.")
+    cached_prompt_tokens: int = Field(
+        default=0, description="Of the prompt tokens, those the provider served from its prompt cache (billed lower)."
+    )
     completion_tokens: int = Field(default=0, description="Generated tokens.")
     latency_s: float = Field(default=0.0, description="Wall time of the successful attempt.")
     cached: bool = Field(default=False, description="Served from the response cache.")
@@ -84,6 +87,8 @@ ERROR_KINDS: dict[str, str] = {
     "server_error": "HTTP 5xx",
     "bad_request": "the endpoint rejected the request (other 4xx)",
     "malformed": "a reply that is not a well-formed completion",
+    "batch": "the request's batch failed, expired or was cancelled (a re-run submits it again)",
+    "deferred": "collected for a batch, not sent (inside a batch's collect pass only)",
     "error": "any other failure",
 }
 """Failure classes a backend assigns; the first four mean the endpoint cannot work at all."""

@@ -148,8 +148,10 @@ class ChatClient:
             self._stats["retries"] += 1
             await asyncio.sleep(self.retry.delay(attempt, retry_after))
 
-    def _check_endpoint(self) -> None:
+    def _check_endpoint(self) -> Any:
         """One short call to the endpoint (blocking), retried like a request on 429/5xx/malformed.
+
+        Returns the check's reply (the ledger books its tokens).
 
         Unreachable, auth, not-found and timeout failures are not retried: a typo in a URL
         or a key should stop the run in seconds, not after the whole backoff.
@@ -161,9 +163,9 @@ class ChatClient:
 
         probe = self.backend.probe  # type: ignore[attr-defined]
 
-        async def once() -> None:
+        async def once() -> Any:
             try:
-                await asyncio.wait_for(probe(), timeout=self.timeout_s)
+                return await asyncio.wait_for(probe(), timeout=self.timeout_s)
             except TimeoutError:
                 raise TransientBackendError(f"no reply within {self.timeout_s:g} s", kind="timeout") from None
 
@@ -171,8 +173,7 @@ class ChatClient:
         while True:
             attempt += 1
             try:
-                run_blocking(once)
-                return
+                return run_blocking(once)
             except TransientBackendError as e:
                 if e.kind in ("unreachable", "timeout") or attempt > self.retry.max_retries:
                     if attempt > 1:
@@ -200,10 +201,25 @@ class ChatClient:
                         ledger.record(self, key, cached=True)
                     return hit
             self._stats["cache_misses"] += 1
+        reserved = 0.0
         if ledger is not None:
+            instead = ledger.intercept(self, key, request, batchable=hasattr(self.backend, "request_body"))
+            if instead is not None:  # collected for a batch, or its batch failed
+                if instead.error_kind != "deferred":
+                    self._stats["failures"] += 1
+                    ledger.record(self, key, cached=False, error=instead.error, kind=instead.error_kind)
+                return instead
+            ledger.admit(self, request, reserve=False)  # over budget: stop before even the endpoint check
             await ledger.aensure_checked()  # raises EndpointError: the run stops before this item fails
         async with self.semaphore():
-            resp = await self._attempts(request)
+            if ledger is not None:
+                reserved = ledger.admit(self, request)  # raises BudgetExceeded: stop before this call
+            try:
+                resp = await self._attempts(request)
+            except BaseException:
+                if ledger is not None:
+                    ledger.release(reserved)
+                raise
         if resp.ok:
             self._stats["prompt_tokens"] += resp.prompt_tokens
             self._stats["completion_tokens"] += resp.completion_tokens
@@ -213,7 +229,8 @@ class ChatClient:
         else:
             self._stats["failures"] += 1
         if ledger is not None:
-            ledger.record(self, key, cached=False, error=resp.error, kind=resp.error_kind)
+            ledger.record(self, key, cached=False, error=resp.error, kind=resp.error_kind, response=resp,
+                          reserved=reserved)
         return resp
 
     def semaphore(self) -> asyncio.Semaphore:
@@ -292,8 +309,13 @@ def run_async(coro: Any, *clients: ChatClient | None) -> Any:
     """
 
     async def wrapped() -> Any:
+        from noveval.models.costs import BudgetExceeded
+
         try:
             return await coro
+        except BudgetExceeded:
+            await _drain()  # requests already sent finish: their answers are cached and booked
+            raise
         finally:
             seen: set[int] = set()
             for c in clients:
@@ -302,6 +324,23 @@ def run_async(coro: Any, *clients: ChatClient | None) -> Any:
                     await c.aclose()
 
     return asyncio.run(wrapped())
+
+
+async def _drain(timeout_s: float = 600.0) -> None:
+    """Wait for the loop's other tasks (requests in flight when the budget stopped the run).
+
+    Once the budget has stopped, every new request is refused at once, so these tasks end
+    as soon as their requests already sent are answered (or time out).
+    """
+    me = asyncio.current_task()
+    others = [t for t in asyncio.all_tasks() if t is not me and not t.done()]
+    if others:
+        done, pending = await asyncio.wait(others, timeout=timeout_s)
+        for t in pending:
+            t.cancel()
+        for t in done:
+            if not t.cancelled():
+                t.exception()  # retrieved: a refused request's BudgetExceeded is expected, not news
 
 
 def make_backend(spec: str, *, timeout_s: float = 120.0) -> ChatBackend:

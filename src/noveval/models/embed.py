@@ -16,6 +16,7 @@ L2-normalised (cosine similarity = dot product).
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import threading
 import time
@@ -170,9 +171,15 @@ class OpenAIEmbeddingBackend:
         self.spec = spec
         self.model_id = spec.label
         self.max_retries = max_retries
+        self._tokens = threading.local()
         self._client = OpenAI(
             api_key=spec.api_key(), base_url=spec.base_url or OPENAI_BASE_URL, max_retries=0, timeout=timeout_s
         )
+
+    @property
+    def last_prompt_tokens(self) -> int:
+        """Prompt tokens the server reported for this thread's last call (the call ledger books them)."""
+        return int(getattr(self._tokens, "prompt", 0))
 
     def _once(self, texts: list[str]) -> np.ndarray:
         import openai
@@ -182,7 +189,10 @@ class OpenAIEmbeddingBackend:
         try:
             resp = self._client.embeddings.create(model=self.spec.model, input=texts)
             data = sorted(resp.data, key=lambda d: d.index)
-            return np.asarray([d.embedding for d in data], dtype=np.float32)
+            vecs = np.asarray([d.embedding for d in data], dtype=np.float32)
+            usage = getattr(resp, "usage", None)
+            self._tokens.prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
+            return vecs
         except openai.OpenAIError as e:
             raise classify_openai_error(e, self.spec.model) from e
         except (ValueError, TypeError, KeyError, AttributeError) as e:
@@ -290,6 +300,24 @@ class Embedder:
         if items and self._ledger is not None:
             self._ledger.ensure_checked()  # raises EndpointError before the first real call
         chunks = [items[i : i + bs] for i in range(0, len(items), bs)]
+        billed = self._ledger is not None and hasattr(self.backend, "last_prompt_tokens")
+
+        def embed_chunk(chunk: list[tuple[str, str]]) -> np.ndarray:
+            # Admit the chunk against the budget, embed it, book its tokens (same thread:
+            # the backend's token count is per thread, so concurrent chunks do not mix).
+            reserved = 0.0
+            if billed:
+                est = sum(1 + math.ceil(len(t.encode("utf-8")) / 3) for _, t in chunk)
+                reserved = self._ledger.admit_usage(self, est)  # type: ignore[union-attr]
+            try:
+                raw = self.backend.embed_batch([t for _, t in chunk])
+            except BaseException:
+                if billed:
+                    self._ledger.release(reserved)  # type: ignore[union-attr]
+                raise
+            if billed:
+                self._ledger.record_usage(self, int(self.backend.last_prompt_tokens), reserved=reserved)  # type: ignore[union-attr,attr-defined]
+            return raw
 
         def store(chunk: list[tuple[str, str]], raw: np.ndarray) -> None:
             new = {h: v for (h, _), v in zip(chunk, _normalise(raw))}
@@ -302,12 +330,12 @@ class Embedder:
         with track(len(items), progress or "") as tr:
             if self.concurrency == 1 or len(chunks) < 2:
                 for chunk in chunks:
-                    store(chunk, self.backend.embed_batch([t for _, t in chunk]))
+                    store(chunk, embed_chunk(chunk))
             else:
                 from concurrent.futures import ThreadPoolExecutor, as_completed
 
                 with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-                    futs = {pool.submit(self.backend.embed_batch, [t for _, t in c]): c for c in chunks}
+                    futs = {pool.submit(embed_chunk, c): c for c in chunks}
                     for fut in as_completed(futs):
                         store(futs[fut], fut.result())
         if not texts:

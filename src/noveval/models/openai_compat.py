@@ -93,7 +93,8 @@ class OpenAICompatBackend:
         if client is not None:
             await client.close()
 
-    def _kwargs(self, request: ChatRequest) -> dict[str, Any]:
+    def request_body(self, request: ChatRequest) -> dict[str, Any]:
+        """The JSON body of ``POST /chat/completions`` for a request (also a batch line's ``body``)."""
         p = request.params
         kw: dict[str, Any] = {
             "model": self.spec.model,
@@ -124,8 +125,11 @@ class OpenAICompatBackend:
         """One attempt; classify failures as transient or permanent."""
         return await self._send_with(self._client(), request)
 
-    async def probe(self) -> None:
+    async def probe(self) -> ChatResponse:
         """One short call (one token) on a client of its own, to check the endpoint works.
+
+        Returns:
+            The reply (its tokens are billed like any call's).
 
         Raises:
             TransientBackendError | PermanentBackendError: as :meth:`send`, with ``kind`` set.
@@ -138,7 +142,7 @@ class OpenAICompatBackend:
         request = ChatRequest(messages=[{"role": "user", "content": PROBE_PROMPT}],
                               params=GenerationParams(max_tokens=1), tag="endpoint check")
         try:
-            await self._send_with(client, request)
+            return await self._send_with(client, request)
         finally:
             await client.close()
 
@@ -147,7 +151,7 @@ class OpenAICompatBackend:
 
         t0 = time.perf_counter()
         try:
-            resp = await client.chat.completions.create(**self._kwargs(request))
+            resp = await client.chat.completions.create(**self.request_body(request))
         except openai.APIStatusError as e:
             if e.status_code == 400 and request.params.json_schema is not None and not self._schema_unsupported:
                 # Server without json_schema support: fall back to plain JSON mode once.
@@ -158,23 +162,48 @@ class OpenAICompatBackend:
             raise classify_openai_error(e, self.spec.model) from e
         except (ValueError, TypeError, KeyError) as e:
             raise TransientBackendError(f"malformed response body: {_short(str(e))}", kind="malformed") from e
-        latency = time.perf_counter() - t0
+        return completion_response(resp, latency_s=time.perf_counter() - t0)
+
+    def parse_body(self, body: Any) -> ChatResponse:
+        """A chat-completion JSON body (a batch output line's ``response.body``) as a response.
+
+        Raises:
+            TransientBackendError: the body is not a well-formed completion (``kind="malformed"``).
+        """
+        from openai.types.chat import ChatCompletion
+        from pydantic import ValidationError
+
         try:
-            choice = resp.choices[0]
-            text = choice.message.content
-        except (AttributeError, IndexError, TypeError) as e:
-            raise TransientBackendError("malformed response body: no choices[0].message", kind="malformed") from e
-        if text is None or not isinstance(text, str):
-            raise TransientBackendError("malformed response body: message content missing", kind="malformed")
-        usage = getattr(resp, "usage", None)
-        return ChatResponse(
-            text=text,
-            finish_reason=getattr(choice, "finish_reason", None),
-            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
-            latency_s=latency,
-            logprobs=_logprobs(choice),
-        )
+            resp = ChatCompletion.model_validate(body)
+        except ValidationError as e:
+            raise TransientBackendError(f"malformed response body: {_short(str(e))}", kind="malformed") from None
+        return completion_response(resp, latency_s=0.0)
+
+
+def completion_response(resp: Any, *, latency_s: float) -> ChatResponse:
+    """An SDK ``ChatCompletion`` as a :class:`ChatResponse` (text, finish reason, usage, logprobs).
+
+    Raises:
+        TransientBackendError: no ``choices[0].message.content`` (``kind="malformed"``).
+    """
+    try:
+        choice = resp.choices[0]
+        text = choice.message.content
+    except (AttributeError, IndexError, TypeError) as e:
+        raise TransientBackendError("malformed response body: no choices[0].message", kind="malformed") from e
+    if text is None or not isinstance(text, str):
+        raise TransientBackendError("malformed response body: message content missing", kind="malformed")
+    usage = getattr(resp, "usage", None)
+    details = getattr(usage, "prompt_tokens_details", None)
+    return ChatResponse(
+        text=text,
+        finish_reason=getattr(choice, "finish_reason", None),
+        prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+        cached_prompt_tokens=int(getattr(details, "cached_tokens", 0) or 0),
+        completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+        latency_s=latency_s,
+        logprobs=_logprobs(choice),
+    )
 
 
 def classify_openai_error(e: Exception, model: str) -> TransientBackendError | PermanentBackendError:

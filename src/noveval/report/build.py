@@ -61,6 +61,8 @@ def _short(v: Any, limit: int = 160) -> str:
 def run_config(run: RunData) -> list[tuple[str, str]]:
     """Key/value pairs shown for a run: models, versions, prompt hashes, cache and failures first."""
     pairs = [("path", str(run.path)), ("benchmark", run.benchmark), ("model", run.model)]
+    if cost_line(run):
+        pairs.append(("cost", cost_line(run)))
     from_scores = {x: run.scores[x] for x in ("cache", "judge", "annotator", "embedder") if run.scores.get(x)}
     from_scores.update({x: run.scores[x] for x in ("complete", "calls") if run.scores.get(x) is not None})
     flat = _flat(run.config) + ([(f"scores.{k}", v) for k, v in _flat(from_scores)] if from_scores else [])
@@ -118,7 +120,7 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
             r.label = f"{r.label} (incomplete)"
     title, blurb = TITLES.get(name, (name, "A benchmark this report does not know: generic tables and drill-down."))
     view = BenchmarkView(name=name, title=title, blurb=blurb, runs=runs, headline=headline_table(runs),
-                         incomplete=incomplete)
+                         incomplete=incomplete, costs=[f"{r.label}: {cost_line(r)}" for r in runs if cost_line(r)])
     if not view.headline.rows:
         view.gaps.append("no metrics in scores.json")
     if name in PAPER_TABLES:
@@ -148,6 +150,14 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
     view.configs = [(r.label, run_config(r)) for r in runs]
     view.items = {r.slug: {"label": r.label, **run_items(r)} for r in runs}
     return view
+
+
+def cost_line(run: RunData) -> str:
+    """What a run's model calls cost, in one line (empty for runs made before costs were recorded)."""
+    from noveval.models.costs import cost_lines
+
+    lines = [x.strip() for x in cost_lines(run.scores.get("cost"))]
+    return " · ".join(x.removeprefix("cost: ") for x in lines)
 
 
 def incomplete_line(run: RunData) -> str:

@@ -9,6 +9,7 @@ import typer
 
 from noveval.cli.common import make_client
 from noveval.cli.options import (
+    HF_SOURCE_HELP,
     ConcurrencyOpt,
     LimitOpt,
     ModelOpt,
@@ -21,10 +22,10 @@ from noveval.cli.options import (
 )
 from noveval.cli.outcome import run_command
 
-InputOpt = Annotated[Path, typer.Option("--input", "-i", help="JSONL/JSON of {id, prompt | messages[, system, reference]}.")]
+InputOpt = Annotated[Path, typer.Option("--input", "-i", help=f"JSONL/JSON of {{id, prompt | messages[, system, reference]}}, {HF_SOURCE_HELP}.")]
 
 
-@run_command
+@run_command(batch=True, budget=True)
 def run(
     input: InputOpt,
     out: OutOpt,

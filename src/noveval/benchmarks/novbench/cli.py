@@ -12,6 +12,7 @@ import typer
 
 from noveval.cli.common import cli_errors, make_client, print_cache_summary
 from noveval.cli.options import (
+    HF_SOURCE_HELP,
     ConcurrencyOpt,
     EmbedderOpt,
     LimitOpt,
@@ -29,7 +30,7 @@ from noveval.models.client import run_async
 app = typer.Typer(help="NovBench (Wu et al.): dataset-construction stages and human agreement.")
 
 DataOpt = Annotated[
-    Path, typer.Option("--data", "-d", help="NovBench records (JSON array or JSONL; e.g. coling2020.json).")
+    Path, typer.Option("--data", "-d", help=f"NovBench records (JSON array or JSONL; e.g. coling2020.json), {HF_SOURCE_HELP}.")
 ]
 PromptingOpt = Annotated[
     str, typer.Option("--prompting", "-p", help="zero-shot | few-shot | rag (Appendix E).")
@@ -49,7 +50,7 @@ def _echo_scores(label: str, metrics: dict) -> None:
     typer.echo(f"{label}: " + "; ".join(parts))
 
 
-@run_command
+@run_command(batch=True, budget=True)
 def run(
     data: DataOpt,
     out: OutOpt,
@@ -108,7 +109,9 @@ def run(
         seed=seed,
         overwrite=overwrite,
     )
-    if score_after:
+    from noveval.models.calls import collecting
+
+    if score_after and not collecting():  # a batch's collect pass: scoring calls no chat model
         from noveval.benchmarks.novbench.score import score_run
 
         score_run(r.path, data, embedder=embedder, seed=seed)

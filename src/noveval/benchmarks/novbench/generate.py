@@ -273,6 +273,7 @@ def run_generation(
 
     from noveval.benchmarks.novbench.data import load_corpus, load_records
     from noveval.errors import InputError
+    from noveval.hfdata import is_hf_source
     from noveval.runs import RunDir
 
     if prompting not in PROMPTINGS:
@@ -301,7 +302,7 @@ def run_generation(
     cfg = generation_config(
         model_id=client.model_id,
         prompting=prompting,
-        data=str(Path(data).name),
+        data=str(data) if is_hf_source(data) else str(Path(data).name),
         max_tokens=max_tokens,
         seed=seed,
         corpus=(

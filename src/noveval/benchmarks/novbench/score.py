@@ -358,6 +358,7 @@ def score_run(
     """
     from noveval.benchmarks.novbench.data import load_records
     from noveval.errors import InputError
+    from noveval.hfdata import is_hf_source
     from noveval.io import make_dir, write_json
     from noveval.models import get_embedder
     from noveval.runs import RunDir
@@ -394,7 +395,7 @@ def score_run(
         "cache": {},
         "extra": {
             "prompting": config.get("prompting"),
-            "data": str(Path(data).name),
+            "data": str(data) if is_hf_source(data) else str(Path(data).name),
             "n_items": len(per_item),
             "empty_outputs": sum(1 for r in per_item if r["n_items"] == 0),
             "no_format": sum(1 for r in per_item if r.get("headers_found") == 0),

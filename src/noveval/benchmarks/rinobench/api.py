@@ -14,6 +14,7 @@ from typing import Any
 
 from noveval.benchmarks.rinobench.data import load_items, load_predictions, load_rubric
 from noveval.benchmarks.rinobench.judge import JudgeOptions
+from noveval.hfdata import source_label
 from noveval.models.client import run_async
 
 __all__ = ["run", "score"]
@@ -84,7 +85,7 @@ def run(
     Gold scores are optional: without them only ``predictions.jsonl`` is written.
 
     Args:
-        items: A ``test.json``-format file.
+        items: A ``test.json``-format file, or ``hf:NAME[:SPLIT]`` (:mod:`noveval.hfdata`).
         model: Model spec (or a ready client).
         out: Run directory (resumed when it holds the same settings).
         judge: Judge model spec/client for the justification metrics (None: skip).
@@ -128,7 +129,7 @@ def run(
     jopts = judge_options or JudgeOptions()
     config = {
         "benchmark": "rinobench",
-        "items": str(Path(items).resolve()),
+        "items": source_label(items),
         "n_items": len(sel),
         "model": client.model_id,
         "judge": judge_client.model_id if judge_client else None,
@@ -191,7 +192,7 @@ def score(
 
     Args:
         predictions: Predictions file (aligned with the gold by id, else by order).
-        gold: Gold ``test.json``-format file.
+        gold: Gold ``test.json``-format file, or ``hf:NAME[:SPLIT]``.
         judge: Judge model spec/client for the justification metrics (None: skip).
         out: Run directory for judgments / per-item rows / scores (None: write nothing).
         judge_options: Judge settings.
@@ -226,7 +227,7 @@ def score(
                 "benchmark": "rinobench",
                 "task": "score",
                 "predictions": str(Path(predictions).resolve()),
-                "gold": str(Path(gold).resolve()),
+                "gold": source_label(gold),
                 "judge": judge_client.model_id if judge_client else None,
                 "judge_options": jopts.model_dump() if judge_client else None,
                 "f1_labels": f1_labels,

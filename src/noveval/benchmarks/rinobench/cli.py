@@ -11,6 +11,7 @@ import typer
 
 from noveval.cli.common import cli_errors
 from noveval.cli.options import (
+    HF_SOURCE_HELP,
     ConcurrencyOpt,
     JudgeOpt,
     LimitOpt,
@@ -24,7 +25,7 @@ from noveval.cli.outcome import run_command
 
 app = typer.Typer(help="RINoBench extras: dataset construction (Section 4.1).", no_args_is_help=True)
 
-ItemsOpt = Annotated[Path | None, typer.Option("--items", "-i", help="Items in the published test.json format (default: the shipped samples).")]
+ItemsOpt = Annotated[Path | None, typer.Option("--items", "-i", help=f"Items in the published test.json format, {HF_SOURCE_HELP} (default: the shipped samples).")]
 RubricOpt = Annotated[Path | None, typer.Option("--rubric", help="label_descriptions.json (default: the paper's Table 1).")]
 F1LabelsOpt = Annotated[str, typer.Option("--f1-labels", help="fixed: macro-F1 over classes 1-5 | present: the released eval.py (scikit-learn's default label set; per-class F1 for gold classes only).")]
 MaxArgumentsOpt = Annotated[int | None, typer.Option("--max-arguments", min=1, help="Cap the judge's extracted arguments per justification and kind (default: all, as the paper).")]
@@ -46,7 +47,7 @@ def _samples() -> Path:
     return Path(str(files("noveval").joinpath("samples", "rinobench")))
 
 
-@run_command
+@run_command(batch=True, budget=True)
 def run(
     out: OutOpt,
     items: ItemsOpt = None,
@@ -79,10 +80,10 @@ def run(
     )
 
 
-@run_command
+@run_command(batch=True, budget=True)
 def score(
     predictions: Annotated[Path, typer.Option("--predictions", "-p", help="Predictions: published [{reasoning, novelty_score}] JSON or our predictions.jsonl.")],
-    gold: Annotated[Path, typer.Option("--gold", "-g", help="Gold items (test.json format).")],
+    gold: Annotated[Path, typer.Option("--gold", "-g", help=f"Gold items (test.json format), {HF_SOURCE_HELP}.")],
     judge: JudgeOpt = None,
     f1_labels: F1LabelsOpt = "fixed",
     max_arguments: MaxArgumentsOpt = None,
