@@ -19,6 +19,7 @@ from noveval.benchmarks.claimcheck.wle import (
     presentation_order,
 )
 from noveval.errors import InputError
+from noveval.models.openai_compat import PROBE_PROMPT
 
 from .fake import FakeClient
 
@@ -28,7 +29,9 @@ ANNS = load_annotations(SAMPLE / "annotations.jsonl", papers=PAPERS)
 REVIEW = PAPERS["sample-sea"].reviews[0]
 
 
-def reply(prompt: str) -> dict:
+def reply(prompt: str) -> dict | str:
+    if prompt == PROBE_PROMPT:  # the endpoint check before the first real call
+        return "OK"
     if "scientific claim" in prompt:
         return {"claims": ["SEA reduces memory use by 40% on documents of 16k tokens.",
                            "SEA is the best model ever."]}
