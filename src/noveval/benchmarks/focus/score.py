@@ -15,14 +15,19 @@ model's review texts and the expert review texts. Output:
 
 "Overall" F1 matches (polarity, target, aspect) triples, so a strength never
 matches a weakness; strength/weakness F1 use that polarity's points only.
-Points whose target or aspect failed to parse keep ``None`` in the pair and can
-only match nothing; they are left out of the distributions.
+
+**Failed points.** A point whose target or aspect failed to parse (label ``None``)
+stays in the F1 denominators as a label equal to nothing, not even another failed
+point: a failed model point costs precision, a failed expert point costs recall.
+Failed points are left out of the focus distributions (they have no facet) and are
+counted per paper (``n_failed_model``, ``n_failed_human``) and per run
+(``extra.annotation_failures``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -55,6 +60,8 @@ PER_ITEM_METRICS = (
     "n_weaknesses_model",
     "n_strengths_human",
     "n_weaknesses_human",
+    "n_failed_model",
+    "n_failed_human",
 )
 
 __all__ = ["DISTRIBUTIONS", "PER_ITEM_METRICS", "focus_report", "per_paper_rows"]
@@ -62,6 +69,31 @@ __all__ = ["DISTRIBUTIONS", "PER_ITEM_METRICS", "focus_report", "per_paper_rows"
 
 def _facets(family: str) -> Sequence[str]:
     return TARGETS if family == "target" else ASPECTS
+
+
+class _Unmatched:
+    """The label key of a failed point: hashable, equal only to itself."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<failed>"
+
+
+def failed(row: Mapping[str, Any]) -> bool:
+    """True when the point's target or aspect is missing (annotation failed)."""
+    return row.get("target") is None or row.get("aspect") is None
+
+
+def label_key(row: Mapping[str, Any], *, polarity: bool) -> Hashable:
+    """The key a point is matched on: ``(target, aspect)``, with polarity first if asked.
+
+    A failed point gets a fresh :class:`_Unmatched` object, so it matches nothing.
+    """
+    if failed(row):
+        return _Unmatched()
+    pair = (row["target"], row["aspect"])
+    return (row["polarity"], *pair) if polarity else pair
 
 
 def distributions(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[float]]:
@@ -118,20 +150,21 @@ def per_paper_rows(
         h, m = by_paper[pid]["h"], by_paper[pid]["m"]
         row: dict[str, Any] = {"id": pid}
         overall = multiset_prf(
-            [(r["polarity"], r.get("target"), r.get("aspect")) for r in h],
-            [(r["polarity"], r.get("target"), r.get("aspect")) for r in m],
+            [label_key(r, polarity=True) for r in h], [label_key(r, polarity=True) for r in m]
         )
         row["f1_overall"] = overall[2] if overall else None
         row["precision_overall"] = overall[0] if overall else None
         row["recall_overall"] = overall[1] if overall else None
         for pol in ("strength", "weakness"):
             prf = multiset_prf(
-                [(r.get("target"), r.get("aspect")) for r in h if r["polarity"] == pol],
-                [(r.get("target"), r.get("aspect")) for r in m if r["polarity"] == pol],
+                [label_key(r, polarity=False) for r in h if r["polarity"] == pol],
+                [label_key(r, polarity=False) for r in m if r["polarity"] == pol],
             )
             row[f"f1_{pol}"] = prf[2] if prf else None
             row[f"n_{pol}s_model"] = sum(1 for r in m if r["polarity"] == pol)
             row[f"n_{pol}s_human"] = sum(1 for r in h if r["polarity"] == pol)
+        row["n_failed_model"] = sum(1 for r in m if failed(r))
+        row["n_failed_human"] = sum(1 for r in h if failed(r))
         out.append(row)
 
     if text_metrics and model_texts is not None and expert_texts is not None:
@@ -225,8 +258,10 @@ def focus_report(
     human = [r for r in human if r["paper_id"] in ids]
     model = [r for r in model if r["paper_id"] in ids]
     failures = {
-        "human": sum(1 for r in human if r.get("error")),
-        "model": sum(1 for r in model if r.get("error")),
+        "human": sum(1 for r in human if failed(r)),
+        "model": sum(1 for r in model if failed(r)),
+        "rule": "a point whose target or aspect failed to parse matches nothing in F1 "
+                "(it stays in the denominators) and is left out of the distributions",
     }
     return {
         "facets": {"target": list(TARGETS), "aspect": list(ASPECTS)},
