@@ -6,7 +6,7 @@ from noveval.benchmarks.focus.score import focus_report, per_paper_rows
 
 
 def _pt(pol, target, aspect, pid="p"):
-    return {"paper_id": pid, "polarity": pol, "target": target, "aspect": aspect,
+    return {"paper_id": pid, "polarity": pol, "target": target, "aspect": aspect, "text": "t",
             "error": None if target and aspect else "target: reply is not JSON"}
 
 
@@ -40,3 +40,36 @@ def test_failed_points_stay_in_the_denominators():
     (row3,) = per_paper_rows(["p"], [_pt("weakness", "Method", None)],
                              [_pt("weakness", "Method", None)], text_metrics=False)
     assert row3["f1_weakness"] == 0.0 and row3["n_failed_human"] == 1
+
+
+def _write_run(path, human, model, preds):
+    from noveval.runs import RunDir
+
+    run = RunDir.create(path, {"benchmark": "focus", "model": "m", "annotator": "m", "epsilon": 1e-3})
+    run.write("predictions", preds)
+    run.write("judgments", [{"source": "human", **r} for r in human] + [{"source": "m", **r} for r in model])
+    return run
+
+
+def test_weakness_counts_have_a_mean_and_the_report_shows_it(tmp_path):
+    from noveval.benchmarks.focus.pipeline import score_run
+    from noveval.report.build import build_report
+
+    # paper a: model 3 weaknesses, 1 strength; paper b: model 1 weakness, 0 strengths
+    model = ([_pt("weakness", "Method", "Validity", "a")] * 3 + [_pt("strength", "Method", "Novelty", "a")]
+             + [_pt("weakness", "Theory", "Clarity", "b")])
+    human = [_pt("weakness", "Method", "Validity", "a"), _pt("weakness", "Method", "Validity", "b"),
+             _pt("weakness", "Paper", "Clarity", "b")]
+    preds = [{"id": "a", "review_text": "x"}, {"id": "b", "review_text": "y"}]
+    run = _write_run(tmp_path / "run", human, model, preds)
+    scores = score_run(run.path, text_metrics=False, plot=False)
+    m = scores["metrics"]
+    assert "n_weaknesss_model" not in m
+    assert m["n_weaknesses_model"]["mean"] == pytest.approx(2.0) and m["n_weaknesses_model"]["n"] == 2
+    assert m["n_strengths_model"]["mean"] == pytest.approx(0.5)
+    assert m["n_weaknesses_human"]["mean"] == pytest.approx(1.5)
+    view = build_report([run.path])
+    (bench,) = view.benchmarks
+    rows = dict(bench.headline.rows)
+    (cell,) = rows["N weaknesses model"]
+    assert cell.text == "2.000" and cell.value == pytest.approx(2.0)

@@ -155,14 +155,14 @@ def per_paper_rows(
         row["f1_overall"] = overall[2] if overall else None
         row["precision_overall"] = overall[0] if overall else None
         row["recall_overall"] = overall[1] if overall else None
-        for pol in ("strength", "weakness"):
+        for pol, plural in (("strength", "strengths"), ("weakness", "weaknesses")):
             prf = multiset_prf(
                 [label_key(r, polarity=False) for r in h if r["polarity"] == pol],
                 [label_key(r, polarity=False) for r in m if r["polarity"] == pol],
             )
             row[f"f1_{pol}"] = prf[2] if prf else None
-            row[f"n_{pol}s_model"] = sum(1 for r in m if r["polarity"] == pol)
-            row[f"n_{pol}s_human"] = sum(1 for r in h if r["polarity"] == pol)
+            row[f"n_{plural}_model"] = sum(1 for r in m if r["polarity"] == pol)
+            row[f"n_{plural}_human"] = sum(1 for r in h if r["polarity"] == pol)
         row["n_failed_model"] = sum(1 for r in m if failed(r))
         row["n_failed_human"] = sum(1 for r in h if failed(r))
         out.append(row)
