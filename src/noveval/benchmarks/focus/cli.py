@@ -27,15 +27,22 @@ app = typer.Typer(help="Focus-level review evaluation (Mind the Blind Spots): ex
 
 PapersArg = Annotated[Path, typer.Option("--papers", "-p", help="Papers with reviews (.jsonl[.gz] or .json), e.g. shared/data/reviews/neurips-2024.jsonl.gz.")]
 AnnotatorOpt = Annotated[str | None, typer.Option("--annotator", "-a", help="Model spec of the target/aspect annotator (default: --model).")]
-ExpertOpt = Annotated[str, typer.Option("--expert", help="Expert points: 'split' (deterministic splitter of review sections) or 'chain' (three-prompt chain from the meta-review).")]
+ExpertOpt = Annotated[str | None, typer.Option("--expert", help="Expert points: 'split' (deterministic splitter of review sections) or 'chain' (three-prompt chain from the meta-review). Default: the protocol's (noveval: split; paper: chain).")]
+ProtocolOpt = Annotated[str, typer.Option("--protocol", help="'noveval' (default: all papers, all reviewers' points, multiset F1, best reference) or 'paper' (Shin et al.: rejected papers, meta-review chain, set F1, mean over references, KL on distributions present on both sides). See docs/fidelity.md.")]
+ScoreProtocolOpt = Annotated[str | None, typer.Option("--protocol", help="Scoring rules 'noveval' or 'paper' (default: the run's protocol). Expert route and paper selection stay the run's.")]
 
 
 def _print_scores(scores: dict) -> None:
     m = scores["metrics"]
     kl = scores["extra"]["kl"]
-    typer.echo(f"focus  model={scores['model']}  annotator={scores.get('annotator')}")
-    typer.echo(f"  KL(human||model) mean {kl['mean']:.3f}  " + "  ".join(
-        f"{k} {v:.3f}" for k, v in kl.items() if k != "mean"))
+    typer.echo(f"focus  protocol={scores.get('protocol', 'noveval')}  model={scores['model']}  "
+               f"annotator={scores.get('annotator')}")
+
+    def num(v: float | None) -> str:
+        return "–" if v is None else f"{v:.3f}"
+
+    typer.echo(f"  KL(human||model) mean {num(kl['mean'])}  " + "  ".join(
+        f"{k} {num(v)}" for k, v in kl.items() if k != "mean"))
     for name in ("f1_overall", "f1_strength", "f1_weakness", "rougeL", "bertscore_f1", "bleu4"):
         v = m.get(name, {})
         if v.get("mean") is not None:
@@ -48,7 +55,8 @@ def run(
     out: OutOpt,
     model: ModelOpt = "local",
     annotator: AnnotatorOpt = None,
-    expert: ExpertOpt = "split",
+    protocol: ProtocolOpt = "noveval",
+    expert: ExpertOpt = None,
     source: Annotated[str, typer.Option(help="Paper input: 'abstract' or 'fulltext' (when the record has fulltext_markdown).")] = "abstract",
     limit: LimitOpt = None,
     max_reviews: Annotated[int | None, typer.Option(help="Split route: only the first N human reviews per paper.")] = None,
@@ -65,7 +73,8 @@ def run(
     from noveval.benchmarks.focus.pipeline import run_focus
 
     scores = run_focus(
-        papers, out, model=model, annotator=annotator, expert=expert, source=source, limit=limit,
+        papers, out, model=model, annotator=annotator, protocol=protocol, expert=expert,
+        source=source, limit=limit,
         max_reviews=max_reviews, max_input_tokens=max_input_tokens, max_tokens=max_tokens,
         seed=seed, concurrency=concurrency, cache=not no_cache, refresh=refresh,
         overwrite=overwrite, text_metrics=not no_text_metrics,
@@ -78,12 +87,13 @@ def run(
 def score(
     run_dir: Annotated[Path, typer.Argument(help="A focus run directory (from `noveval run focus`).")],
     no_text_metrics: Annotated[bool, typer.Option("--no-text-metrics", help="Skip ROUGE-L/BLEU-4/BERTScore.")] = False,
+    protocol: ScoreProtocolOpt = None,
     seed: SeedOpt = 0,
 ) -> None:
     """Re-score a focus run from its saved predictions and judgments (no model calls)."""
     from noveval.benchmarks.focus.pipeline import score_run
 
-    _print_scores(score_run(run_dir, seed=seed, text_metrics=not no_text_metrics))
+    _print_scores(score_run(run_dir, protocol=protocol, seed=seed, text_metrics=not no_text_metrics))
 
 
 @app.command("split")
