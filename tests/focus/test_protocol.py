@@ -174,6 +174,13 @@ def test_papers_whose_expert_chain_failed_are_not_scored(tmp_path):
     s = score_run(run.path, text_metrics=False, plot=False)
     assert s["extra"]["expert_failures"]["n"] == 1 and "q" in s["extra"]["expert_failures"]["papers"]
     assert s["metrics"]["f1_overall"]["n"] == 1
+    # when the chain fails everywhere nothing is scored, and no number pretends otherwise
+    run.write("expert", [{"id": i, "review_text": "", "strengths": [], "weaknesses": [], "error": "x"}
+                         for i in ("p", "q")])
+    s = score_run(run.path, text_metrics=True, plot=True)
+    assert s["extra"]["expert_failures"]["n"] == 2
+    assert s["metrics"]["f1_overall"]["n"] == 0 and s["metrics"]["kl_mean"]["mean"] is None
+    assert s["extra"]["kl"]["mean"] is None
 
 
 def test_label_map_in_a_users_file_and_unknown_label_exit_2(tmp_path):

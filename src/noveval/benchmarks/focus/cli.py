@@ -62,6 +62,7 @@ def run(
     max_reviews: Annotated[int | None, typer.Option(help="Split route: only the first N human reviews per paper.")] = None,
     max_input_tokens: Annotated[int, typer.Option(help="Truncate the paper text to this many tokens (4 chars/token).")] = 6000,
     max_tokens: Annotated[int, typer.Option(help="Output budget of a generated review.")] = 1024,
+    expert_max_tokens: Annotated[int, typer.Option(help="Output budget of each step of the expert chain (--expert chain).")] = 1200,
     no_text_metrics: Annotated[bool, typer.Option("--no-text-metrics", help="Skip ROUGE-L/BLEU-4/BERTScore.")] = False,
     concurrency: ConcurrencyOpt = None,
     no_cache: NoCacheOpt = False,
@@ -76,7 +77,7 @@ def run(
         papers, out, model=model, annotator=annotator, protocol=protocol, expert=expert,
         source=source, limit=limit,
         max_reviews=max_reviews, max_input_tokens=max_input_tokens, max_tokens=max_tokens,
-        seed=seed, concurrency=concurrency, cache=not no_cache, refresh=refresh,
+        expert_max_tokens=expert_max_tokens, seed=seed, concurrency=concurrency, cache=not no_cache, refresh=refresh,
         overwrite=overwrite, text_metrics=not no_text_metrics,
     )
     _print_scores(scores)

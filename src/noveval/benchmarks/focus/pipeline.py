@@ -67,6 +67,7 @@ def run_focus(
     protocol: str = "noveval",
     expert: str | None = None,
     expert_model: str | None = None,
+    expert_max_tokens: int = 1200,
     source: str = "abstract",
     limit: int | None = None,
     max_reviews: int | None = None,
@@ -93,6 +94,7 @@ def run_focus(
         expert: ``"split"`` (deterministic splitter) or ``"chain"`` (Appendix A.1.1);
             default: the protocol's. The paper protocol needs ``"chain"``.
         expert_model: Model of the expert chain (default: the annotator).
+        expert_max_tokens: Output budget of each step of the expert chain.
         source: ``"abstract"`` or ``"fulltext"`` input for the reviewing model.
         limit: First N papers only.
         max_reviews: Split route: use only the first N reviews of each paper.
@@ -141,6 +143,7 @@ def run_focus(
         "annotator": ann_client.model_id,
         "expert": expert,
         "expert_model": expert_model or annotator if expert == "chain" else None,
+        "expert_max_tokens": expert_max_tokens if expert == "chain" else None,
         "max_reviews": max_reviews,
         "source": source,
         "truncation": truncation_rule(max_input_tokens),
@@ -154,7 +157,8 @@ def run_focus(
     run_async(
         _generate_and_annotate(
             run, papers, gen_client, ann_client,
-            expert=expert, expert_model=expert_model or annotator, max_reviews=max_reviews,
+            expert=expert, expert_model=expert_model or annotator,
+            expert_max_tokens=expert_max_tokens, max_reviews=max_reviews,
             source=source, max_input_tokens=max_input_tokens, max_tokens=max_tokens,
             seed=seed, kw=kw,
         ),
@@ -166,7 +170,7 @@ def run_focus(
 
 async def _generate_and_annotate(
     run: Any, papers: list[FocusPaper], gen_client: Any, ann_client: Any, *, expert: str,
-    expert_model: str, max_reviews: int | None, source: str, max_input_tokens: int,
+    expert_model: str, expert_max_tokens: int, max_reviews: int | None, source: str, max_input_tokens: int,
     max_tokens: int, seed: int, kw: dict[str, Any],
 ) -> None:
     from noveval.runs import run_items
@@ -177,7 +181,7 @@ async def _generate_and_annotate(
         from noveval.models.client import get_client
 
         ex_client = ann_client if expert_model == ann_client.model_id else get_client(expert_model, **kw)
-        expert_out = await expert_rows(run, ex_client, papers)
+        expert_out = await expert_rows(run, ex_client, papers, max_tokens=expert_max_tokens)
         human: list[FocusPoint] = []
         for row in expert_out:
             human += points_from_lists(row["id"], "human", row["strengths"], row["weaknesses"])
@@ -278,8 +282,6 @@ def score_run(
     expert_failed = {r["id"]: r.get("error") for r in expert_rows
                      if r.get("error") and not (r.get("strengths") or r.get("weaknesses"))}
     paper_ids = [r["id"] for r in preds if r["id"] not in expert_failed]
-    if not paper_ids:
-        raise InputError(run.path, None, "expert", "the expert chain failed on every paper: nothing to score")
     human = [r for r in judgments if r["source"] == "human"]
     model = [r for r in judgments if r["source"] != "human"]
     in_run = set(paper_ids)

@@ -126,7 +126,8 @@ def kl_table(
         present_only: Leave out (value ``None``) a distribution that has no point on
             a facet on one side or the other, e.g. the strength distributions of a
             model that writes only weaknesses (the paper's protocol); otherwise the
-            empty side is smoothed towards uniform and compared.
+            empty side is smoothed towards uniform and compared. A distribution
+            empty on both sides is always left out (there is nothing to compare).
 
     Returns:
         Distribution key -> KL in [0, inf) (0 best) or ``None`` when left out;
@@ -135,7 +136,8 @@ def kl_table(
     hd, md = distributions(human), distributions(model)
     out: dict[str, float | None] = {}
     for k in hd:
-        if present_only and (sum(hd[k]) == 0 or sum(md[k]) == 0):
+        empty_h, empty_m = sum(hd[k]) == 0, sum(md[k]) == 0
+        if (empty_h and empty_m) or (present_only and (empty_h or empty_m)):
             out[k] = None
         else:
             out[k] = kl_divergence(hd[k], md[k], epsilon=epsilon)
@@ -298,7 +300,8 @@ def bootstrap_kl(
         mp[r["paper_id"]].append(r)
     rng = np.random.default_rng(seed)
     ids = list(paper_ids)
-    point = kl_table(human, model, epsilon=epsilon, present_only=present_only)["mean"]
+    point = kl_table([r for i in ids for r in hp[i]], [r for i in ids for r in mp[i]],
+                     epsilon=epsilon, present_only=present_only)["mean"]
     if len(ids) < 2 or point is None:
         return {"mean": point, "ci_low": point, "ci_high": point, "n": len(ids)}
     values = []
