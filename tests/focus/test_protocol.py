@@ -241,3 +241,17 @@ def test_facet_counts_maps_aliases_and_raises_on_unknown():
         facet_counts(["Banana"], facets=TARGETS)
     with pytest.raises(ValueError, match="not one of the facets"):
         facet_counts(["Novelty"], facets=TARGETS)
+
+
+def test_a_run_whose_points_all_failed_is_scored_not_refused(tmp_path):
+    from noveval.benchmarks.focus.pipeline import score_run
+
+    run = _write_run(tmp_path / "run", [])
+    run.write("predictions", [{"id": "p", "review_text": "", "error": "no strengths or weaknesses found"}])
+    s = score_run(run.path, text_metrics=False, plot=False)
+    assert s["extra"]["generation_failures"] == 1
+    assert s["metrics"]["f1_overall"]["n"] == 0 and s["metrics"]["kl_mean"]["mean"] is None
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "config.json").write_text("{}")
+    with pytest.raises(InputError, match="no predictions"):
+        score_run(tmp_path / "empty", text_metrics=False, plot=False)

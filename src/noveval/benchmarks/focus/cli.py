@@ -20,6 +20,7 @@ from noveval.cli.options import (
     OverwriteOpt,
     RefreshOpt,
     SeedOpt,
+    TimeoutOpt,
 )
 from noveval.models.client import run_async
 
@@ -65,6 +66,7 @@ def run(
     expert_max_tokens: Annotated[int, typer.Option(help="Output budget of each step of the expert chain (--expert chain).")] = 1200,
     no_text_metrics: Annotated[bool, typer.Option("--no-text-metrics", help="Skip ROUGE-L/BLEU-4/BERTScore.")] = False,
     concurrency: ConcurrencyOpt = None,
+    timeout: TimeoutOpt = 600.0,
     no_cache: NoCacheOpt = False,
     refresh: RefreshOpt = False,
     seed: SeedOpt = 0,
@@ -77,7 +79,8 @@ def run(
         papers, out, model=model, annotator=annotator, protocol=protocol, expert=expert,
         source=source, limit=limit,
         max_reviews=max_reviews, max_input_tokens=max_input_tokens, max_tokens=max_tokens,
-        expert_max_tokens=expert_max_tokens, seed=seed, concurrency=concurrency, cache=not no_cache, refresh=refresh,
+        expert_max_tokens=expert_max_tokens, seed=seed, concurrency=concurrency, timeout_s=timeout,
+        cache=not no_cache, refresh=refresh,
         overwrite=overwrite, text_metrics=not no_text_metrics,
     )
     _print_scores(scores)

@@ -76,6 +76,7 @@ def run_focus(
     epsilon: float = DEFAULT_EPSILON,
     seed: int = 0,
     concurrency: int | None = None,
+    timeout_s: float = 600.0,
     cache: bool = True,
     refresh: bool = False,
     overwrite: bool = False,
@@ -103,6 +104,8 @@ def run_focus(
         epsilon: KL smoothing (see :mod:`noveval.metrics.focus`).
         seed: Generation seed and bootstrap seed.
         concurrency: Max requests in flight.
+        timeout_s: Per-attempt timeout of a model call (a long chain step of a small
+            local model on a busy CPU needs minutes).
         cache: Use the response cache.
         refresh: Ignore cached responses.
         overwrite: Replace a run with other settings.
@@ -129,7 +132,8 @@ def run_focus(
         raise InputError(papers_path, None, "accepted", f"no paper qualifies under --protocol "
                          f"{proto.name} ({selection['rule']}; {selection['accepted']} accepted)")
     annotator = annotator or model
-    kw = {"cache": "default" if cache else None, "refresh": refresh, "concurrency": concurrency}
+    kw = {"cache": "default" if cache else None, "refresh": refresh, "concurrency": concurrency,
+          "timeout_s": timeout_s}
     gen_client = get_client(model, **kw)
     ann_client = gen_client if annotator == model else get_client(annotator, **kw)
     config = {
@@ -255,8 +259,9 @@ def score_run(
         The scores dict (``primary_metric`` is ``kl_mean``, lower is better).
 
     Raises:
-        InputError: No predictions or judgments, or a judgments row with an unknown
-            label or polarity (file, line, field).
+        InputError: No predictions, or a judgments row with an unknown label or
+            polarity (file, line, field). A run whose points all failed (no
+            judgments) is scored: every paper without points, failures counted.
     """
     from noveval.benchmarks.focus.data import read_judgments
     from noveval.benchmarks.focus.protocol import get_protocol
@@ -276,8 +281,8 @@ def score_run(
     eps = cfg.get("epsilon", DEFAULT_EPSILON) if epsilon is None else epsilon
     preds = run.rows("predictions")
     judgments = read_judgments(run.file("judgments")) if run.file("judgments").exists() else []
-    if not preds or not judgments:
-        raise InputError(run.path, None, None, "run has no predictions or judgments to score")
+    if not preds:
+        raise InputError(run.path, None, None, "run has no predictions to score")
     expert_rows = run.rows("expert") if run.file("expert").exists() else []
     expert_failed = {r["id"]: r.get("error") for r in expert_rows
                      if r.get("error") and not (r.get("strengths") or r.get("weaknesses"))}
