@@ -281,3 +281,21 @@ def test_table3_overall_is_a_weighted_not_a_plain_mean():
     (row,) = per_paper_rows(["p"], HUMAN, MODEL, text_metrics=False, matching="set")
     n_s, n_w = 1 + 2, 2 + 2  # |H_s| + |M_s|, |H_w| + |M_w| as sets
     assert row["f1_overall"] == pytest.approx((n_s * row["f1_strength"] + n_w * row["f1_weakness"]) / (n_s + n_w))
+
+
+def test_cli_protocol_option(tmp_path):
+    from noveval.cli.main import app
+
+    judg = [{"source": "human", **r} for r in HUMAN] + [{"source": "m", **r} for r in MODEL]
+    run = _write_run(tmp_path / "run", judg)
+    res = CliRunner().invoke(app, ["score", "focus", str(run.path), "--no-text-metrics", "--protocol", "paper"])
+    assert res.exit_code == 0, res.output
+    assert "protocol=paper" in res.output and "f1_weakness    0.500" in res.output
+    res = CliRunner().invoke(app, ["score", "focus", str(run.path), "--protocol", "papers"])
+    assert res.exit_code == 2 and "protocol" in res.output
+    papers = tmp_path / "p.jsonl"
+    papers.write_text(json.dumps({"id": "a", "title": "T", "accepted": True}) + "\n")
+    res = CliRunner().invoke(app, ["run", "focus", "-p", str(papers), "-o", str(tmp_path / "r"),
+                                   "--protocol", "paper"])
+    assert res.exit_code == 2 and "no paper qualifies" in res.output
+    assert not (tmp_path / "r").exists()
