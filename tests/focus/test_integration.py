@@ -36,3 +36,34 @@ def test_focus_end_to_end(data_dir, tmp_path):
     # resuming the same run makes zero model calls (everything cached / done)
     run_focus(papers, out, model="local", limit=3, max_reviews=1, max_tokens=200,
               max_input_tokens=600)
+
+
+def test_focus_paper_protocol_end_to_end(tmp_path):
+    """The paper protocol with the bundled model on the shipped sample: the accepted
+    paper is left out, the expert side comes from the meta-review chain, and the run
+    records its protocol and selection."""
+    from importlib import resources
+
+    from noveval.benchmarks.focus import run_focus
+
+    papers = str(resources.files("noveval") / "samples" / "focus" / "sample_reviews.jsonl")
+    out = tmp_path / "paper"
+    scores = run_focus(papers, out, model="local", protocol="paper", limit=1, max_tokens=150,
+                       max_input_tokens=400, expert_max_tokens=150, text_metrics=False)
+    cfg = json.loads((out / "config.json").read_text())
+    assert cfg["protocol"] == "paper" and cfg["expert"] == "chain"
+    assert cfg["selection"]["rejected"] == 2 and cfg["selection"]["accepted"] == 1
+    assert cfg["paper_ids"] == ["demo-graph-sparsify"]  # the first rejected paper
+    expert = [json.loads(x) for x in (out / "expert.jsonl").read_text().splitlines()]
+    assert len(expert) == 1 and len(expert[0]["steps"]) in (1, 2, 3)
+    assert scores["protocol"] == "paper" and scores["extra"]["protocol"]["matching"] == "set"
+    judg = [json.loads(x) for x in (out / "judgments.jsonl").read_text().splitlines()]
+    human = [j for j in judg if j["source"] == "human"]
+    # the human points are the chain's, not the reviews' sections
+    assert len(human) == len(expert[0]["strengths"]) + len(expert[0]["weaknesses"])
+    n_scored = scores["metrics"]["n_weaknesses_model"]["n"]
+    if human:
+        assert n_scored == 1 and scores["extra"]["expert_failures"]["n"] == 0
+    else:  # a chain that yields no point leaves the paper unscored, and says so
+        assert n_scored == 0 and scores["extra"]["expert_failures"]["n"] == 1
+        assert scores["metrics"]["kl_mean"]["mean"] is None

@@ -17,19 +17,31 @@ Choices the paper leaves open, fixed here and stated once:
   bin of both distributions, which are then renormalised, so a facet with zero
   mass gives a large but finite divergence. ``epsilon=0`` gives the raw KL
   (``inf`` when the model leaves a human facet empty).
+* **Published label strings** -- the paper's prompts (Figures 9-12) and confusion
+  matrices (Figures 13-14) name some facets differently from Table 1: "Overall
+  Motivation" is ``Problem``, "Prior work" is ``Prior Research``, "Communication
+  Clarity" is ``Clarity``, "Review Process" is ``Review process``; the prompts'
+  answer format ``"Target 1: Overall Motivation"`` carries a number that depends on
+  the prompt, so the number is dropped and the name is mapped.
+  :func:`canonical_label` applies this map (:data:`LABEL_ALIASES`); a string it does
+  not know raises ``ValueError`` -- it is never dropped.
 * **Labels outside the facet set** (``Review process`` target, ``Irrelevant``
-  aspect, annotation failures) are left out of the distributions: Table 1 and
-  Figure 4 only show the 7 targets and 5 aspects.
-* **Multiset F1** -- per paper, the true positives of two multisets are
-  ``sum_x min(count_h(x), count_m(x))``; the paper's reported F1 is the mean of the
+  aspect, annotation failures ``None``) are left out of the distributions: Table 1
+  and Figure 4 only show the 7 targets and 5 aspects.
+* **Set and multiset F1** -- Section 5.1 and Table 3 define the F1 "over the set of
+  annotated (target, aspect) pairs": :func:`set_prf`, true positives
+  ``|H & M|``. :func:`multiset_prf` counts duplicates (``sum_x min(count_h(x),
+  count_m(x))``), noveval's default. Either way the reported F1 is the mean of the
   per-paper F1 over papers.
-* **Per-facet P/R/F1** -- micro-averaged over papers with the same multiset
-  matching restricted to one facet: ``P_f = sum_p min(h_pf, m_pf) / sum_p m_pf``.
+* **Per-facet P/R/F1** -- micro-averaged over papers with the same matching
+  restricted to one facet: ``P_f = sum_p min(h_pf, m_pf) / sum_p m_pf`` (counts), or
+  with ``binary=True`` presence per paper (``h_pf, m_pf in {0, 1}``), the set version.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
@@ -57,24 +69,94 @@ EXTRA_ASPECT = "Irrelevant"
 
 DEFAULT_EPSILON = 1e-3
 
+LABEL_ALIASES: dict[str, str] = {
+    "overall motivation": "Problem",
+    "prior work": "Prior Research",
+    "communication clarity": "Clarity",
+}
+"""Published label strings (lower case) -> facet names. "Overall Motivation" is target 1
+of Figures 9-10 (Table 1 calls it Problem); "Prior work" is Figure 13's name for Prior
+Research; "Communication Clarity" is the Clarity aspect of Figures 11-12. Case,
+spacing, hyphens and underscores are ignored everywhere, so "Review Process" (Figure 13)
+is ``Review process`` and "not specific" is ``Not-specific``."""
+
+_PROMPT_PREFIX = re.compile(r"^\s*(?:final\s+)?(?:target|aspect)\s*(?:\[?\d+\]?)?\s*[:.-]\s*", re.I)
+
 __all__ = [
     "ASPECTS",
     "DEFAULT_EPSILON",
     "EXTRA_ASPECT",
     "EXTRA_TARGET",
+    "LABEL_ALIASES",
     "TARGETS",
+    "canonical_label",
     "facet_counts",
     "focus_distribution",
     "kl_divergence",
     "multiset_prf",
     "per_facet_prf",
+    "set_prf",
 ]
+
+
+def family_labels(family: str) -> tuple[str, ...]:
+    """Every label of one family: the facets plus the annotator-only extra label.
+
+    Args:
+        family: ``"target"`` or ``"aspect"``.
+    """
+    if family == "target":
+        return (*TARGETS, EXTRA_TARGET)
+    if family == "aspect":
+        return (*ASPECTS, EXTRA_ASPECT)
+    raise ValueError(f"family must be 'target' or 'aspect', got {family!r}")
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[-_]", " ", text).split()).strip(" .*\"'").lower()
+
+
+def canonical_label(label: str, family: str | None = None) -> str:
+    """Map a label string, as published or as written by a model, to noveval's name.
+
+    Accepts the facet names of Table 1 and the extra labels in any case and spacing,
+    the published aliases of :data:`LABEL_ALIASES` ("Overall Motivation",
+    "Communication Clarity", "Prior work", ...) and the prompts' answer format
+    ``"Target 1: Overall Motivation"`` / ``"Aspect 3: Communication Clarity"`` (the
+    number is ignored: it differs between the strength and weakness prompts).
+
+    Args:
+        label: The label string.
+        family: ``"target"`` or ``"aspect"`` to accept only that family's labels;
+            ``None`` accepts either.
+
+    Returns:
+        The canonical label (one of :data:`TARGETS`, :data:`ASPECTS`,
+        :data:`EXTRA_TARGET`, :data:`EXTRA_ASPECT`).
+
+    Raises:
+        ValueError: The string is not a known label of the family (never dropped).
+    """
+    families = ("target", "aspect") if family is None else (family,)
+    key = _norm(_PROMPT_PREFIX.sub("", label))
+    key = _norm(LABEL_ALIASES.get(key, key))
+    for fam in families:
+        for name in family_labels(fam):
+            if key == _norm(name):
+                return name
+    known = [n for fam in families for n in family_labels(fam)]
+    raise ValueError(
+        f"unknown {family or 'facet'} label {label!r}; expected one of {known} "
+        f"or a published alias {sorted(LABEL_ALIASES)}"
+    )
 
 
 def facet_counts(labels: Iterable[str | None], *, facets: Sequence[str]) -> np.ndarray:
     """Count how many labels fall on each facet, in ``facets`` order.
 
-    Labels not in ``facets`` (``None``, ``Irrelevant``, ...) are ignored.
+    ``None`` (an annotation failure) and the annotator-only labels ``Review process``
+    and ``Irrelevant`` are not facets and are skipped; published aliases are mapped
+    (:func:`canonical_label`); any other string raises.
 
     Args:
         labels: One label per review point.
@@ -82,12 +164,21 @@ def facet_counts(labels: Iterable[str | None], *, facets: Sequence[str]) -> np.n
 
     Returns:
         Integer counts of shape ``(len(facets),)``.
+
+    Raises:
+        ValueError: A label that is neither a facet, an extra label, an alias nor ``None``.
     """
     index = {f: i for i, f in enumerate(facets)}
+    skip = {EXTRA_TARGET, EXTRA_ASPECT}
     counts = np.zeros(len(facets), dtype=np.int64)
     for label in labels:
-        if label in index:
-            counts[index[label]] += 1
+        if label is None:
+            continue
+        name = label if label in index else canonical_label(label)
+        if name in index:
+            counts[index[name]] += 1
+        elif name not in skip:
+            raise ValueError(f"label {label!r} is not one of the facets {list(facets)}")
     return counts
 
 
@@ -196,11 +287,33 @@ def multiset_prf(
     return precision, recall, f1
 
 
+def set_prf(
+    human: Iterable[Hashable], model: Iterable[Hashable]
+) -> tuple[float, float, float] | None:
+    """Precision, recall and F1 between the *sets* of labels of one paper.
+
+    Section 5.1: "F1 scores over the set of annotated (target, aspect) pairs"; Table 3:
+    "computed by comparing the (target, aspect) set between expert and LLM reviews".
+    Duplicates collapse: two (Experiment, Validity) weaknesses are one element.
+    ``P = |H & M| / |M|``, ``R = |H & M| / |H|``.
+
+    Args:
+        human: The expert labels of one paper.
+        model: The model's labels of the same paper.
+
+    Returns:
+        ``(precision, recall, f1)`` in [0, 1] (1 is best), ``None`` when both sets are
+        empty, all zeros when one is.
+    """
+    return multiset_prf(set(human), set(model))
+
+
 def per_facet_prf(
-    human: Mapping[str, Iterable[str | None]],
-    model: Mapping[str, Iterable[str | None]],
+    human: Mapping[Hashable, Iterable[str | None]],
+    model: Mapping[Hashable, Iterable[str | None]],
     *,
     facets: Sequence[str],
+    binary: bool = False,
 ) -> dict[str, dict[str, float]]:
     """Per-facet precision, recall and F1 over papers (Appendix A.4, Tables 7-12).
 
@@ -212,21 +325,27 @@ def per_facet_prf(
         R_f = sum_p min(h_pf, m_pf) / sum_p h_pf
         F1_f = 2 P_f R_f / (P_f + R_f)
 
-    A zero denominator gives 0 (scikit-learn's ``zero_division=0``).
+    A zero denominator gives 0 (scikit-learn's ``zero_division=0``). With
+    ``binary=True`` the counts become presence (``min(count, 1)``): the set matching
+    of :func:`set_prf`, restricted to one facet.
 
     Args:
-        human: Paper id -> expert labels of that paper (one facet family).
-        model: Paper id -> model labels of that paper.
+        human: Group id (a paper, or a (paper, polarity) pair) -> expert labels.
+        model: Group id -> model labels of that group.
         facets: The facet set to report.
+        binary: Count each facet at most once per group (set matching).
 
     Returns:
         ``{facet: {"precision", "recall", "f1", "support_human", "support_model"}}``;
         scores in [0, 1], 1 is best.
     """
-    papers = sorted(set(human) | set(model))
+    papers = sorted(set(human) | set(model), key=repr)
     out: dict[str, dict[str, float]] = {}
     h_counts = {p: facet_counts(human.get(p, ()), facets=facets) for p in papers}
     m_counts = {p: facet_counts(model.get(p, ()), facets=facets) for p in papers}
+    if binary:
+        h_counts = {p: np.minimum(c, 1) for p, c in h_counts.items()}
+        m_counts = {p: np.minimum(c, 1) for p, c in m_counts.items()}
     for i, facet in enumerate(facets):
         tp = sum(int(min(h_counts[p][i], m_counts[p][i])) for p in papers)
         nh = sum(int(h_counts[p][i]) for p in papers)

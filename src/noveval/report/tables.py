@@ -136,18 +136,24 @@ def focus_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
         extra = r.scores.get("extra") or {}
         kl = extra.get("kl") or {}
         m = _metrics(r)
-        cells = [metric_cell(m.get("kl_mean") if "kl_mean" in m else kl.get("mean"))]
+        proto = str(r.scores.get("protocol") or "noveval")
+        if (extra.get("protocol") or {}).get("note"):
+            proto += f" (scoring; run: {r.config.get('protocol') or 'noveval'})"
+        cells = [Cell(proto, title=str((extra.get("protocol") or {}).get("note") or ""))]
+        cells += [metric_cell(m.get("kl_mean") if "kl_mean" in m else kl.get("mean"))]
         cells += [metric_cell(kl.get(d)) for d in dists]
         cells += [metric_cell(m.get(k)) for k in ("f1_overall", "f1_strength", "f1_weakness")]
         rows.append((r.label, cells))
         if not kl:
             gaps.append(f"focus Table 3: run {r.label} has no `extra.kl`")
-    header = ["KL mean", *(f"KL {d}" for d in dists), "F1 overall", "F1 strength", "F1 weakness"]
-    for j in range(len(header)):
-        mark_best([c[j] for _, c in rows], lower=j < 5)
+    header = ["Protocol", "KL mean", *(f"KL {d}" for d in dists), "F1 overall", "F1 strength", "F1 weakness"]
+    for j in range(1, len(header)):
+        mark_best([c[j] for _, c in rows], lower=j < 6)
     t = Table("Table 3 — focus alignment with expert reviews", header, rows,
-              caption="KL(human ‖ model) per focus distribution (lower is better) and multiset F1 of "
-                      "(polarity, target, aspect) labels (higher is better).", kind="paper")
+              caption="KL(human ‖ model) per focus distribution (lower is better; – = left out: no "
+                      "labelled point on one side) and F1 of (target, aspect) labels (higher is better): "
+                      "protocol paper = rejected papers, meta-review chain, set F1; noveval = all papers, "
+                      "all reviewers' points, multiset F1 (docs/fidelity.md).", kind="paper")
     return [t], gaps
 
 

@@ -16,7 +16,10 @@ Label sets (the order is the prompts' order):
   Not-specific, Irrelevant (Figure 12).
 
 The paper's "Overall Motivation" target is our ``Problem`` (Table 1) and
-"Communication Clarity" is ``Clarity``. Deviation: the paper's prompts ask for a
+"Communication Clarity" is ``Clarity``; a reply that uses the paper's strings (or its
+``"Target 1: Overall Motivation"`` answer format) is mapped by
+:func:`noveval.metrics.focus.canonical_label`. Any other label in a reply is a
+parse failure: recorded with its reason, counted, never dropped silently. Deviation: the paper's prompts ask for a
 written discussion before the final label; ours ask for the label only, and the
 reply is constrained to the label set by a JSON schema with an ``enum``
 (``GenerationParams.json_schema``; a grammar on the local backend,
@@ -133,9 +136,14 @@ def parse_label(text: str | None, family: str, polarity: Polarity) -> tuple[str 
     value = obj.get(family) if isinstance(obj, dict) else None
     allowed = labels_for(family, polarity)
     if isinstance(value, str):
-        for label in allowed:
-            if value.strip().lower() == label.lower():
-                return label, None
+        from noveval.metrics.focus import canonical_label
+
+        try:
+            label = canonical_label(value, family)
+        except ValueError:
+            label = None
+        if label in allowed:
+            return label, None
     return None, f"label {value!r} not in {list(allowed)}"
 
 

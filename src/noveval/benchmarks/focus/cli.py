@@ -20,6 +20,7 @@ from noveval.cli.options import (
     OverwriteOpt,
     RefreshOpt,
     SeedOpt,
+    TimeoutOpt,
 )
 from noveval.cli.outcome import model_command, run_command
 from noveval.models.client import run_async
@@ -28,7 +29,9 @@ app = typer.Typer(help="Focus-level review evaluation (Mind the Blind Spots): ex
 
 PapersArg = Annotated[Path, typer.Option("--papers", "-p", help="Papers with reviews (.jsonl[.gz] or .json), e.g. shared/data/reviews/neurips-2024.jsonl.gz.")]
 AnnotatorOpt = Annotated[str | None, typer.Option("--annotator", "-a", help="Model spec of the target/aspect annotator (default: --model).")]
-ExpertOpt = Annotated[str, typer.Option("--expert", help="Expert points: 'split' (deterministic splitter of review sections) or 'chain' (three-prompt chain from the meta-review).")]
+ExpertOpt = Annotated[str | None, typer.Option("--expert", help="Expert points: 'split' (deterministic splitter of review sections) or 'chain' (three-prompt chain from the meta-review). Default: the protocol's (noveval: split; paper: chain).")]
+ProtocolOpt = Annotated[str, typer.Option("--protocol", help="'noveval' (default: all papers, all reviewers' points, multiset F1, best reference) or 'paper' (Shin et al.: rejected papers, meta-review chain, set F1, mean over references, KL on distributions present on both sides). See docs/fidelity.md.")]
+ScoreProtocolOpt = Annotated[str | None, typer.Option("--protocol", help="Scoring rules 'noveval' or 'paper' (default: the run's protocol). Expert route and paper selection stay the run's.")]
 
 
 @run_command
@@ -37,14 +40,17 @@ def run(
     out: OutOpt,
     model: ModelOpt = "local",
     annotator: AnnotatorOpt = None,
-    expert: ExpertOpt = "split",
+    protocol: ProtocolOpt = "noveval",
+    expert: ExpertOpt = None,
     source: Annotated[str, typer.Option(help="Paper input: 'abstract' or 'fulltext' (when the record has fulltext_markdown).")] = "abstract",
     limit: LimitOpt = None,
     max_reviews: Annotated[int | None, typer.Option(help="Split route: only the first N human reviews per paper.")] = None,
     max_input_tokens: Annotated[int, typer.Option(help="Truncate the paper text to this many tokens (4 chars/token).")] = 6000,
     max_tokens: Annotated[int, typer.Option(help="Output budget of a generated review.")] = 1024,
+    expert_max_tokens: Annotated[int, typer.Option(help="Output budget of each step of the expert chain (--expert chain).")] = 1200,
     no_text_metrics: Annotated[bool, typer.Option("--no-text-metrics", help="Skip ROUGE-L/BLEU-4/BERTScore.")] = False,
     concurrency: ConcurrencyOpt = None,
+    timeout: TimeoutOpt = 600.0,
     no_cache: NoCacheOpt = False,
     refresh: RefreshOpt = False,
     seed: SeedOpt = 0,
@@ -54,9 +60,11 @@ def run(
     from noveval.benchmarks.focus.pipeline import run_focus
 
     run_focus(
-        papers, out, model=model, annotator=annotator, expert=expert, source=source, limit=limit,
+        papers, out, model=model, annotator=annotator, protocol=protocol, expert=expert,
+        source=source, limit=limit,
         max_reviews=max_reviews, max_input_tokens=max_input_tokens, max_tokens=max_tokens,
-        seed=seed, concurrency=concurrency, cache=not no_cache, refresh=refresh,
+        expert_max_tokens=expert_max_tokens, seed=seed, concurrency=concurrency, timeout_s=timeout,
+        cache=not no_cache, refresh=refresh,
         overwrite=overwrite, text_metrics=not no_text_metrics,
     )
     return out
@@ -66,12 +74,13 @@ def run(
 def score(
     run_dir: Annotated[Path, typer.Argument(help="A focus run directory (from `noveval run focus`).")],
     no_text_metrics: Annotated[bool, typer.Option("--no-text-metrics", help="Skip ROUGE-L/BLEU-4/BERTScore.")] = False,
+    protocol: ScoreProtocolOpt = None,
     seed: SeedOpt = 0,
 ) -> Path:
     """Re-score a focus run from its saved predictions and judgments (no model calls)."""
     from noveval.benchmarks.focus.pipeline import score_run
 
-    score_run(run_dir, seed=seed, text_metrics=not no_text_metrics)
+    score_run(run_dir, protocol=protocol, seed=seed, text_metrics=not no_text_metrics)
     return run_dir
 
 

@@ -16,6 +16,11 @@ Expert points come by two routes (Section 3.2):
   paper's meta-review chain, this pools *all* reviewers' points, so a paper has
   more human points than the paper's ~5.4 (Section 5.2).
 * ``chain`` -- the three-prompt chain of Appendix A.1.1 (:mod:`.expert`).
+
+``accepted`` (``false`` = rejected) is what the paper protocol selects on (Section
+5.1); :mod:`.protocol`. Annotated points (a run's ``judgments.jsonl``, or one a user
+writes) are read by :func:`read_judgments`, which maps published label strings and
+rejects unknown ones with file, line and field.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ __all__ = [
     "FocusReview",
     "load_papers",
     "points_from_sections",
+    "read_judgments",
     "point_id",
     "review_sections",
 ]
@@ -193,3 +199,44 @@ def points_from_lists(
                 )
             )
     return out
+
+
+def read_judgments(path: str | Path) -> list[dict[str, Any]]:
+    """Read annotated points (a run's ``judgments.jsonl``, or one a user wrote).
+
+    Each row needs ``paper_id``, ``source`` (``"human"`` or a model id), ``polarity``
+    (``strength``/``weakness``), ``target`` and ``aspect``. A label is a facet name,
+    an extra label (``Review process``, ``Irrelevant``), a published alias such as
+    "Overall Motivation" or "Communication Clarity" (mapped to its facet, see
+    :func:`noveval.metrics.focus.canonical_label`), or ``null`` for an annotation
+    that failed (counted as a failure). Labels are returned in canonical form.
+
+    Raises:
+        InputError: Bad JSON, a missing field, a bad polarity or an unknown label,
+            with file, line and field -- nothing is dropped.
+    """
+    from noveval.io import iter_jsonl
+    from noveval.metrics.focus import canonical_label
+
+    rows = []
+    for line, obj in iter_jsonl(path):
+        if not isinstance(obj, dict):
+            raise InputError(path, line, None, "expected a JSON object")
+        for key in ("paper_id", "source"):
+            if not isinstance(obj.get(key), str) or not obj[key]:
+                raise InputError(path, line, key, "missing or not a non-empty string")
+        if obj.get("polarity") not in POLARITIES:
+            raise InputError(path, line, "polarity",
+                             f"expected 'strength' or 'weakness', got {obj.get('polarity')!r}")
+        for family in ("target", "aspect"):
+            value = obj.get(family)
+            if value is None:
+                continue
+            if not isinstance(value, str):
+                raise InputError(path, line, family, f"expected a label string or null, got {value!r}")
+            try:
+                obj[family] = canonical_label(value, family)
+            except ValueError as err:
+                raise InputError(path, line, family, str(err)) from None
+        rows.append(obj)
+    return rows

@@ -26,6 +26,10 @@ __all__ = ["expert_chain", "expert_rows"]
 MAX_REVIEW_CHARS = 6000
 """Each individual review is cut to this many characters in the augment prompt."""
 
+DEFAULT_MAX_TOKENS = 1200
+"""Output budget of each of the three steps (the paper's expert reviews average 2,640
+characters, about 660 tokens, Section 5.2)."""
+
 
 def _req(prompt: str, max_tokens: int) -> Any:
     from noveval.models.chat import ChatRequest, GenerationParams
@@ -37,7 +41,9 @@ def _req(prompt: str, max_tokens: int) -> Any:
     )
 
 
-async def expert_chain(client: Any, paper: FocusPaper, *, max_tokens: int = 1200) -> dict[str, Any]:
+async def expert_chain(
+    client: Any, paper: FocusPaper, *, max_tokens: int = DEFAULT_MAX_TOKENS
+) -> dict[str, Any]:
     """Run the three prompts for one paper and return its ``expert.jsonl`` row."""
     meta = paper.meta_review.text if paper.meta_review else ""
     row: dict[str, Any] = {"id": paper.id, "steps": [], "strengths": [], "weaknesses": [],
@@ -71,12 +77,14 @@ async def expert_chain(client: Any, paper: FocusPaper, *, max_tokens: int = 1200
     return row
 
 
-async def expert_rows(run: Any, client: Any, papers: list[FocusPaper]) -> list[dict[str, Any]]:
+async def expert_rows(
+    run: Any, client: Any, papers: list[FocusPaper], *, max_tokens: int = DEFAULT_MAX_TOKENS
+) -> list[dict[str, Any]]:
     """Run the chain over papers into ``expert.jsonl`` (resumable); rows in paper order."""
     from noveval.runs import run_items
 
     async def worker(p: FocusPaper) -> dict[str, Any]:
-        return await expert_chain(client, p)
+        return await expert_chain(client, p, max_tokens=max_tokens)
 
     return await run_items(run, "expert", papers, worker, id_of=lambda p: p.id,
                            progress="focus: expert chain", client=client)

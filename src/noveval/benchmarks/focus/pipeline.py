@@ -64,8 +64,10 @@ def run_focus(
     *,
     model: str = "local",
     annotator: str | None = None,
-    expert: str = "split",
+    protocol: str = "noveval",
+    expert: str | None = None,
     expert_model: str | None = None,
+    expert_max_tokens: int = 1200,
     source: str = "abstract",
     limit: int | None = None,
     max_reviews: int | None = None,
@@ -74,6 +76,7 @@ def run_focus(
     epsilon: float = DEFAULT_EPSILON,
     seed: int = 0,
     concurrency: int | None = None,
+    timeout_s: float = 600.0,
     cache: bool = True,
     refresh: bool = False,
     overwrite: bool = False,
@@ -87,8 +90,12 @@ def run_focus(
         out_dir: Run directory (resumed when its config matches).
         model: Spec of the reviewing model.
         annotator: Spec of the annotator (default: same as ``model``).
-        expert: ``"split"`` (deterministic splitter) or ``"chain"`` (Appendix A.1.1).
+        protocol: ``"noveval"`` (default) or ``"paper"`` (Shin et al.'s choices; see
+            :mod:`.protocol`): expert route, paper selection and scoring rules.
+        expert: ``"split"`` (deterministic splitter) or ``"chain"`` (Appendix A.1.1);
+            default: the protocol's. The paper protocol needs ``"chain"``.
         expert_model: Model of the expert chain (default: the annotator).
+        expert_max_tokens: Output budget of each step of the expert chain.
         source: ``"abstract"`` or ``"fulltext"`` input for the reviewing model.
         limit: First N papers only.
         max_reviews: Split route: use only the first N reviews of each paper.
@@ -97,32 +104,50 @@ def run_focus(
         epsilon: KL smoothing (see :mod:`noveval.metrics.focus`).
         seed: Generation seed and bootstrap seed.
         concurrency: Max requests in flight.
+        timeout_s: Per-attempt timeout of a model call (a long chain step of a small
+            local model on a busy CPU needs minutes).
         cache: Use the response cache.
         refresh: Ignore cached responses.
         overwrite: Replace a run with other settings.
         text_metrics: Compute ROUGE-L / BLEU-4 / BERTScore.
         plot: Save ``focus.png``.
     """
+    from noveval.benchmarks.focus.protocol import get_protocol, select_papers
     from noveval.models.client import get_client
     from noveval.runs import RunDir
 
+    proto = get_protocol(protocol)
+    expert = expert or proto.expert
     if expert not in ("split", "chain"):
         raise InputError(None, None, "expert", f"expected 'split' or 'chain', got {expert!r}")
+    if proto.name == "paper" and expert != proto.expert:
+        raise InputError(None, None, "expert", "--protocol paper takes the expert side from the "
+                         "meta-review chain (Appendix A.1.1); drop --expert or use --protocol noveval")
     if source not in ("abstract", "fulltext"):
         raise InputError(None, None, "source", f"expected 'abstract' or 'fulltext', got {source!r}")
-    papers = load_papers(papers_path, limit=limit)  # validates before anything is written
+    # validates before anything is written; rejected-only needs the whole file to count
+    loaded = load_papers(papers_path, limit=None if proto.rejected_only else limit)
+    papers, selection = select_papers(loaded, proto, limit=limit)
+    if not papers:
+        raise InputError(papers_path, None, "accepted", f"no paper qualifies under --protocol "
+                         f"{proto.name} ({selection['rule']}; {selection['accepted']} accepted)")
     annotator = annotator or model
-    kw = {"cache": "default" if cache else None, "refresh": refresh, "concurrency": concurrency}
+    kw = {"cache": "default" if cache else None, "refresh": refresh, "concurrency": concurrency,
+          "timeout_s": timeout_s}
     gen_client = get_client(model, **kw)
     ann_client = gen_client if annotator == model else get_client(annotator, **kw)
     config = {
         "benchmark": "focus",
+        "protocol": proto.name,
+        "protocol_settings": proto.describe(),
+        "selection": selection,
         "papers": str(papers_path),
         "paper_ids": [p.id for p in papers],
         "model": gen_client.model_id,
         "annotator": ann_client.model_id,
         "expert": expert,
         "expert_model": expert_model or annotator if expert == "chain" else None,
+        "expert_max_tokens": expert_max_tokens if expert == "chain" else None,
         "max_reviews": max_reviews,
         "source": source,
         "truncation": truncation_rule(max_input_tokens),
@@ -136,7 +161,8 @@ def run_focus(
     run_async(
         _generate_and_annotate(
             run, papers, gen_client, ann_client,
-            expert=expert, expert_model=expert_model or annotator, max_reviews=max_reviews,
+            expert=expert, expert_model=expert_model or annotator,
+            expert_max_tokens=expert_max_tokens, max_reviews=max_reviews,
             source=source, max_input_tokens=max_input_tokens, max_tokens=max_tokens,
             seed=seed, kw=kw,
         ),
@@ -148,7 +174,7 @@ def run_focus(
 
 async def _generate_and_annotate(
     run: Any, papers: list[FocusPaper], gen_client: Any, ann_client: Any, *, expert: str,
-    expert_model: str, max_reviews: int | None, source: str, max_input_tokens: int,
+    expert_model: str, expert_max_tokens: int, max_reviews: int | None, source: str, max_input_tokens: int,
     max_tokens: int, seed: int, kw: dict[str, Any],
 ) -> None:
     from noveval.runs import run_items
@@ -159,7 +185,7 @@ async def _generate_and_annotate(
         from noveval.models.client import get_client
 
         ex_client = ann_client if expert_model == ann_client.model_id else get_client(expert_model, **kw)
-        expert_out = await expert_rows(run, ex_client, papers)
+        expert_out = await expert_rows(run, ex_client, papers, max_tokens=expert_max_tokens)
         human: list[FocusPoint] = []
         for row in expert_out:
             human += points_from_lists(row["id"], "human", row["strengths"], row["weaknesses"])
@@ -205,6 +231,7 @@ def _expert_texts(run: Any, judgments: list[dict]) -> dict[str, list[str]]:
 def score_run(
     run_dir: str | Path,
     *,
+    protocol: str | None = None,
     epsilon: float | None = None,
     seed: int = 0,
     text_metrics: bool = True,
@@ -215,9 +242,29 @@ def score_run(
 
     Writes ``per_item.jsonl``, ``scores.json`` and (``plot``) ``focus.png``.
 
+    Args:
+        run_dir: The run directory.
+        protocol: Scoring rules, ``"paper"`` or ``"noveval"``; default: the run's
+            protocol (``"noveval"`` for runs made before protocols existed). Scoring a
+            run under another protocol changes only the scoring rules (matching,
+            overall F1, text reference, KL); the expert route and the paper selection
+            are the run's, and scores.json says so.
+        epsilon: KL smoothing (default: the run's).
+        seed: Bootstrap seed.
+        text_metrics: Compute ROUGE-L / BLEU-4 / BERTScore.
+        plot: Save ``focus.png``.
+        cache: Cache statistics to record.
+
     Returns:
         The scores dict (``primary_metric`` is ``kl_mean``, lower is better).
+
+    Raises:
+        InputError: No predictions, or a judgments row with an unknown label or
+            polarity (file, line, field). A run whose points all failed (no
+            judgments) is scored: every paper without points, failures counted.
     """
+    from noveval.benchmarks.focus.data import read_judgments
+    from noveval.benchmarks.focus.protocol import get_protocol
     from noveval.benchmarks.focus.score import (
         PER_ITEM_METRICS,
         bootstrap_kl,
@@ -229,32 +276,56 @@ def score_run(
 
     run = RunDir.open(run_dir)
     cfg = run.config
+    run_proto = get_protocol(cfg.get("protocol"))
+    proto = get_protocol(protocol) if protocol else run_proto
     eps = cfg.get("epsilon", DEFAULT_EPSILON) if epsilon is None else epsilon
     preds = run.rows("predictions")
-    judgments = run.rows("judgments")
-    if not preds or not judgments:
-        raise InputError(run.path, None, None, "run has no predictions or judgments to score")
-    paper_ids = [r["id"] for r in preds]
+    judgments = read_judgments(run.file("judgments")) if run.file("judgments").exists() else []
+    if not preds:
+        raise InputError(run.path, None, None, "run has no predictions to score")
+    expert_rows = run.rows("expert") if run.file("expert").exists() else []
+    expert_failed = {r["id"]: r.get("error") for r in expert_rows
+                     if r.get("error") and not (r.get("strengths") or r.get("weaknesses"))}
+    paper_ids = [r["id"] for r in preds if r["id"] not in expert_failed]
     human = [r for r in judgments if r["source"] == "human"]
     model = [r for r in judgments if r["source"] != "human"]
+    in_run = set(paper_ids)
+    weakness_only = proto.weakness_only_if_no_strengths and not any(
+        r["polarity"] == "strength" and r["paper_id"] in in_run for r in model)
     rows = per_paper_rows(
         paper_ids, human, model,
         model_texts={r["id"]: r.get("review_text", "") for r in preds},
         expert_texts=_expert_texts(run, judgments),
         text_metrics=text_metrics,
+        matching=proto.matching,
+        text_reference=proto.text_reference,
+        weakness_only=weakness_only,
     )
     metrics = summarize(rows, PER_ITEM_METRICS, seed=seed)
-    kl = bootstrap_kl(human, model, paper_ids, epsilon=eps, seed=seed)
+    kl = bootstrap_kl(human, model, paper_ids, epsilon=eps, present_only=proto.kl_present_only, seed=seed)
     metrics["kl_mean"] = kl
-    extra = focus_report(paper_ids, human, model, epsilon=eps)
+    extra = focus_report(paper_ids, human, model, epsilon=eps, present_only=proto.kl_present_only,
+                         binary=proto.matching == "set")
+    extra["protocol"] = proto.describe()
+    if proto.name != run_proto.name:
+        extra["protocol"]["note"] = (
+            f"scored with the {proto.name} protocol's scoring rules; the run itself followed "
+            f"the {run_proto.name} protocol (expert={cfg.get('expert')}, "
+            f"papers: {(cfg.get('selection') or {}).get('rule', 'all papers')})")
+    extra["protocol"]["expert_used"] = cfg.get("expert")
+    extra["selection"] = cfg.get("selection") or {"rule": "all papers", "used": len(preds)}
+    extra["weakness_only"] = weakness_only
+    extra["expert_failures"] = {"n": len(expert_failed), "papers": expert_failed,
+                                "rule": "papers whose expert chain gave no point are not scored"}
     extra["truncation"] = {
         "rule": cfg.get("truncation"),
         "truncated": sum(1 for r in preds if (r.get("truncation") or {}).get("truncated")),
     }
     extra["generation_failures"] = sum(1 for r in preds if r.get("error"))
+    ref = "mean over" if proto.text_reference == "mean" else "best over"
     extra["text_metrics_note"] = (
         "ROUGE-L (rouge_score, stemmed), BLEU-4 (sacrebleu sentence BLEU /100), BERTScore F1 "
-        "(bundled all-MiniLM-L6-v2, layer 6, no baseline rescaling); best over expert references"
+        f"(bundled all-MiniLM-L6-v2, layer 6, no baseline rescaling); {ref} expert references"
     )
     if plot:
         from noveval.benchmarks.focus.plots import plot_focus
@@ -267,6 +338,7 @@ def score_run(
         "benchmark": "focus",
         "model": cfg.get("model"),
         "annotator": cfg.get("annotator"),
+        "protocol": proto.name,
         "metrics": metrics,
         "primary_metric": "kl_mean",
         "greater_is_better": False,
