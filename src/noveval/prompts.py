@@ -23,6 +23,7 @@ PROMPT_PACKAGES: dict[str, str] = {
     "claimcheck": "noveval.benchmarks.claimcheck",
     "axioms": "noveval.benchmarks.axioms",
     "check": "noveval.check",
+    "validate": "noveval.benchmarks.validate",
 }
 """Benchmark name -> package whose ``prompts/`` folder holds its templates."""
 
