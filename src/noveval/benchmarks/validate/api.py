@@ -18,12 +18,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from noveval.errors import InputError
 
@@ -138,16 +135,6 @@ def _open_run(out: str | Path, config: dict[str, Any], *, overwrite: bool) -> An
     return run
 
 
-def _paper_fields(corpus: Any, titles: Sequence[str]) -> list[str | None]:
-    from noveval.benchmarks.axioms.pools import normalize_title
-
-    by_title: dict[str, str] = {}
-    for t, f in zip(corpus.titles, corpus.fields):
-        if f:
-            by_title.setdefault(normalize_title(t), f)
-    return [by_title.get(normalize_title(t)) for t in titles]
-
-
 def run(
     reviews: str | Path,
     corpus: str | Path,
@@ -182,81 +169,23 @@ def run(
     Raises:
         InputError: bad files or options (nothing is written then).
     """
-    import asyncio
-
-    from noveval.benchmarks.axioms.pools import load_corpus, paper_text
-    from noveval.benchmarks.validate.data import load_rated_papers
-    from noveval.benchmarks.validate.judges import judge_papers, judge_signature
-    from noveval.benchmarks.validate.pool import (
-        build_candidates,
-        excluded_titles,
-        field_pools,
-        retrieve,
-    )
-    from noveval.benchmarks.validate.predictors import fit_key, metric_signature, score_metrics
-    from noveval.models.embed import text_hash
+    from noveval.benchmarks.validate.judges import judge_signature
+    from noveval.benchmarks.validate.predictors import metric_signature
+    from noveval.benchmarks.validate.prepare import prepare
+    from noveval.benchmarks.validate.stages import per_item_rows, run_judges, run_metrics
     from noveval.novelty import get_metric
 
     opts = options or ValidateOptions()
     metric_names = _check(opts)
-    timings: dict[str, float] = {}
-    t0 = time.perf_counter()
-
-    # ---- inputs (all validated before anything is written)
-    papers_all = load_rated_papers(reviews, aspect=opts.aspect, scale=opts.scale)
-    papers = papers_all[: opts.limit] if opts.limit else papers_all
-    rated = [p for p in papers if p.ratings]
-    if not rated:
-        raise InputError(reviews, None, f"reviews.scores.{opts.aspect}", "none of the selected papers has a rating")
-    for p in rated:
-        if p.year is None:
-            raise InputError(reviews, p.line, "year", "each rated paper needs a year (prior work must be older)")
-    if not Path(corpus).exists():
-        raise InputError(corpus, None, None, "corpus file not found")
-    corp = load_corpus(corpus)
-    titles = [p.title for p in rated]
-    years: list[int | None] = [p.year for p in rated]
-    focal_fields: list[str] = []
-    if opts.pool == "field":
-        found = _paper_fields(corp, titles) if opts.field is None else [opts.field] * len(rated)
-        for p, f in zip(rated, found):
-            if f is None:
-                raise InputError(reviews, p.line, "title", "field pool: the paper is not in the corpus, so its field "
-                                                           "is unknown; pass --field")
-            focal_fields.append(f)
-    timings["load_s"] = time.perf_counter() - t0
-
     if isinstance(embedder, str):
         from noveval.models.embed import get_embedder
 
-        emb_obj = get_embedder(embedder)
-    else:
-        emb_obj = embedder
-    t1 = time.perf_counter()
-    cands = build_candidates(corp, emb_obj, before_year=max(y for y in years if y is not None), field=opts.field,
-                             max_corpus=opts.max_corpus, seed=opts.seed)
-    focal_texts = [paper_text(p.title, p.abstract) for p in rated]
-    focal_emb = np.asarray(emb_obj.encode(focal_texts, batch_size=64, progress="validate: embedding papers"),
-                           dtype=np.float32)
-    focal_hash = [text_hash(t) for t in focal_texts]
-    timings["embed_s"] = time.perf_counter() - t1
+        embedder = get_embedder(embedder)
+    prep = prepare(reviews, corpus, opts, embedder)
+    timings = dict(prep.timings)
 
-    t1 = time.perf_counter()
-    k = max(opts.top_k, opts.related_works, opts.pool_size if opts.pool == "neighbours" else 1)
-    retr = retrieve(cands, focal_emb, titles, years, k=k)
-    if opts.pool == "neighbours":
-        pools = [retr.neighbours(i, opts.pool_size) for i in range(len(rated))]
-        field_sizes: dict[str, int] = {}
-    else:
-        shared, sizes = field_pools(cands, focal_fields, years, pool_size=opts.pool_size, seed=opts.seed)
-        excl = excluded_titles(cands, titles)
-        pools = [np.setdiff1d(s, e, assume_unique=False) if len(e) else s for s, e in zip(shared, excl)]
-        field_sizes = {f"{f}<{y}": n for (f, y), n in sizes.items()}
-    timings["retrieve_s"] = time.perf_counter() - t1
-
-    # ---- predictors' signatures and the run folder
     metrics = {n: get_metric(n) for n in metric_names}
-    signatures = {n: metric_signature(m, emb_obj.model_id) for n, m in metrics.items()}
+    signatures = {n: metric_signature(m, prep.embedder_id) for n, m in metrics.items()}
     client = None
     if model is not None and opts.judges:
         from noveval.models.client import get_client
@@ -271,8 +200,8 @@ def run(
         "aspect": opts.aspect,
         "scale": list(opts.scale),
         "limit": opts.limit,
-        "n_papers": len(rated),
-        "embedder": emb_obj.model_id,
+        "n_papers": len(prep.rated),
+        "embedder": prep.embedder_id,
         "model": client.model_id if client else None,
         "pool": {"mode": opts.pool, "size": opts.pool_size, "field": opts.field, "max_corpus": opts.max_corpus,
                  "top_k": opts.top_k, "related_works": opts.related_works,
@@ -288,110 +217,27 @@ def run(
     }
     rd = _open_run(out, config, overwrite=overwrite)
 
-    # ---- corpus metrics (resumable, cached per metric)
-    t1 = time.perf_counter()
-    fit_cache = None
-    if cache is not None and metrics:
-        from noveval.novelty.fitcache import default_fit_cache
-
-        fit_cache = default_fit_cache()
-    pool_keys: dict[int, str] = {}
-
-    def pool_key(i: int) -> str:
-        if i not in pool_keys:
-            pool_keys[i] = cands.pool_key(pools[i])
-        return pool_keys[i]
-
-    def focal_input(name: str, i: int) -> Any:
-        return titles[i] if metrics[name].inputs == "title" else focal_emb[i]
-
-    def pool_input(name: str, i: int) -> Any:
-        if metrics[name].inputs == "title":
-            return [cands.titles[j] for j in pools[i]]
-        return cands.emb[pools[i]]
-
-    executor = None
-    if opts.jobs > 1 and metrics:
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
-
-        executor = ProcessPoolExecutor(opts.jobs, mp_context=mp.get_context("spawn"))
-    ids = [p.id for p in rated]
-    try:
-        metric_values = asyncio.run(score_metrics(
-            rd, metrics, signatures, ids, focal_input=focal_input, pool_input=pool_input,
-            cache_key=lambda n, i: fit_key(signatures[n], focal_hash[i], pool_key(i)), fit_cache=fit_cache,
-            executor=executor, jobs=opts.jobs, progress="validate: novelty metrics" if progress else "",
-        )) if metrics else {}
-    finally:
-        if executor is not None:
-            executor.shutdown()
-    timings["metrics_s"] = time.perf_counter() - t1
-    metric_rows = rd.rows("predictions")
-    timings.update({f"metric_{n}_compute_s": sum(float(r.get("seconds") or 0) for r in metric_rows
-                                                 if r.get("predictor") == n) for n in metrics})
-
-    # ---- LLM judges on a seeded subset
-    t1 = time.perf_counter()
-    judge_values: dict[str, dict[str, int | None]] = {}
+    t0 = time.perf_counter()
+    values = run_metrics(rd, prep, metrics, signatures, opts, cache, progress)
+    timings["metrics_s"] = time.perf_counter() - t0
+    for r in rd.rows("predictions"):
+        key = f"metric_{r.get('predictor')}_compute_s"
+        timings[key] = timings.get(key, 0.0) + float(r.get("seconds") or 0.0)
     judged: list[int] = []
     if client is not None:
-        n = len(rated) if opts.judge_limit is None else min(opts.judge_limit, len(rated))
-        judged = sorted(np.random.default_rng(opts.seed).choice(len(rated), size=n, replace=False).tolist())
-        items = []
-        for i in judged:
-            works = [{"title": cands.titles[j], "abstract": cands.abstracts[j], "year": int(cands.years[j])}
-                     for j in retr.neighbours(i, opts.related_works)]
-            items.append({"id": rated[i].id, "title": rated[i].title, "abstract": rated[i].abstract,
-                          "prior_works": works})
-        jsigs = {j: signatures[f"llm_{j}"] for j in opts.judges}
-        judge_values = client.run(judge_papers(
-            rd, client, opts.judges, jsigs, items, max_abstract_chars=opts.max_abstract_chars,
-            max_tokens=opts.max_tokens, seed=opts.seed, progress="validate: LLM judges" if progress else "",
-        ))
-    timings["judges_s"] = time.perf_counter() - t1
-
-    # ---- per-paper rows
-    rows = []
-    judged_set = set(judged)
-    for i, p in enumerate(rated):
-        nb = retr.neighbours(i)
-        sims = retr.sim[i][: len(nb)]
-        preds: dict[str, float | int | None] = {n: metric_values[n].get(p.id) for n in metrics}
-        preds["nn_distance"] = float(1.0 - sims[0]) if len(nb) else None
-        preds["topk_distance"] = float(1.0 - sims[: opts.top_k].mean()) if len(nb) else None
-        for j in opts.judges if client is not None else ():
-            preds[f"llm_{j}"] = judge_values.get(j, {}).get(p.id)
-        rows.append({
-            "id": p.id, "title": p.title, "year": p.year, "keywords": p.keywords,
-            "human_scores": p.ratings, "human_mean": p.mean, "human_median": p.median, "n_raters": len(p.ratings),
-            "abstract_words": len(p.abstract.split()),
-            "nn_id": cands.ids[nb[0]] if len(nb) else None, "nn_title": cands.titles[nb[0]] if len(nb) else None,
-            "nn_year": int(cands.years[nb[0]]) if len(nb) else None,
-            "max_sim": float(sims[0]) if len(nb) else None,
-            "topk_mean_sim": float(sims[: opts.top_k].mean()) if len(nb) else None,
-            "pool_size": int(len(pools[i])), "judged": i in judged_set,
-            "predictors": preds,
-        })
-    rd.write("per_item", rows)
-
-    failures = {
-        "metrics": sum(1 for r in metric_rows if r.get("error")),
-        "judge_calls": sum(1 for r in rd.rows("judgments") if r.get("error")),
-    }
-    failures["total"] = failures["metrics"] + failures["judge_calls"]
-    unparseable = sum(1 for r in rd.rows("judgments") if not r.get("error") and r.get("score") is None)
+        t0 = time.perf_counter()
+        judge_values, judged = run_judges(rd, prep, client, signatures, opts, progress)
+        values.update(judge_values)
+        timings["judges_s"] = time.perf_counter() - t0
+    rd.write("per_item", per_item_rows(prep, opts, values, set(judged)))
     extra_info = {
-        "pool": {**cands.summary, "mode": opts.pool, "pool_size": opts.pool_size,
-                 "mean_pool_size": float(np.mean([len(pl) for pl in pools])), "self_title_matches": retr.self_matches,
-                 "field_prior_sizes": field_sizes},
-        "papers": {"in_file": len(papers_all), "selected": len(papers), "rated": len(rated),
-                   "unrated": len(papers) - len(rated), "judged": len(judged)},
-        "judge_unparseable": unparseable,
-        "timings_s": {**{k: round(v, 2) for k, v in timings.items()}},
+        "pool": prep.pool_summary(opts.pool, opts.pool_size),
+        "papers": {"in_file": prep.papers_in_file, "selected": prep.papers_selected, "rated": len(prep.rated),
+                   "unrated": prep.papers_selected - len(prep.rated), "judged": len(judged)},
+        "timings_s": {k: round(v, 2) for k, v in timings.items()},
         "cache": client.stats if client is not None else None,
     }
-    score(rd.path, progress=progress, extra=extra_info, failures=failures)
+    score(rd.path, progress=progress, extra=extra_info)
     return rd.path
 
 
@@ -433,12 +279,18 @@ def score(
                      min_group=int(cfg.get("min_group", 80)), high=float(cfg.get("high", 3.5)),
                      low=float(cfg.get("low", 2.0)), n_resamples=int(cfg.get("n_resamples", 1000)),
                      seed=int(cfg.get("seed", 0)), top_k=pool.get("top_k"), progress=progress)
+    sigs = cfg.get("predictors") or {}
+    current = [r for r in rd.rows("judgments") if sigs.get(f"llm_{r.get('judge')}") == r.get("signature")]
     if failures is None:
         failures = {"metrics": sum(1 for r in rd.rows("predictions") if r.get("error")),
-                    "judge_calls": sum(1 for r in rd.rows("judgments") if r.get("error"))}
+                    "judge_calls": sum(1 for r in current if r.get("error"))}
         failures["total"] = failures["metrics"] + failures["judge_calls"]
-    kept = {k: v for k, v in (old.get("extra") or {}).items() if k in ("pool", "papers", "judge_unparseable",
-                                                                         "timings_s", "cache")}
+    parse: dict[str, dict[str, int]] = {}
+    for r in current:
+        if not r.get("error"):
+            parse.setdefault(r["judge"], {}).setdefault(str(r.get("parse_status")), 0)
+            parse[r["judge"]][str(r.get("parse_status"))] += 1
+    kept = {k: v for k, v in (old.get("extra") or {}).items() if k in ("pool", "papers", "timings_s", "cache")}
     scores = {
         "benchmark": "validate",
         "model": cfg.get("model") or "none",
@@ -450,7 +302,7 @@ def score(
         "complete": not failures.get("total"),
         "failures": failures,
         "predictors": cfg.get("predictors"),
-        "extra": {**kept, **(extra or {}), **res["extra"]},
+        "extra": {**kept, **(extra or {}), **res["extra"], "judge_parse_status": parse},
     }
     rd.write_scores(scores)
     return scores
