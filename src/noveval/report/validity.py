@@ -136,7 +136,9 @@ def validity_figures(runs: list[RunData]) -> list[Figure]:
                 if not xy:
                     continue
                 x, y = np.array(xy).T
-                ax.scatter(x, y + rng.uniform(-0.08, 0.08, len(y)), s=3, alpha=0.25, color=_PALETTE[1], linewidths=0)
+                size, alpha = (4, 0.25) if len(x) > 500 else (14, 0.7)
+                ax.scatter(x, y + rng.uniform(-0.08, 0.08, len(y)), s=size, alpha=alpha, color=_PALETTE[1],
+                           linewidths=0)
                 ax.set_title(labels[p], fontsize=8)
             for ax in list(axes.flat)[len(names):]:
                 ax.axis("off")
