@@ -203,7 +203,15 @@ def format_summary(scores: dict[str, Any]) -> str:
     """The terminal summary: one line per predictor with ρ [CI], τ, AUC, n, next to the ceiling."""
     ex = scores.get("extra") or {}
     c = ex.get("ceiling") or {}
+    pool = ex.get("pool") or {}
+    model = scores.get("model") or "none"
+    judge = "no LLM judge" if model == "none" else f"LLM judges: {model} on {(ex.get('papers') or {}).get('judged')} papers"
+    if "SmolLM2-135M" in model:
+        judge += " (the bundled 135M model: plumbing only, not a measurement of LLM judges)"
     lines = [
+        f"pool: {pool.get('mode')}, {pool.get('pool_size')} prior papers per paper"
+        f"{', field ' + str(pool.get('field')) if pool.get('field') else ', all fields'} "
+        f"({pool.get('candidates')} candidates before {pool.get('before_year')}); embedder {scores.get('embedder')}; {judge}",
         f"human ceiling (one reviewer vs the others' mean, Spearman): {_v(c.get('rho'))} "
         f"{_ci(c.get('ci_low'), c.get('ci_high'))}  n={c.get('n')} papers with >= {c.get('min_raters')} ratings; "
         f"Krippendorff alpha (ordinal) {_v(c.get('krippendorff_alpha_ordinal'))}",
