@@ -87,6 +87,21 @@ def validity_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
     return tables, gaps
 
 
+def _grid(plt: Any, n: int) -> tuple[Any, Any]:
+    """A figure with one panel per predictor, four per row, sharing the rating axis."""
+    cols = min(4, n)
+    rows = (n + cols - 1) // cols
+    return plt.subplots(rows, cols, figsize=(2.9 * cols, 2.4 * rows), squeeze=False, sharey=True)
+
+
+def _finish(fig: Any, axes: Any, n: int) -> None:
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    for row_axes in axes:
+        row_axes[0].set_ylabel("mean human rating")
+    fig.tight_layout()
+
+
 def validity_figures(runs: list[RunData]) -> list[Figure]:
     """Mean human rating per predictor quintile, and per-paper scatter plots."""
     from noveval.report.figures import _PALETTE, _plt, png_uri
@@ -102,9 +117,7 @@ def validity_figures(runs: list[RunData]) -> list[Figure]:
             continue
         labels = {row["predictor"]: str(row.get("label") or row["predictor"]) for row in table}
         rhos = {row["predictor"]: row.get("rho") for row in table}
-        cols = min(4, len(names))
-        nrows = (len(names) + cols - 1) // cols
-        fig, axes = plt.subplots(nrows, cols, figsize=(2.9 * cols, 2.4 * nrows), squeeze=False, sharey=True)
+        fig, axes = _grid(plt, len(names))
         for ax, p in zip(axes.flat, names):
             bins = binned[p]
             xs = list(range(1, len(bins) + 1))
@@ -116,11 +129,7 @@ def validity_figures(runs: list[RunData]) -> list[Figure]:
             rho = rhos.get(p)
             ax.set_title(labels[p] + (f"  ρ={rho:.2f}" if isinstance(rho, (int, float)) else ""), fontsize=8)
             ax.set_xlabel("predictor quintile (low → high)", fontsize=7)
-        for ax in list(axes.flat)[len(names):]:
-            ax.axis("off")
-        for row_axes in axes:
-            row_axes[0].set_ylabel("mean human rating")
-        fig.tight_layout()
+        _finish(fig, axes, len(names))
         out.append(Figure(f"Human rating by predictor quintile ({r.label})", src=png_uri(fig),
                           caption="Papers binned by each predictor's quintiles; mean human rating per bin with a 95% "
                                   "normal-approximation CI. A predictor that tracks the reviewers rises left to right."))
@@ -129,7 +138,7 @@ def validity_figures(runs: list[RunData]) -> list[Figure]:
         if pts:
             import numpy as np
 
-            fig, axes = plt.subplots(nrows, cols, figsize=(2.9 * cols, 2.4 * nrows), squeeze=False, sharey=True)
+            fig, axes = _grid(plt, len(names))
             rng = np.random.default_rng(0)
             for ax, p in zip(axes.flat, names):
                 xy = [(float(v[p]), y) for y, v in pts if isinstance(v.get(p), (int, float))]
@@ -140,11 +149,7 @@ def validity_figures(runs: list[RunData]) -> list[Figure]:
                 ax.scatter(x, y + rng.uniform(-0.08, 0.08, len(y)), s=size, alpha=alpha, color=_PALETTE[1],
                            linewidths=0)
                 ax.set_title(labels[p], fontsize=8)
-            for ax in list(axes.flat)[len(names):]:
-                ax.axis("off")
-            for row_axes in axes:
-                row_axes[0].set_ylabel("mean human rating")
-            fig.tight_layout()
+            _finish(fig, axes, len(names))
             out.append(Figure(f"Per-paper scatter ({r.label})", src=png_uri(fig),
                               caption="One dot per paper (ratings jittered vertically by ±0.08)."))
     return out
