@@ -44,3 +44,24 @@ def test_score_rows_on_hand_made_rows():
     assert table["good"]["partial_rho"] == pytest.approx(table["good"]["rho"], abs=0.05)
     text = format_summary({"extra": res["extra"], "model": "none", "embedder": "e"})
     assert "good" in text and "human ceiling" in text and "no LLM judge" in text
+
+
+def test_common_subset_table_when_predictors_have_different_papers():
+    rng = np.random.default_rng(1)
+    rows = []
+    for i in range(60):
+        q = rng.normal()
+        scores = [int(np.clip(round(2.5 + q + rng.normal()), 1, 4)) for _ in range(3)]
+        rows.append({"id": str(i), "human_scores": scores, "human_mean": float(np.mean(scores)), "keywords": [],
+                     "predictors": {"a": q, "b": q + rng.normal() if i < 25 else None}})
+    res = score_rows(rows, predictors=["a", "b"], n_resamples=50, progress=False)
+    com = res["extra"]["common"]
+    assert com["n"] == 25 and {r["predictor"]: r["n"] for r in com["table"]} == {"a": 25, "b": 25}
+    import scipy.stats as ss
+
+    a = next(r for r in com["table"] if r["predictor"] == "a")
+    assert a["rho"] == pytest.approx(ss.spearmanr([r["predictors"]["a"] for r in rows[:25]],
+                                                  [r["human_mean"] for r in rows[:25]]).statistic)
+    same = score_rows([{**r, "predictors": {"a": r["predictors"]["a"]}} for r in rows], predictors=["a"],
+                      n_resamples=50, progress=False)
+    assert same["extra"]["common"] is None

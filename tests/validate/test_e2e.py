@@ -145,3 +145,30 @@ def test_bad_inputs_write_nothing(tmp_path, sample_files):
     with pytest.raises(InputError, match="--metric"):
         run(*sample_files, out=out, model=None, options=ValidateOptions(metrics=("Nope",)), progress=False)
     assert not out.exists()
+
+
+def test_metric_limits_are_nested_samples_and_tables_compare_the_same_papers(sample_run, sample_files, tmp_path):
+    import shutil
+
+    folder = tmp_path / "limited"
+    shutil.copytree(sample_run, folder)
+    opts = dict(SAMPLE_OPTS, metric_limits={"SemNovel": 6, "FastTextLOF": 10})
+    run(*sample_files, out=folder, model="local", options=ValidateOptions(**opts), progress=False)
+    items = _rows(folder, "per_item")
+    has = {m: {it["id"] for it in items if it["predictors"].get(m) is not None} for m in ("SemNovel", "FastTextLOF",
+                                                                                          "Yin", "llm_direct")}
+    assert len(has["SemNovel"]) == 6 and len(has["FastTextLOF"]) == 10 and len(has["Yin"]) == 24
+    judged = {it["id"] for it in items if it["judged"]}
+    assert judged <= has["SemNovel"] <= has["FastTextLOF"]  # one seeded order: the samples are nested
+    cfg = RunDir.open(folder).config
+    assert cfg["metric_limits"] == {"SemNovel": 6, "FastTextLOF": 10}
+    preds = _rows(folder, "predictions")
+    assert sum(r["predictor"] == "SemNovel" for r in preds) == 6  # rows outside the sample were dropped
+    sc = RunDir.open(folder).scores
+    table = {r["predictor"]: r for r in sc["extra"]["table"]}
+    assert table["SemNovel"]["n"] == 6 and table["Yin"]["n"] == 24
+    # with the judges on 2 papers the common subset is below the 20-paper minimum: no same-papers table
+    assert sc["extra"]["common"] is None
+    with pytest.raises(Exception, match="--metric-limit"):
+        run(*sample_files, out=folder, model=None, options=ValidateOptions(**dict(SAMPLE_OPTS, metric_limits={"Nope": 3})),
+            progress=False)

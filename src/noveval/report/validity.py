@@ -70,6 +70,18 @@ def validity_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
                      "'ρ vs LORO targets' correlates the predictor with the same targets, the like-for-like comparison. "
                      f"Greater = more novel for every predictor. {_setting(r)}."),
             kind="paper"))
+        com = ex.get("common")
+        if isinstance(com, dict) and com.get("table"):
+            ceil_c = _cell(com.get("ceiling"), com.get("ceiling_ci_low"), com.get("ceiling_ci_high"), com.get("n"))
+            crows = [(str(c.get("label") or c["predictor"]), [
+                _cell(c.get("rho"), c.get("rho_ci_low"), c.get("rho_ci_high"), c.get("n")), _cell(c.get("tau")),
+                _cell(c.get("rho_loro_target")), Cell(str(c.get("n", 0))),
+                Cell(ceil_c.text, ci=ceil_c.ci, title=ceil_c.title)]) for c in com["table"]]
+            tables.append(Table(f"The same {com['n']} papers for every predictor ({r.label})",
+                                ["Spearman ρ", "Kendall τ", "ρ vs LORO targets", "n", "human ceiling"], crows,
+                                caption="Predictors computed on different subsets (the judged sample, a metric "
+                                        "limit) compared on the papers they all scored; the ceiling on the same papers.",
+                                kind="paper"))
         groups = ex.get("groups") or []
         if groups:
             names = [row["predictor"] for row in table]

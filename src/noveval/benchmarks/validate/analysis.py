@@ -165,6 +165,9 @@ def score_rows(
             groups_out.append({"group": g, "n": len(members), "ceiling": _f(g_ceiling), "ceiling_ci_low": _f(g_lo),
                                "ceiling_ci_high": _f(g_hi), "predictors": cells})
 
+    common = _common_subset(preds, target, ratings, min_raters=min_raters, n_resamples=n_resamples, seed=seed,
+                            top_k=top_k)
+
     metrics: dict[str, dict[str, Any]] = {
         "human_ceiling_loro": {"mean": _f(ceiling), "ci_low": _f(c_lo), "ci_high": _f(c_hi), "n": n_ceiling},
         "krippendorff_alpha_ordinal": {"mean": _f(alpha), "ci_low": None, "ci_high": None, "n": len(ratings)},
@@ -180,6 +183,7 @@ def score_rows(
                     "definition": "mean over reviewer slots j < min_raters of Spearman(reviewer j, mean of the "
                                   "paper's other reviewers), papers with >= min_raters ratings"},
         "groups": groups_out,
+        "common": common,
         "binned": {p: binned(preds[p], target) for p in predictors},
         "human": {"papers": len(rows), "ratings": sum(len(r) for r in ratings), "rating_distribution": dist,
                   "mean_of_means": _f(float(np.nanmean(target))) if len(target) else None,
@@ -187,6 +191,35 @@ def score_rows(
         "covariates": ["abstract_words", "nn_year"],
     }
     return {"metrics": metrics, "extra": extra}
+
+
+def _common_subset(preds: dict[str, np.ndarray], target: np.ndarray, ratings: Sequence[Sequence[int]], *,
+                   min_raters: int, n_resamples: int, seed: int, top_k: int | None,
+                   min_n: int = 20) -> dict[str, Any] | None:
+    """Every predictor on the same papers (those all predictors scored), when their n differ.
+
+    Predictors computed on different subsets (a judged sample, a metric limit) are then also
+    compared like for like. None when every predictor has the same papers or fewer than
+    ``min_n`` papers are common.
+    """
+    if not preds:
+        return None
+    have = {p: ~np.isnan(v) for p, v in preds.items()}
+    mask = np.logical_and.reduce(list(have.values()))
+    n = int(mask.sum())
+    if n < min_n or all(int(h.sum()) == n for h in have.values()):
+        return None
+    idx = np.flatnonzero(mask)
+    sub_ratings = [ratings[int(i)] for i in idx]
+    rows = []
+    for p, v in preds.items():
+        c = correlate(v[idx], target[idx], n_resamples=n_resamples, seed=seed, tau_ci=False)
+        rows.append({"predictor": p, "label": predictor_label(p, top_k), "n": c.n, "rho": _f(c.rho),
+                     "rho_ci_low": _f(c.rho_ci[0]), "rho_ci_high": _f(c.rho_ci[1]), "tau": _f(c.tau),
+                     "rho_loro_target": _f(loro_matched(v[idx], sub_ratings, min_raters=min_raters))})
+    lo, hi = loro_ci(sub_ratings, min_raters=min_raters, n_resamples=n_resamples, seed=seed)
+    return {"n": n, "ceiling": _f(loro_ceiling(sub_ratings, min_raters=min_raters)), "ceiling_ci_low": _f(lo),
+            "ceiling_ci_high": _f(hi), "table": rows}
 
 
 def _ci(lo: Any, hi: Any, digits: int = 3) -> str:
@@ -222,6 +255,14 @@ def format_summary(scores: dict[str, Any]) -> str:
             f"{r.get('label', r['predictor']):<28} {_v(r.get('rho')) + ' ' + _ci(r.get('rho_ci_low'), r.get('rho_ci_high')):<26} "
             f"{_v(r.get('tau')):>7} {_v(r.get('auc')):>10} {_v(r.get('partial_rho')):>8} "
             f"{_v(r.get('rho_loro_target')):>9} {r.get('n', 0):>6}")
+    com = ex.get("common")
+    if com:
+        lines.append(f"same {com['n']} papers for every predictor (human ceiling {_v(com.get('ceiling'))} "
+                     f"{_ci(com.get('ceiling_ci_low'), com.get('ceiling_ci_high'))}):")
+        for r in com["table"]:
+            lines.append(f"  {r.get('label', r['predictor']):<26} "
+                         f"{_v(r.get('rho')) + ' ' + _ci(r.get('rho_ci_low'), r.get('rho_ci_high')):<26} "
+                         f"{_v(r.get('tau')):>7} {'':>10} {'':>8} {_v(r.get('rho_loro_target')):>9} {r.get('n', 0):>6}")
     h = ex.get("human") or {}
     lines.append(f"target: mean {scores.get('aspect', 'originality')} of {h.get('papers')} papers; AUC separates "
                  f"{h.get('n_high')} papers with mean >= {h.get('high')} from {h.get('n_low')} with mean <= {h.get('low')}; "

@@ -22,13 +22,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from noveval.errors import InputError
 
 __all__ = ["ValidateOptions", "run", "score", "RECONCILED"]
 
 log = logging.getLogger("noveval")
 
-RECONCILED = ("predictors", "model", "judge_limit", "min_raters", "min_group", "n_resamples", "high", "low")
+RECONCILED = ("predictors", "model", "judge_limit", "metric_limits", "min_raters", "min_group", "n_resamples",
+              "high", "low")
 """Config keys that may change between runs of one folder (they never change a stored row)."""
 
 
@@ -45,7 +48,11 @@ class ValidateOptions:
             the paper's own field, from its corpus record).
         top_k: k of the top-k mean similarity signal.
         judges: LLM judge prompts (``rubric``, ``direct``); () for none.
-        judge_limit: Papers judged by the LLM (seeded sample of the rated papers; None: all).
+        judge_limit: Papers judged by the LLM (the first of a seeded order of the rated papers; None: all).
+        metric_limits: Metric name (or ``"*"``: every metric) -> number of papers it is computed
+            for, the first of the same seeded order (so the samples are nested: a paper judged
+            is also scored by a limited metric when its limit is at least the judge limit;
+            raising a limit later only adds papers). None or absent: all papers.
         related_works: Prior papers shown to the LLM judges.
         max_abstract_chars: Characters of each prior abstract shown to the judges.
         max_tokens: Judge answer budget.
@@ -68,6 +75,7 @@ class ValidateOptions:
     top_k: int = 10
     judges: tuple[str, ...] = ("rubric", "direct")
     judge_limit: int | None = 200
+    metric_limits: dict[str, int] | None = None
     related_works: int = 5
     max_abstract_chars: int = 800
     max_tokens: int = 384
@@ -105,7 +113,18 @@ def _check(opts: ValidateOptions) -> list[str]:
             raise InputError(None, None, "--judge-prompt", f"unknown judge prompt {j!r}; choose from {', '.join(JUDGES)}")
     if opts.min_raters < 2:
         raise InputError(None, None, "--min-raters", "must be at least 2")
+    for k, v in (opts.metric_limits or {}).items():
+        if k != "*" and k not in names:
+            raise InputError(None, None, "--metric-limit", f"{k!r} is not one of the metrics of this run ({', '.join(names)})")
+        if v < 1:
+            raise InputError(None, None, "--metric-limit", f"must be at least 1, got {v} for {k}")
     return list(dict.fromkeys(names))
+
+
+def _limit(opts: ValidateOptions, name: str) -> int | None:
+    """The paper limit of metric ``name`` (its own, else ``"*"``; None: all papers)."""
+    lim = opts.metric_limits or {}
+    return lim.get(name, lim.get("*"))
 
 
 def _open_run(out: str | Path, config: dict[str, Any], *, overwrite: bool) -> Any:
@@ -209,6 +228,7 @@ def run(
         "seed": opts.seed,
         "predictors": signatures,
         "judge_limit": opts.judge_limit,
+        "metric_limits": {n: _limit(opts, n) for n in metrics if _limit(opts, n) is not None} or None,
         "min_raters": opts.min_raters,
         "min_group": opts.min_group,
         "n_resamples": opts.n_resamples,
@@ -218,7 +238,9 @@ def run(
     rd = _open_run(out, config, overwrite=overwrite)
 
     t0 = time.perf_counter()
-    values = run_metrics(rd, prep, metrics, signatures, opts, cache, progress)
+    order = np.random.default_rng(opts.seed).permutation(len(prep.rated))
+    subsets = {n: sorted(order[: _limit(opts, n) or len(order)].tolist()) for n in metrics}
+    values = run_metrics(rd, prep, metrics, signatures, subsets, opts, cache, progress)
     timings["metrics_s"] = time.perf_counter() - t0
     for r in rd.rows("predictions"):
         key = f"metric_{r.get('predictor')}_compute_s"
@@ -226,7 +248,8 @@ def run(
     judged: list[int] = []
     if client is not None:
         t0 = time.perf_counter()
-        judge_values, judged = run_judges(rd, prep, client, signatures, opts, progress)
+        judged = sorted(order[: opts.judge_limit or len(order)].tolist())
+        judge_values = run_judges(rd, prep, client, signatures, judged, opts, progress)
         values.update(judge_values)
         timings["judges_s"] = time.perf_counter() - t0
     rd.write("per_item", per_item_rows(prep, opts, values, set(judged)))

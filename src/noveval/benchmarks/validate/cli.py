@@ -44,6 +44,18 @@ def _print(scores: dict, as_json: bool) -> None:
         typer.echo(format_summary(scores))
 
 
+def _limits(values: list[str] | None) -> dict[str, int] | None:
+    from noveval.errors import InputError
+
+    out: dict[str, int] = {}
+    for v in values or []:
+        name, _, n = v.rpartition("=")
+        if not n.strip().isdigit():
+            raise InputError(None, None, "--metric-limit", f"expected N or NAME=N, got {v!r}")
+        out[name.strip() or "*"] = int(n)
+    return out or None
+
+
 @cli_errors
 def run(
     out: OutOpt,
@@ -59,6 +71,7 @@ def run(
     top_k: Annotated[int, typer.Option("--top-k", min=1, help="k of the top-k mean similarity signal.")] = 10,
     judge_prompt: Annotated[list[str] | None, typer.Option("--judge-prompt", help="LLM judge prompt (repeatable): rubric (RINoBench 1-5), direct (1-4). Default: both.")] = None,
     judge_limit: Annotated[int, typer.Option("--judge-limit", min=0, help="Papers the LLM judges rate (a seeded sample); 0 = all.")] = 200,
+    metric_limit: Annotated[list[str] | None, typer.Option("--metric-limit", help="Compute metrics for a seeded sample of N papers only: N (every metric) or NAME=N (repeatable), e.g. SemNovel=1000.")] = None,
     related_works: Annotated[int, typer.Option("--related-works", min=0, help="Prior papers shown to the judges.")] = 5,
     max_tokens: Annotated[int, typer.Option("--max-tokens", min=16, help="Judge answer budget.")] = 384,
     limit: LimitOpt = None,
@@ -83,6 +96,7 @@ def run(
     if [m.lower() for m in metrics] == ["none"]:
         metrics = ()
     opts = ValidateOptions(
+        metric_limits=_limits(metric_limit),
         metrics=metrics, pool=pool, pool_size=pool_size, field=field, top_k=top_k,
         judges=tuple(judge_prompt) if judge_prompt else ("rubric", "direct"),
         judge_limit=judge_limit or None, related_works=related_works, max_tokens=max_tokens, limit=limit,

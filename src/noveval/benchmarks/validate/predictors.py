@@ -59,6 +59,7 @@ async def score_metrics(
     metrics: dict[str, Any],
     signatures: dict[str, str],
     paper_ids: Sequence[str],
+    subsets: dict[str, list[int]] | None = None,
     *,
     focal_input: Callable[[str, int], Any],
     pool_input: Callable[[str, int], Any],
@@ -75,6 +76,7 @@ async def score_metrics(
         metrics: Name -> metric object.
         signatures: Name -> :func:`metric_signature`.
         paper_ids: Paper ids, in order.
+        subsets: Metric -> positions of the papers it scores (default: all).
         focal_input: ``(metric name, paper position) -> focal input`` (an embedding row or a title).
         pool_input: ``(metric name, paper position) -> pool input`` (embedding rows or titles).
         cache_key: ``(metric name, paper position) -> fit-cache key``.
@@ -88,7 +90,8 @@ async def score_metrics(
     """
     from noveval.runs import run_items
 
-    tasks = [MetricTask(name, i) for name in metrics for i in range(len(paper_ids))]
+    every = list(range(len(paper_ids)))
+    tasks = [MetricTask(name, i) for name in metrics for i in (subsets or {}).get(name, every)]
 
     def id_of(t: MetricTask) -> str:
         return f"{t.name}:{short_sig(signatures[t.name])}:{paper_ids[t.paper]}"

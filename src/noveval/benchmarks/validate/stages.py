@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 if TYPE_CHECKING:
     from noveval.benchmarks.validate.api import ValidateOptions
 
@@ -36,9 +34,11 @@ def per_item_rows(prep: Any, opts: ValidateOptions, values: dict[str, dict[str, 
     return rows
 
 
-def run_metrics(rd: Any, prep: Any, metrics: dict[str, Any], signatures: dict[str, str], opts: ValidateOptions,
-                 cache: str | None, progress: bool) -> dict[str, dict[str, Any]]:
-    """The corpus metrics of every rated paper against its pool (resumable, fit-cached)."""
+def run_metrics(rd: Any, prep: Any, metrics: dict[str, Any], signatures: dict[str, str],
+                subsets: dict[str, list[int]], opts: ValidateOptions, cache: str | None,
+                progress: bool) -> dict[str, dict[str, Any]]:
+    """The corpus metrics of the rated papers (``subsets``: metric -> paper positions) against
+    their pools (resumable, fit-cached)."""
     import asyncio
 
     from noveval.benchmarks.validate.predictors import fit_key, score_metrics
@@ -74,7 +74,7 @@ def run_metrics(rd: Any, prep: Any, metrics: dict[str, Any], signatures: dict[st
         executor = ProcessPoolExecutor(opts.jobs, mp_context=mp.get_context("spawn"))
     try:
         return asyncio.run(score_metrics(
-            rd, metrics, signatures, [p.id for p in prep.rated], focal_input=focal_input, pool_input=pool_input,
+            rd, metrics, signatures, [p.id for p in prep.rated], subsets, focal_input=focal_input, pool_input=pool_input,
             cache_key=cache_key, fit_cache=fit_cache, executor=executor, jobs=opts.jobs,
             progress="validate: novelty metrics" if progress else "",
         ))
@@ -83,14 +83,11 @@ def run_metrics(rd: Any, prep: Any, metrics: dict[str, Any], signatures: dict[st
             executor.shutdown()
 
 
-def run_judges(rd: Any, prep: Any, client: Any, signatures: dict[str, str], opts: ValidateOptions,
-                progress: bool) -> tuple[dict[str, dict[str, Any]], list[int]]:
-    """The LLM judges on a seeded sample of the rated papers, shown each paper's nearest prior papers."""
+def run_judges(rd: Any, prep: Any, client: Any, signatures: dict[str, str], judged: list[int],
+               opts: ValidateOptions, progress: bool) -> dict[str, dict[str, Any]]:
+    """The LLM judges on the ``judged`` papers, each shown its nearest prior papers."""
     from noveval.benchmarks.validate.judges import judge_papers
 
-    n_rated = len(prep.rated)
-    n = n_rated if opts.judge_limit is None else min(opts.judge_limit, n_rated)
-    judged = sorted(np.random.default_rng(opts.seed).choice(n_rated, size=n, replace=False).tolist())
     cands = prep.cands
     items = []
     for i in judged:
@@ -103,4 +100,4 @@ def run_judges(rd: Any, prep: Any, client: Any, signatures: dict[str, str], opts
         max_abstract_chars=opts.max_abstract_chars, max_tokens=opts.max_tokens, seed=opts.seed,
         progress="validate: LLM judges" if progress else "",
     ))
-    return {f"llm_{j}": v for j, v in values.items()}, judged
+    return {f"llm_{j}": v for j, v in values.items()}
