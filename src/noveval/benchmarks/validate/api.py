@@ -114,8 +114,8 @@ def _check(opts: ValidateOptions) -> list[str]:
     if opts.min_raters < 2:
         raise InputError(None, None, "--min-raters", "must be at least 2")
     for k, v in (opts.metric_limits or {}).items():
-        if k != "*" and k not in names:
-            raise InputError(None, None, "--metric-limit", f"{k!r} is not one of the metrics of this run ({', '.join(names)})")
+        if k != "*" and k not in METRICS:  # a known metric not selected in this run is ignored
+            raise InputError(None, None, "--metric-limit", f"unknown metric {k!r}; choose from {', '.join(METRICS)}")
         if v < 1:
             raise InputError(None, None, "--metric-limit", f"must be at least 1, got {v} for {k}")
     return list(dict.fromkeys(names))
