@@ -211,7 +211,9 @@ def run(
 
         client = get_client(model, cache=cache, concurrency=concurrency) if isinstance(model, str) else model
         for j in opts.judges:
-            signatures[f"llm_{j}"] = judge_signature(j, client.model_id, max_tokens=opts.max_tokens, seed=opts.seed)
+            signatures[f"llm_{j}"] = judge_signature(j, client.model_id, max_tokens=opts.max_tokens, seed=opts.seed,
+                                                     related_works=opts.related_works,
+                                                     max_abstract_chars=opts.max_abstract_chars)
     config = {
         "benchmark": "validate",
         "reviews": str(Path(reviews).resolve()),
@@ -223,8 +225,7 @@ def run(
         "embedder": prep.embedder_id,
         "model": client.model_id if client else None,
         "pool": {"mode": opts.pool, "size": opts.pool_size, "field": opts.field, "max_corpus": opts.max_corpus,
-                 "top_k": opts.top_k, "related_works": opts.related_works,
-                 "max_abstract_chars": opts.max_abstract_chars},
+                 "top_k": opts.top_k},
         "seed": opts.seed,
         "predictors": signatures,
         "judge_limit": opts.judge_limit,

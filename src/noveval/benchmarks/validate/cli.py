@@ -73,6 +73,7 @@ def run(
     judge_limit: Annotated[int, typer.Option("--judge-limit", min=0, help="Papers the LLM judges rate (a seeded sample); 0 = all.")] = 200,
     metric_limit: Annotated[list[str] | None, typer.Option("--metric-limit", help="Compute metrics for a seeded sample of N papers only: N (every metric) or NAME=N (repeatable), e.g. SemNovel=1000.")] = None,
     related_works: Annotated[int, typer.Option("--related-works", min=0, help="Prior papers shown to the judges.")] = 5,
+    max_abstract_chars: Annotated[int, typer.Option("--max-abstract-chars", min=0, help="Characters of each prior abstract shown to the judges (0: whole).")] = 800,
     max_tokens: Annotated[int, typer.Option("--max-tokens", min=16, help="Judge answer budget.")] = 384,
     limit: LimitOpt = None,
     max_corpus: Annotated[int | None, typer.Option("--max-corpus", min=2, help="Sample at most N prior corpus papers (quick runs).")] = None,
@@ -99,7 +100,7 @@ def run(
         metric_limits=_limits(metric_limit),
         metrics=metrics, pool=pool, pool_size=pool_size, field=field, top_k=top_k,
         judges=tuple(judge_prompt) if judge_prompt else ("rubric", "direct"),
-        judge_limit=judge_limit or None, related_works=related_works, max_tokens=max_tokens, limit=limit,
+        judge_limit=judge_limit or None, related_works=related_works, max_abstract_chars=max_abstract_chars, max_tokens=max_tokens, limit=limit,
         max_corpus=max_corpus, min_raters=min_raters, min_group=min_group, n_resamples=resamples, jobs=jobs, seed=seed,
     )
     path = api_run(reviews or d / "reviews" / "neurips-2025.jsonl.gz", corpus or d / "corpus" / "papers.jsonl.gz",

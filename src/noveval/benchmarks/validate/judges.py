@@ -66,8 +66,10 @@ def _template(name: str) -> tuple[str, str]:
     return read_chat_prompt("validate", f"{name}.txt")
 
 
-def judge_signature(name: str, model_id: str, *, max_tokens: int, seed: int) -> str:
-    """What determines judge ``name``'s answers: model, prompt text, answer schema, rubric, generation settings."""
+def judge_signature(name: str, model_id: str, *, max_tokens: int, seed: int, related_works: int,
+                    max_abstract_chars: int | None) -> str:
+    """What determines judge ``name``'s answers: model, prompt text, answer schema, rubric, the prior
+    works shown (how many, how long) and the generation settings."""
     import json
 
     from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, rubric_text
@@ -76,7 +78,8 @@ def judge_signature(name: str, model_id: str, *, max_tokens: int, seed: int) -> 
     content = "\n".join(_template(name)) + json.dumps(_specs()[name].schema, sort_keys=True)
     if name == "rubric":
         content += rubric_text(DEFAULT_RUBRIC)
-    return f"{model_id}|prompt={text_sha(content)}|max_tokens={max_tokens}|seed={seed}|temperature=0"
+    return (f"{model_id}|prompt={text_sha(content)}|related_works={related_works}|"
+            f"max_abstract_chars={max_abstract_chars}|max_tokens={max_tokens}|seed={seed}|temperature=0")
 
 
 def format_prior_works(works: Sequence[dict[str, Any]], *, max_abstract_chars: int | None = 800) -> str:
