@@ -24,6 +24,7 @@ PROMPT_PACKAGES: dict[str, str] = {
     "axioms": "noveval.benchmarks.axioms",
     "check": "noveval.check",
     "index": "noveval.index",
+    "validate": "noveval.benchmarks.validate",
 }
 """Benchmark name -> package whose ``prompts/`` folder holds its templates."""
 

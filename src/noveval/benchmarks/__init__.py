@@ -19,6 +19,7 @@ REGISTRY: dict[str, str] = {
     "focus": "noveval.benchmarks.focus.cli",
     "claimcheck": "noveval.benchmarks.claimcheck.cli",
     "axioms": "noveval.benchmarks.axioms.cli",
+    "validate": "noveval.benchmarks.validate.cli",
 }
 
 

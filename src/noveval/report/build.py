@@ -18,7 +18,7 @@ __all__ = ["build_report", "build_benchmark", "run_config"]
 
 log = logging.getLogger("noveval")
 
-ORDER = ("novbench", "rinobench", "focus", "axioms", "claimcheck")
+ORDER = ("novbench", "rinobench", "focus", "axioms", "claimcheck", "validate")
 TITLES = {
     "novbench": ("NovBench", "Generating novelty evaluations of papers: relevance, coverage, clarity and "
                  "sentiment-distribution accuracy against reviewers' novelty comments."),
@@ -29,6 +29,8 @@ TITLES = {
     "axioms": ("Novelty-metric axioms", "How often unsupervised novelty metrics pass each axiomatic check."),
     "claimcheck": ("CLAIMCHECK", "Weakness identification, claim association, labeling, verification and "
                    "rewriting of reviews' weaknesses against annotated claims."),
+    "validate": ("Validity", "Do novelty metrics, retrieval signals and LLM judges agree with reviewers' "
+                 "originality ratings? Each predictor's rank correlation next to the human ceiling."),
 }
 
 _CONFIG_KEYS = re.compile(r"(model|judge|embedder|version|created|seed|prompt|cache|fail|error|task|prompting|"

@@ -254,3 +254,12 @@ def claimcheck_figures(runs: list[RunData]) -> list[Figure]:
 
 
 FIGURES["claimcheck"] = claimcheck_figures
+
+
+def _validity_figures(runs: list[RunData]) -> list[Figure]:
+    from noveval.report.validity import validity_figures
+
+    return validity_figures(runs)
+
+
+FIGURES["validate"] = _validity_figures

@@ -238,3 +238,12 @@ PAPER_TABLES: dict[str, Callable[[list[RunData]], tuple[list[Table], list[str]]]
     "axioms": axioms_tables,
     "claimcheck": claimcheck_tables,
 }
+
+
+def _validity_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
+    from noveval.report.validity import validity_tables
+
+    return validity_tables(runs)
+
+
+PAPER_TABLES["validate"] = _validity_tables

@@ -1,0 +1,134 @@
+"""Everything a validity run needs before its run folder exists: ratings, corpus, embeddings,
+retrieval and pools. All input errors are raised here, so a bad file writes nothing."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from noveval.errors import InputError
+
+__all__ = ["Prepared", "prepare"]
+
+
+@dataclass
+class Prepared:
+    """The rated papers with their embeddings, retrieved prior work and metric pools.
+
+    Attributes:
+        papers_in_file, papers_selected: Counts before and after ``--limit``.
+        rated: Selected papers with at least one rating (the analysed papers).
+        cands: Prior-work candidates (:class:`~noveval.benchmarks.validate.pool.Candidates`).
+        focal_emb: (n, d) embeddings of the rated papers' title+abstract.
+        focal_hash: Text hash of each rated paper (fit-cache keys).
+        retr: Nearest prior candidates of each rated paper.
+        pools: Candidate positions of each paper's metric pool.
+        field_sizes: In ``field`` mode, the size of each field's prior set before sampling.
+        embedder_id: The embedder's model id.
+        timings: Seconds per step.
+    """
+
+    papers_in_file: int
+    papers_selected: int
+    rated: list[Any]
+    cands: Any
+    focal_emb: np.ndarray
+    focal_hash: list[str]
+    retr: Any
+    pools: list[np.ndarray]
+    field_sizes: dict[str, int] = field(default_factory=dict)
+    embedder_id: str = ""
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def pool_summary(self, mode: str, size: int) -> dict[str, Any]:
+        """What the pools were, for ``scores.json``."""
+        return {**self.cands.summary, "mode": mode, "pool_size": size,
+                "mean_pool_size": float(np.mean([len(p) for p in self.pools])) if self.pools else 0.0,
+                "self_title_matches": self.retr.self_matches, "field_prior_sizes": self.field_sizes}
+
+
+def _paper_fields(corpus: Any, titles: list[str]) -> list[str | None]:
+    """Each title's field from its own corpus record (any year), matched by normalised title."""
+    from noveval.benchmarks.axioms.pools import normalize_title
+
+    by_title: dict[str, str] = {}
+    for t, f in zip(corpus.titles, corpus.fields):
+        if f:
+            by_title.setdefault(normalize_title(t), f)
+    return [by_title.get(normalize_title(t)) for t in titles]
+
+
+def prepare(reviews: str | Path, corpus: str | Path, opts: Any, embedder: Any) -> Prepared:
+    """Load and check the inputs, embed, retrieve prior work and build each paper's pool.
+
+    Args:
+        reviews: Ratings file.
+        corpus: Corpus file.
+        opts: :class:`~noveval.benchmarks.validate.api.ValidateOptions`.
+        embedder: An embedder object.
+
+    Raises:
+        InputError: bad files, no rating, a rated paper without a year, an unknown field.
+    """
+    from noveval.benchmarks.axioms.pools import load_corpus, paper_text
+    from noveval.benchmarks.validate.data import load_rated_papers
+    from noveval.benchmarks.validate.pool import (
+        build_candidates,
+        excluded_titles,
+        field_pools,
+        retrieve,
+    )
+    from noveval.models.embed import text_hash
+
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    papers_all = load_rated_papers(reviews, aspect=opts.aspect, scale=opts.scale)
+    papers = papers_all[: opts.limit] if opts.limit else papers_all
+    rated = [p for p in papers if p.ratings]
+    if not rated:
+        raise InputError(reviews, None, f"reviews.scores.{opts.aspect}", "none of the selected papers has a rating")
+    for p in rated:
+        if p.year is None:
+            raise InputError(reviews, p.line, "year", "each rated paper needs a year (prior work must be older)")
+    if not Path(corpus).exists():
+        raise InputError(corpus, None, None, "corpus file not found")
+    corp = load_corpus(corpus)
+    titles = [p.title for p in rated]
+    years: list[int | None] = [p.year for p in rated]
+    focal_fields: list[str] = []
+    if opts.pool == "field":
+        found = _paper_fields(corp, titles) if opts.field is None else [opts.field] * len(rated)
+        for p, f in zip(rated, found):
+            if f is None:
+                raise InputError(reviews, p.line, "title", "field pool: the paper is not in the corpus, so its field "
+                                                           "is unknown; pass --field")
+            focal_fields.append(f)
+    timings["load_s"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    cands = build_candidates(corp, embedder, before_year=max(y for y in years if y is not None), field=opts.field,
+                             max_corpus=opts.max_corpus, seed=opts.seed)
+    focal_texts = [paper_text(p.title, p.abstract) for p in rated]
+    focal_emb = np.asarray(embedder.encode(focal_texts, batch_size=64, progress="validate: embedding papers"),
+                           dtype=np.float32)
+    timings["embed_s"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    k = max(opts.top_k, opts.related_works, opts.pool_size if opts.pool == "neighbours" else 1)
+    retr = retrieve(cands, focal_emb, titles, years, k=k)
+    field_sizes: dict[str, int] = {}
+    if opts.pool == "neighbours":
+        pools = [retr.neighbours(i, opts.pool_size) for i in range(len(rated))]
+    else:
+        shared, sizes = field_pools(cands, focal_fields, years, pool_size=opts.pool_size, seed=opts.seed)
+        excl = excluded_titles(cands, titles)
+        pools = [np.setdiff1d(s, e) if len(e) else s for s, e in zip(shared, excl)]
+        field_sizes = {f"{f} before {y}": n for (f, y), n in sizes.items()}
+    timings["retrieve_s"] = time.perf_counter() - t0
+    return Prepared(papers_in_file=len(papers_all), papers_selected=len(papers), rated=rated, cands=cands,
+                    focal_emb=focal_emb, focal_hash=[text_hash(t) for t in focal_texts], retr=retr, pools=pools,
+                    field_sizes=field_sizes, embedder_id=embedder.model_id, timings=timings)
