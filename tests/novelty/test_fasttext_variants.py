@@ -27,7 +27,11 @@ from noveval.novelty import FastTextLOF, get_metric
 from noveval.novelty.fasttext_lof import reference_tokens
 
 BUCKET = 20_000
-FT = dict(vector_size=100, window=5, epochs=5, negative=5, min_n=3, max_n=6, bucket=BUCKET, sg=1, min_count=1, workers=1)
+# the fastText library's train_unsupervised defaults (minCount 1, Liu & Zhai), one thread
+FT = dict(vector_size=100, window=5, epochs=5, negative=5, min_n=3, max_n=6, bucket=BUCKET, sg=1, min_count=1,
+          alpha=0.05, sample=1e-4, workers=1)
+# noveval's metric before issue 14 used gensim's learning rate and sub-sampling
+FT_OLD = {**FT, "alpha": 0.025, "sample": 1e-3}
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +59,7 @@ def normalized_reference(focal: str, pool: list[str], seed: int) -> float:
     def toks(t: str) -> list[str]:
         return re.findall(r"\w+", t.lower())
 
-    model = FastText(sentences=[toks(t) or ["<empty>"] for t in pool], seed=seed, **FT)
+    model = FastText(sentences=[toks(t) or ["<empty>"] for t in pool], seed=seed, **FT_OLD)
 
     def vec(t: str) -> np.ndarray:
         v = np.array([model.wv[w] for w in toks(t)], dtype=np.float64)

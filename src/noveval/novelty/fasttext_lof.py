@@ -28,10 +28,14 @@ LOF (scikit-learn's definition, ``-negative_outlier_factor_``):
 ``lrd(p) = 1 / (mean_{o in N_k(p)} max(k-dist(o), ||p - o||) + 1e-10)``, ``k`` clipped to
 ``n - 1``. Range [0, inf), about 1 for inliers; greater is more novel.
 
-fastText settings (Facebook ``train_unsupervised`` defaults): skip-gram, dim 100, window
-5, 5 epochs, 5 negatives, character n-grams 3-6, 2,000,000 hash buckets; trained with
-gensim, one worker and a fixed seed, so that results are reproducible (the library
-trains multi-threaded, which is not). A title with no token gets the zero vector (the
+fastText settings: the fastText library's ``train_unsupervised`` defaults (Liu & Zhai:
+"default library parameters, other than for minCount", the library's option name):
+skip-gram, dim 100, window 5, 5 epochs, 5 negatives, character n-grams 3-6, 2,000,000
+hash buckets, learning rate 0.05, sub-sampling threshold 1e-4 (the ``normalized`` variant
+keeps gensim's 0.025 and 1e-3, as noveval used before issue 14); trained with gensim's
+implementation, one worker and a fixed seed, so that results are reproducible (the
+library trains multi-threaded, which is not; gensim decays the rate to 1e-4, the library
+to 0). A title with no token gets the zero vector (the
 reference would produce NaN and fail).
 """
 
@@ -50,6 +54,10 @@ _TOKEN = re.compile(r"\w+", re.UNICODE)
 
 VARIANTS: dict[str, int] = {"reference": 10, "normalized": 20}
 """FastTextLOF variants and their default LOF ``n_neighbors``."""
+
+_RATES: dict[str, tuple[float, float]] = {"reference": (0.05, 1e-4), "normalized": (0.025, 1e-3)}
+"""Default (learning rate, sub-sampling threshold) per variant: the fastText library's
+``train_unsupervised`` defaults for ``reference``; gensim's for ``normalized`` (as before)."""
 
 
 def tokenize(title: str) -> list[str]:
@@ -112,6 +120,8 @@ class FastTextLOF:
         vector_size, window, epochs, negative, min_n, max_n, bucket, sg: fastText settings
             (library defaults, skip-gram).
         min_count: 1 (Liu & Zhai: titles are short).
+        alpha, sample: learning rate and sub-sampling threshold; None takes the variant's
+            (reference: the fastText library's 0.05 and 1e-4; normalized: gensim's 0.025, 1e-3).
         n_neighbors: LOF k; 0 (default) takes the variant's (reference 10, normalized 20).
         seed: training seed (one worker, deterministic).
     """
@@ -126,6 +136,8 @@ class FastTextLOF:
     bucket: int = 2_000_000
     sg: int = 1
     min_count: int = 1
+    alpha: float | None = None
+    sample: float | None = None
     n_neighbors: int = 0
     seed: int = 0
     name: str = "FastTextLOF"
@@ -136,6 +148,11 @@ class FastTextLOF:
             raise ValueError(f"FastTextLOF variant must be one of {', '.join(VARIANTS)}, got {self.variant!r}")
         if self.n_neighbors <= 0:
             object.__setattr__(self, "n_neighbors", VARIANTS[self.variant])
+        alpha, sample = _RATES[self.variant]
+        if self.alpha is None:
+            object.__setattr__(self, "alpha", alpha)
+        if self.sample is None:
+            object.__setattr__(self, "sample", sample)
 
     @property
     def trains_with_focal(self) -> bool:
@@ -169,6 +186,7 @@ class FastTextLOF:
             sentences=sents, vector_size=self.vector_size, window=self.window,
             epochs=self.epochs, negative=self.negative, min_n=self.min_n, max_n=self.max_n,
             bucket=self.bucket, sg=self.sg, min_count=self.min_count, seed=self.seed, workers=1,
+            alpha=self.alpha, sample=self.sample,
         )
         return model.wv
 
