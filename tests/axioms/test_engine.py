@@ -38,9 +38,10 @@ def test_embedding_metrics_fast_equals_naive(prepared, name, metric):
             assert metric.score(emb[it.local], emb[variants[it.item_id][v]]) == pytest.approx(naive[v], abs=1e-12)
 
 
-def test_fasttext_engine_equals_naive(prepared):
+@pytest.mark.parametrize("variant", ["reference", "normalized"])
+def test_fasttext_engine_equals_naive(prepared, variant):
     task, items, variants, _extra, emb = prepared
-    m = FastTextLOF(bucket=5_000, n_neighbors=10)
+    m = FastTextLOF(variant=variant, bucket=5_000, n_neighbors=10)
     sub = items[:2]
     fast = engine.score_fasttext(m, task, sub, variants, n_jobs=1)
     for it in sub:

@@ -49,14 +49,21 @@ def test_exact_semnovel_fits_are_shared_across_run_dirs(tmp_path, monkeypatch, s
 
     monkeypatch.setenv("NOVEVAL_CACHE_DIR", str(tmp_path / "cache"))
     corpus, refs = sample
-    cfg = _cfg(metrics=["SemNovel"], n_focal=2, tasks=_cfg().tasks[:1])
+    cfg = _cfg(metrics=["SemNovel"], n_focal=2, tasks=_cfg().tasks[:1], semnovel_seeds=2)
     a = run_benchmark(cfg, tmp_path / "a", corpus=corpus, refs=refs, embedder=embedder,
                       paraphraser=paraphraser, progress=False)
     fits = FitCache(tmp_path / "cache" / "novelty_fits.sqlite")
     n = len(fits)
     rows_a = [json.loads(x) for x in (tmp_path / "a" / "per_item.jsonl").read_text().splitlines()]
     n_variants = sum(len(r["scores"]["SemNovel"]) for r in rows_a)
-    assert 0 < n <= n_variants  # one fit per distinct (pool, focal) content
+    assert n_variants < n <= 2 * n_variants  # one fit per distinct (pool, focal) content and seed
+    # two seeds: the first is the row's scores, the second differs somewhere (t-SNE is seeded)
+    for r in rows_a:
+        assert list(r["by_seed"]["SemNovel"]) == ["0", "1"]
+        assert r["by_seed"]["SemNovel"]["0"]["scores"] == r["scores"]["SemNovel"]
+        assert r["by_seed"]["SemNovel"]["0"]["checks"] == r["checks"]["SemNovel"]
+    assert any(r["by_seed"]["SemNovel"]["1"]["scores"] != r["scores"]["SemNovel"] for r in rows_a)
+    assert a["extra"]["table"]["seeds"] == {"SemNovel": ["0", "1"]}
     # another run directory: every fit comes from the cache, scores are identical
     b = run_benchmark(cfg, tmp_path / "b", corpus=corpus, refs=refs, embedder=embedder,
                       paraphraser=paraphraser, progress=False)

@@ -12,6 +12,7 @@ from noveval.benchmarks.axioms.pools import (
     cited_split,
     load_corpus,
     load_references,
+    newest_slice,
     select_focals,
 )
 
@@ -46,3 +47,14 @@ def test_default_tasks_pools(real):
     items = select_focals(corpus, task, refs, n=100)
     assert len(items) == 100 and all(len(it.base) >= 100 for it in items)
     assert sum(cited_split(it, PoolRules()) is not None for it in items) >= 5
+
+
+def test_small_focal_samples_span_years_so_ax8_applies(real):
+    # issue 14: with --focal <= 20 all focal papers used to be NeurIPS 2025 full texts
+    corpus, refs = real
+    by = {t.name: t for t in DEFAULT_TASKS}
+    task = build_task(corpus, by["adversarial"], by["slam"], refs)
+    items = select_focals(corpus, task, refs, n=10)
+    assert len({it.year for it in items}) > 2
+    assert sum(int(task.rows[it.local]) in refs for it in items) < 10
+    assert any(newest_slice(task, it.year, PoolRules()) is not None for it in items)

@@ -25,3 +25,20 @@ def test_best_metric_is_bold_per_field_not_per_column():
     assert best["CV · Yin"] == [True, True] and best["CV · RND"] == [False, False]
     assert best["ML · RND"] == [True, True] and best["ML · Yin"] == [False, False]  # 60 < 90 elsewhere
     assert best["All · Yin"] == [False, False] == best["All · RND"]  # a tie marks nothing
+
+
+def test_metric_scored_with_several_seeds_shows_mean_and_sd():
+    cols = ["Ax1", "Avg"]
+    table = {
+        "columns": cols,
+        "by_field": {"ML": {"SemNovel": {"Ax1": 40.0, "Avg": 41.0}, "Yin": {"Ax1": 90.0, "Avg": 90.0}}},
+        "overall": {"SemNovel": {"Ax1": 40.0, "Avg": 41.0}, "Yin": {"Ax1": 90.0, "Avg": 90.0}},
+        "seeds": {"SemNovel": ["0", "1", "2"]},
+        "sd": {"by_field": {"ML": {"SemNovel": {"Ax1": 2.5, "Avg": None}}},
+               "overall": {"SemNovel": {"Ax1": 1.25, "Avg": 0.5}}},
+    }
+    (t,), _ = axioms_tables([_run(table)])
+    rows = dict(t.rows)
+    assert rows["ML · SemNovel"][0].ci == "± 2.5 (SD, 3 seeds)" and rows["ML · SemNovel"][1].ci == ""
+    assert rows["All · SemNovel"][0].ci == "± 1.2 (SD, 3 seeds)" and rows["All · SemNovel"][1].ci == "± 0.5 (SD, 3 seeds)"
+    assert rows["All · Yin"][0].ci == "" and rows["All · SemNovel"][0].text == "40.0"

@@ -10,9 +10,15 @@ Formula (cosine distance ``d(a, b) = 1 - cos(e_a, e_b)`` on title+abstract embed
 
 So the score is the percentile of the focal paper's (sparse = large) neighbourhood
 distance among its neighbours' ones. Range [0, 100]; greater is more novel.
-Parameters from Wang et al. (2025): ``P = 100`` neighbours, ``Q = 50`` density
-neighbours (both clipped to the pool size). Liu & Zhai use BGE-M3 embeddings; any
-embedder works (the toolkit default is the bundled MiniLM).
+
+Parameters: ``P = 100`` neighbours and ``Q = 50`` density neighbours (both clipped to the
+pool size). Liu & Zhai (§4) do not state P and Q; they use RND as Wang et al. (2025,
+"Enabling AI Scientists to Recognize Innovation", arXiv:2503.01508) define it, and these
+are the values of Wang et al.'s RND algorithm (the neighbours retrieved for an idea and
+the neighbours that define each density). Both are options (``RND(p=..., q=...)``,
+``noveval axioms run --rnd-p/--rnd-q``); the shipped synthetic sample uses 20 and 5 because
+its pools hold a few dozen papers. Liu & Zhai use BGE-M3 embeddings; any embedder works
+(the toolkit default is the bundled MiniLM).
 """
 
 from __future__ import annotations
@@ -59,8 +65,8 @@ class RND:
     """Relative Neighbour Density metric (see module docstring for the formula).
 
     Attributes:
-        p: neighbours whose densities form the reference distribution (Wang et al.: 100).
-        q: neighbours averaged in a density (Wang et al.: 50).
+        p: neighbours whose densities form the reference distribution (Wang et al. 2025: 100).
+        q: neighbours averaged in a density (Wang et al. 2025: 50).
     """
 
     p: int = 100

@@ -6,10 +6,15 @@ jointly to 2-D with t-SNE (van der Maaten & Hinton 2008) and score
 ``SemNovel(f) = sum of the K smallest Euclidean distances ||y_f - y_x||, x in pool``,
 with ``K = max(10, int(0.02 * |pool|))`` (Liu & Zhai's dynamic K).
 
-Range [0, inf); greater is more novel. t-SNE parameters (Peng et al. use the standard
-t-SNE): perplexity 30 (clipped to ``(n - 1) / 3`` for tiny pools), PCA initialisation,
-Euclidean metric on the L2-normalised embeddings, openTSNE defaults otherwise, and a
-fixed ``seed``. The exact computation refits t-SNE for every (pool, focal) pair.
+Range [0, inf); greater is more novel. t-SNE settings of the reference SemNovel code
+(``2_semantic_space/dimension_reduction.py``: openTSNE, perplexity 30, cosine metric,
+openTSNE's default PCA initialisation): perplexity 30 (clipped to ``(n - 1) / 3`` for tiny
+pools), ``metric="cosine"`` (``"euclidean"`` on the L2-normalised embeddings was
+noveval's choice before issue 14), PCA initialisation, openTSNE defaults otherwise, and
+a fixed ``seed`` (the reference uses 42). t-SNE is stochastic: on the axioms benchmark a
+change of seed alone moves the scores as much as any setting (Spearman 0.71 between two
+seeds), so the benchmark reports SemNovel over several seeds (``--seeds``).
+The exact computation refits t-SNE for every (pool, focal) pair.
 ``SemNovelMap`` offers the documented fast approximation: fit t-SNE once on a pool and
 place new points with openTSNE's ``transform`` (the reference map stays fixed).
 """
@@ -29,7 +34,11 @@ def semnovel_k(n_pool: int, *, k_min: int = 10, k_frac: float = 0.02) -> int:
     return max(1, min(n_pool, max(k_min, int(k_frac * n_pool))))
 
 
-def _tsne(perplexity: float, seed: int, n_jobs: int, n: int):
+TSNE_METRICS = ("cosine", "euclidean")
+"""t-SNE input metrics: ``cosine`` (the reference SemNovel code, default) or ``euclidean``."""
+
+
+def _tsne(perplexity: float, seed: int, n_jobs: int, n: int, metric: str = "cosine"):
     import logging
 
     from openTSNE import TSNE
@@ -39,15 +48,16 @@ def _tsne(perplexity: float, seed: int, n_jobs: int, n: int):
 
     perp = max(1.0, min(perplexity, (n - 1) / 3.0))
     return TSNE(
-        perplexity=perp, metric="euclidean", initialization="pca",
+        perplexity=perp, metric=metric, initialization="pca",
         random_state=seed, n_jobs=n_jobs, verbose=False,
     )
 
 
-def tsne_2d(x: np.ndarray, *, perplexity: float = 30.0, seed: int = 0, n_jobs: int = 1) -> np.ndarray:
-    """Exact t-SNE of ``x`` (n, d) to (n, 2) with the SemNovel settings."""
+def tsne_2d(x: np.ndarray, *, perplexity: float = 30.0, seed: int = 0, n_jobs: int = 1,
+            metric: str = "cosine") -> np.ndarray:
+    """Exact t-SNE of ``x`` (n, d) to (n, 2) with the SemNovel settings (``metric``: input metric)."""
     x = np.ascontiguousarray(x, dtype=np.float64)
-    return np.asarray(_tsne(perplexity, seed, n_jobs, len(x)).fit(x))
+    return np.asarray(_tsne(perplexity, seed, n_jobs, len(x), metric).fit(x))
 
 
 def content_key(x: np.ndarray, **params: object) -> str:
@@ -67,6 +77,7 @@ class SemNovel:
         perplexity: t-SNE perplexity (30).
         seed: t-SNE random state.
         n_jobs: threads for one t-SNE fit.
+        metric: t-SNE input metric, ``"cosine"`` (reference code, default) or ``"euclidean"``.
     """
 
     k_min: int = 10
@@ -74,8 +85,18 @@ class SemNovel:
     perplexity: float = 30.0
     seed: int = 0
     n_jobs: int = 1
+    metric: str = "cosine"
     name: str = "SemNovel"
     inputs: str = "embedding"
+
+    def __post_init__(self) -> None:
+        if self.metric not in TSNE_METRICS:
+            raise ValueError(f"SemNovel metric must be one of {', '.join(TSNE_METRICS)}, got {self.metric!r}")
+
+    def fit_key(self, x: np.ndarray) -> str:
+        """Cache key of one exact fit: the t-SNE input and every setting the score depends on."""
+        return content_key(x, perplexity=self.perplexity, seed=self.seed, k=(self.k_min, self.k_frac),
+                           metric=self.metric)
 
     def from_map(self, y: np.ndarray) -> float:
         """Score from a 2-D map whose last row is the focal paper and other rows the pool."""
@@ -85,7 +106,8 @@ class SemNovel:
     def score(self, focal: np.ndarray, pool: np.ndarray) -> float:
         """SemNovel of one focal embedding (d,) against pool embeddings (n, d)."""
         x = np.vstack([np.asarray(pool), np.asarray(focal)[None, :]])
-        return self.from_map(tsne_2d(x, perplexity=self.perplexity, seed=self.seed, n_jobs=self.n_jobs))
+        return self.from_map(tsne_2d(x, perplexity=self.perplexity, seed=self.seed, n_jobs=self.n_jobs,
+                                     metric=self.metric))
 
     def score_many(self, focals: np.ndarray, pool: np.ndarray) -> np.ndarray:
         """Exact SemNovel of each focal row (one t-SNE per focal paper, as the metric defines)."""
@@ -105,7 +127,7 @@ class SemNovelMap:
 
         self.metric = metric
         x = np.ascontiguousarray(pool, dtype=np.float64)
-        self._emb = _tsne(metric.perplexity, metric.seed, metric.n_jobs, len(x)).fit(x)
+        self._emb = _tsne(metric.perplexity, metric.seed, metric.n_jobs, len(x), metric.metric).fit(x)
         self.coords = np.asarray(self._emb)
 
     def place(self, points: np.ndarray) -> np.ndarray:

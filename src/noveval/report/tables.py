@@ -168,9 +168,15 @@ def axioms_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
         cols = list(tab.get("columns") or [])
         rows = []
         blocks = [*(tab.get("by_field") or {}).items(), ("All", tab["overall"])]
+        sd = tab.get("sd") or {}
         for field, res in blocks:
+            spread = sd.get("overall", {}) if field == "All" else (sd.get("by_field") or {}).get(field, {})
             for metric, cell in res.items():
                 cells = [metric_cell(cell.get(c), digits=1, scale=_pct_scale(tab)) for c in cols]
+                for c, col in zip(cells, cols, strict=True):  # several seeds: mean ± SD
+                    e = (spread.get(metric) or {}).get(col)
+                    if e is not None and c.value is not None:
+                        c.ci = f"± {e * _pct_scale(tab):.1f} (SD, {len(tab['seeds'][metric])} seeds)"
                 rows.append((f"{field} · {metric}", cells))
         for field, _res in blocks:  # best metric per field (and overall) for each check, as in the paper
             group = [c for name, c in rows if name.startswith(f"{field} · ")]

@@ -53,11 +53,33 @@ def run(
     ax3_position: Annotated[str, typer.Option("--ax3-position", help="append (paper) or prepend Ax3 fragments to the neighbour abstract (short-context embedders truncate appended text).")] = "append",
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes for t-SNE / fastText.")] = 2,
     seed: SeedOpt = 0,
+    seeds: Annotated[int, typer.Option("--seeds", min=1, help="SemNovel t-SNE seeds (seed, seed+1, ...); pass rates are "
+                                       "reported as mean ± SD over them.")] = 3,
+    semnovel_metric: Annotated[str, typer.Option("--semnovel-metric", help="t-SNE input metric: cosine (reference "
+                                                 "SemNovel code) or euclidean.")] = "cosine",
+    fasttext_variant: Annotated[str, typer.Option("--fasttext-variant", help="reference (Jeon et al.'s code) or "
+                                                  "normalized (noveval before issue 14).")] = "reference",
+    rnd_p: Annotated[int | None, typer.Option("--rnd-p", min=1, help="RND neighbours P (Wang et al. 2025: 100; "
+                                              "--sample: 20).")] = None,
+    rnd_q: Annotated[int | None, typer.Option("--rnd-q", min=1, help="RND density neighbours Q (Wang et al. 2025: 50; "
+                                              "--sample: 5).")] = None,
+    ax56_rule: Annotated[str, typer.Option("--ax56-rule", help="Ax5/6 applicability: ours (>= 20 references, >= 5 of "
+                                           "them in the pool) or paper (>= 20 references, any found).")] = "ours",
 ) -> Path:
     """Run the axiomatic benchmark: pass rates per metric x axiom x task (Table 2), heatmap."""
-    from noveval.benchmarks.axioms.pools import DEFAULT_TASKS, SAMPLE_TASKS, PoolRules, sample_paths
+    from dataclasses import replace
+
+    from noveval.benchmarks.axioms.pools import (
+        AX56_RULES,
+        DEFAULT_TASKS,
+        SAMPLE_TASKS,
+        PoolRules,
+        sample_paths,
+    )
     from noveval.benchmarks.axioms.run import METRIC_ORDER, AxiomsConfig, run_benchmark
     from noveval.errors import InputError
+    from noveval.novelty.fasttext_lof import VARIANTS
+    from noveval.novelty.semnovel import TSNE_METRICS
 
     metrics = _metrics(metric or list(METRIC_ORDER))
     for name, val in (("--semnovel", semnovel_mode), ("--fasttext", fasttext_mode)):
@@ -65,6 +87,11 @@ def run(
             raise InputError(None, None, name, f"must be exact or approx, got {val!r}")
     if ax3_position not in ("append", "prepend"):
         raise InputError(None, None, "--ax3-position", f"must be append or prepend, got {ax3_position!r}")
+    for name, val, allowed in (("--semnovel-metric", semnovel_metric, TSNE_METRICS),
+                               ("--fasttext-variant", fasttext_variant, tuple(VARIANTS)),
+                               ("--ax56-rule", ax56_rule, tuple(AX56_RULES))):
+        if val not in allowed:
+            raise InputError(None, None, name, f"must be {' or '.join(allowed)}, got {val!r}")
     if sample:
         c, f = sample_paths()
         specs = list(SAMPLE_TASKS)
@@ -78,6 +105,7 @@ def run(
             raise InputError(str(c), None, None, "corpus not found (use --data-dir, --corpus or --sample)")
         specs = list(DEFAULT_TASKS)
         rules, min_base = PoolRules(), 100
+    rules = replace(rules, min_cited=AX56_RULES[ax56_rule])
     if tasks:
         unknown = set(tasks) - {t.name for t in specs}
         if unknown:
@@ -87,8 +115,9 @@ def run(
                        n_focal=n_focal, seed=seed, min_base=min_base, rules=rules, metrics=metrics,
                        embedder=embedder, paraphrase_model=None if model == "none" else model,
                        ax2_limit=ax2_limit, semnovel_mode=semnovel_mode, fasttext_mode=fasttext_mode,
-                       n_jobs=jobs, rnd_p=20 if sample else 100, rnd_q=5 if sample else 50,
-                       ft_bucket=20_000 if sample else 2_000_000, ax3_position=ax3_position)
+                       n_jobs=jobs, rnd_p=rnd_p or (20 if sample else 100), rnd_q=rnd_q or (5 if sample else 50),
+                       ft_bucket=20_000 if sample else 2_000_000, ax3_position=ax3_position,
+                       fasttext_variant=fasttext_variant, semnovel_metric=semnovel_metric, semnovel_seeds=seeds)
     res = run_benchmark(cfg, out)
     typer.echo((Path(out) / "table.md").read_text())
     typer.echo(f"timings (s): {res['extra']['timings_s']}")

@@ -134,7 +134,8 @@ def _semnovel_job(args: tuple[SemNovel, np.ndarray]) -> float:
     metric, x = args
     from noveval.novelty.semnovel import tsne_2d
 
-    return metric.from_map(tsne_2d(x, perplexity=metric.perplexity, seed=metric.seed, n_jobs=1))
+    return metric.from_map(tsne_2d(x, perplexity=metric.perplexity, seed=metric.seed, n_jobs=1,
+                                   metric=metric.metric))
 
 
 def score_semnovel_exact(metric: SemNovel, emb: np.ndarray, items: Sequence[FocalItem],
@@ -144,12 +145,10 @@ def score_semnovel_exact(metric: SemNovel, emb: np.ndarray, items: Sequence[Foca
     """Exact SemNovel: one t-SNE of pool ∪ {focal} per variant, parallel over processes.
 
     ``cache`` (a dict or :class:`noveval.novelty.fitcache.FitCache`) maps a content key
-    (pool rows' vectors + focal vector + settings) to a score; hits skip the fit. Each
+    (pool rows' vectors + focal vector + settings incl. seed and t-SNE metric) to a score; hits skip the fit. Each
     new fit is stored the moment it finishes (an interrupted run keeps its fits) and
     ``on_done(key, score)`` is called for it. ``progress`` labels a progress display.
     """
-    from noveval.novelty.semnovel import content_key
-
     cache = cache if cache is not None else {}
     jobs: dict[str, np.ndarray] = {}
     found: dict[str, float] = {}
@@ -158,7 +157,7 @@ def score_semnovel_exact(metric: SemNovel, emb: np.ndarray, items: Sequence[Foca
     for it in items:
         for v, rows in variants[it.item_id].items():
             x = np.vstack([emb[rows], emb[it.local][None, :]]).astype(np.float32)
-            key = content_key(x, perplexity=metric.perplexity, seed=metric.seed, k=(metric.k_min, metric.k_frac))
+            key = metric.fit_key(x)
             wanted.append((it.item_id, v, key))
             if key not in jobs and key not in found:
                 hit = cache.get(key)
@@ -223,10 +222,11 @@ def score_semnovel_approx(metric: SemNovel, emb: np.ndarray, items: Sequence[Foc
 # ------------------------------------------------------------------ FastTextLOF
 
 
-def _ft_group(args: tuple[FastTextLOF, list[str], list[tuple[str, str, list[str]]]]) -> list[float]:
-    """Train one model on a pool's titles; score focal titles (with optional added titles)."""
-    metric, titles, queries = args
-    wv = metric.train(titles)
+def _ft_group(args: tuple[FastTextLOF, list[str], str | None, list[tuple[str, str, list[str]]]]) -> list[float]:
+    """Train one model on a pool's titles (plus the scored title for the reference
+    variant); score focal titles (with optional added titles) among the pool's vectors."""
+    metric, titles, train_focal, queries = args
+    wv = metric.train(titles if train_focal is None else [*titles, train_focal])
     pv = metric.vectors(wv, titles)
     dist_pool = euclidean(pv, pv)
     out = []
@@ -251,18 +251,22 @@ def score_fasttext(metric: FastTextLOF, task: TaskData, items: Sequence[FocalIte
                    variants: dict[str, Variants], *, approx: bool = False, n_jobs: int = 1,
                    extra_rows: dict[str, dict[str, int]] | None = None, cache=None,
                    progress: str | None = None) -> Scores:
-    """FastTextLOF over all variants, one fastText model per distinct pool content.
+    """FastTextLOF over all variants, one fastText model per distinct training set.
 
-    Exact: ``copy``/``paraphrase`` pools contain one more title, so each gets its own model.
-    ``approx``: they reuse the base pool's model (the added title is embedded with it), and
-    Ax5/6 pools reuse the base model too (LOF over the subset of its title vectors). Ax3
-    variants are not scored (title-only metric, §5.2). ``extra_rows`` is unused (kept for
-    a uniform signature). ``cache`` (dict or :class:`~noveval.novelty.fitcache.FitCache`)
-    keeps each score under the content of its training titles, focal and added titles;
-    a pool whose scores are all cached is not trained again. ``progress`` labels a
-    progress display over the models trained.
+    A training set is the pool's titles (in row order), followed by the scored title for
+    the ``reference`` variant (so there one model per pool and focal paper; ``normalized``
+    shares a pool's model across focal papers). Exact: ``copy``/``paraphrase`` pools
+    contain one more title, so each gets its own model. ``approx``: they reuse the base
+    pool's model (the added title is embedded with it), and Ax5/6 pools reuse the base
+    model too (LOF over the subset of its title vectors). Ax3 variants are not scored
+    (title-only metric, §5.2). ``extra_rows`` is unused (kept for a uniform signature).
+    ``cache`` (dict or :class:`~noveval.novelty.fitcache.FitCache`) keeps each score under
+    the content of its training titles, focal and added titles; a training set whose
+    scores are all cached is not trained again. ``progress`` labels a progress display
+    over the models trained.
     """
-    groups: dict[str, tuple[np.ndarray, list[tuple[str, str, str, list[str]]]]] = {}
+    with_focal = metric.trains_with_focal
+    groups: dict[tuple[str, int | None], tuple[np.ndarray, int | None, list[tuple[str, str, str, list[str]]]]] = {}
     for it in items:
         vs = variants[it.item_id]
         for v, rows in vs.items():
@@ -273,13 +277,14 @@ def score_fasttext(metric: FastTextLOF, task: TaskData, items: Sequence[FocalIte
                 train_rows = vs["base"]
                 if v in ("copy", "paraphrase"):
                     added = [task.titles[int(rows[-1])]]
-            k = pool_key(train_rows)
-            groups.setdefault(k, (np.sort(train_rows), []))[1].append(
+            focal = it.local if with_focal else None
+            k = (pool_key(train_rows), focal)
+            groups.setdefault(k, (np.sort(train_rows), focal, []))[2].append(
                 (it.item_id, v, task.titles[it.local], added))
     out: Scores = {it.item_id: {} for it in items}
     cache = cache if cache is not None else {}
     jobs, keys = [], []
-    for _k, (rows, qs) in groups.items():
+    for _k, (rows, focal, qs) in groups.items():
         titles = [task.titles[int(r)] for r in rows]
         todo = []
         for q in qs:
@@ -292,17 +297,19 @@ def score_fasttext(metric: FastTextLOF, task: TaskData, items: Sequence[FocalIte
             else:
                 todo.append((*q, ckey))
         if todo:
-            jobs.append((metric, titles, [(q[0], q[2], q[3]) for q in todo]))
+            jobs.append((metric, titles, None if focal is None else task.titles[focal],
+                         [(q[0], q[2], q[3]) for q in todo]))
             keys.append(todo)
     if approx:  # Ax5/6 under approx: LOF over the subset's vectors from the base model
-        jobs, keys = _ft_subset_jobs(metric, task, items, variants, jobs, keys, out)
+        jobs, keys = _ft_subset_jobs(metric, variants, jobs, keys, out)
     for qs, scores in zip(keys, _map_jobs(_ft_group, jobs, n_jobs, progress), strict=True):
         _ft_store(out, cache, qs, scores)
     return out
 
 
 def _ft_key(metric: FastTextLOF, titles: Sequence[str], focal: str, added: Sequence[str]) -> str:
-    """Content key of one FastTextLOF score: training titles and settings, focal, added titles."""
+    """Content key of one FastTextLOF score: pool titles and settings (variant included), focal,
+    added titles (the reference variant's training set is the pool plus the focal title)."""
     h = hashlib.sha1(("fasttext-lof\x1d" + metric.key(titles)).encode())
     h.update("\x1e".join([focal, *added]).encode())
     return h.hexdigest()
@@ -315,7 +322,7 @@ def _ft_store(out: Scores, cache, qs, scores) -> None:
             cache[ckey] = float(s)
 
 
-def _ft_subset_jobs(metric, task, items, variants, jobs, keys, out):
+def _ft_subset_jobs(metric, variants, jobs, keys, out):
     """Approx mode: score Ax5/6 from the base model's vectors restricted to the subset."""
     keep_jobs, keep_keys = [], []
     for job, qs in zip(jobs, keys, strict=True):
@@ -323,15 +330,16 @@ def _ft_subset_jobs(metric, task, items, variants, jobs, keys, out):
         sub = [q for q in qs if q[1] in ("minus_cited", "cited_only")]
         if sub:
             rows = variants[sub[0][0]]["base"]
-            wv = metric.train(job[1])
-            pv = metric.vectors(wv, job[1])
+            titles, train_focal = job[1], job[2]
+            wv = metric.train(titles if train_focal is None else [*titles, train_focal])
+            pv = metric.vectors(wv, titles)
             pos = {int(r): i for i, r in enumerate(np.sort(rows))}
             for iid, v, ftitle, _a, _ck in sub:
                 keep = [pos[int(r)] for r in variants[iid][v]]
                 fv = metric.vectors(wv, [ftitle])[0]
                 out[iid][v] = metric.lof_of_focal(fv, pv[keep])
         if plain:
-            keep_jobs.append((job[0], job[1], [(q[0], q[2], q[3]) for q in plain]))
+            keep_jobs.append((job[0], job[1], job[2], [(q[0], q[2], q[3]) for q in plain]))
             keep_keys.append(plain)
     return keep_jobs, keep_keys
 

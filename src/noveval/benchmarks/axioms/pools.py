@@ -13,14 +13,16 @@ precedes the citing one, so same-year references are kept). Distant pool = the d
 task's papers strictly before the focal year. Ax7: oldest ``slice_size`` (300) papers of
 the base pool when it has more than ``ax7_min_pool`` (500); Ax8: the newest 300 task
 papers published after the focal year when more than ``ax8_min_newer`` (300) exist.
-Ax5/6: the focal paper's references found in the base pool, when at least
-``min_refs`` (20). Ties inside a year are ordered by a seeded permutation.
+Ax5/6: the focal paper's references found in the base pool, when it has at least
+``min_refs`` (20) parsed references and at least ``min_cited`` (5, ours) of them are in the
+pool. Ties inside a year are ordered by a seeded permutation.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -326,15 +328,29 @@ def base_pool(task: TaskData, year: int, ref_rows: Iterable[int] = ()) -> np.nda
     return np.array(sorted(base), dtype=np.int64)
 
 
+def fulltext_quota(n: int, *, share: float = 0.2, cap: int = 20) -> int:
+    """How many of ``n`` focal papers may be taken from the papers with a full text.
+
+    ``min(cap, ceil(share * n))``: 20 of 100 (as before), 2 of 10, 1 of 3.
+    """
+    return max(0, min(cap, math.ceil(share * n - 1e-9)))
+
+
 def select_focals(corpus: Corpus, task: TaskData, refs: References, *, n: int = 100,
-                  seed: int = 0, min_base: int = 100, max_fulltext: int = 20) -> list[FocalItem]:
+                  seed: int = 0, min_base: int = 100, max_fulltext: int = 20,
+                  fulltext_share: float = 0.2) -> list[FocalItem]:
     """Sample focal papers of a task (reproducible from ``seed``).
 
-    Eligible: task papers whose base pool has at least ``min_base`` papers. The sample is
-    uniform, except that up to ``max_fulltext`` of the task's papers that have a parsed
-    reference list are put first (they are the only ones for which Ax5/6 can be evaluated
-    on the shared data, where references exist for 400 NeurIPS 2025 papers); this selects
-    on having a full text, never on the number of references (§5.2).
+    Eligible: task papers whose base pool has at least ``min_base`` papers. The paper
+    samples uniformly (§5.2). Here Ax5/6 can only be evaluated for papers with a parsed
+    reference list (the 400 NeurIPS 2025 full texts of the shared data, all from the
+    newest year), which a uniform sample would almost never draw. So up to
+    :func:`fulltext_quota` ``(n, share=fulltext_share, cap=max_fulltext)`` of the focal
+    papers (20 of 100, 2 of 10) are drawn uniformly from the papers with a full text and
+    the rest uniformly from all other eligible papers, whatever their year. The quota
+    keeps small samples spread across years (before, ``--focal 20`` or fewer took only
+    full-text papers: all from the newest year, so Ax8 never applied). This selects on
+    having a full text, never on the number of references (§5.2).
     """
     pos = {int(c): k for k, c in enumerate(task.rows)}
     cand = []
@@ -346,9 +362,11 @@ def select_focals(corpus: Corpus, task: TaskData, refs: References, *, n: int = 
             cand.append((loc, ci, r, base))
     rng = np.random.default_rng(seed)
     perm = rng.permutation(len(cand))
-    ft = [k for k in perm.tolist() if cand[k][1] in refs][:max_fulltext]
-    rest = [k for k in perm.tolist() if k not in set(ft)]
-    chosen = sorted((ft + rest)[:n], key=lambda k: task.order[cand[k][0]])
+    quota = fulltext_quota(n, share=fulltext_share, cap=max_fulltext)
+    ft = [k for k in perm.tolist() if cand[k][1] in refs][:quota]
+    taken = set(ft)
+    rest = [k for k in perm.tolist() if k not in taken]
+    chosen = sorted(ft + rest[: max(0, n - len(ft))], key=lambda k: task.order[cand[k][0]])
     return [
         FocalItem(task=task.spec.name, field=task.spec.field, local=loc, paper_id=corpus.ids[ci],
                   year=int(task.years[loc]), refs=r, base=base, n_refs=refs.n_parsed.get(ci, 0))
@@ -358,16 +376,24 @@ def select_focals(corpus: Corpus, task: TaskData, refs: References, *, n: int = 
 
 @dataclass(frozen=True)
 class PoolRules:
-    """Applicability rules and slice sizes of §5.2 (all parameters, paper values by default)."""
+    """Applicability rules and slice sizes of §5.2 (paper values by default except ``min_cited``)."""
 
     min_refs: int = 20
     """Ax5/6 need at least this many parsed references (§5.2)."""
     min_cited: int = 5
-    """... and at least this many of them found in the pool (ours: most references of the
-    shared full texts are outside the corpus, while the paper added all of them to pools)."""
+    """... and at least this many of them found in the pool. Ours, not the paper's: the paper
+    fetched every reference (Semantic Scholar) and added it to the pools, so its only rule is
+    ``min_refs``; here most references of the shared full texts are not in the corpus, and
+    removing one or two found references tests little. ``AX56_RULES["paper"]`` (``1``: the
+    cited-only pool must not be empty) gives the paper's rule (``--ax56-rule paper``)."""
     ax7_min_pool: int = 500
     ax8_min_newer: int = 300
     slice_size: int = 300
+
+
+AX56_RULES: dict[str, int] = {"ours": 5, "paper": 1}
+"""``--ax56-rule`` -> ``PoolRules.min_cited``: ``ours`` (>= 5 references found in the pool) or
+``paper`` (>= 20 references, any number found; one is needed for a non-empty cited-only pool)."""
 
 
 def _by_age(task: TaskData, rows: np.ndarray) -> np.ndarray:

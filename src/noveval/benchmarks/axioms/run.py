@@ -55,6 +55,9 @@ class AxiomsConfig:
     seed: int = 0
     min_base: int = 100
     max_fulltext: int = 20
+    fulltext_share: float = 0.2
+    """At most ``ceil(fulltext_share * n_focal)`` (and ``max_fulltext``) focal papers are drawn
+    from the papers with a full text (Ax5/6), the rest uniformly (see ``select_focals``)."""
     rules: PoolRules = field(default_factory=PoolRules)
     metrics: list[str] = field(default_factory=lambda: list(METRIC_ORDER))
     embedder: str = "local"
@@ -64,8 +67,17 @@ class AxiomsConfig:
     fasttext_mode: str = "exact"
     n_jobs: int = 2
     rnd_p: int = 100
+    """RND neighbours P (Wang et al. 2025: 100)."""
     rnd_q: int = 50
+    """RND density neighbours Q (Wang et al. 2025: 50)."""
     ft_bucket: int = 2_000_000
+    fasttext_variant: str = "reference"
+    """FastTextLOF variant: ``reference`` (Jeon et al.'s code) or ``normalized`` (noveval <= issue 14)."""
+    semnovel_metric: str = "cosine"
+    """t-SNE input metric of SemNovel: ``cosine`` (reference SemNovel code) or ``euclidean``."""
+    semnovel_seeds: int = 3
+    """SemNovel is scored with t-SNE seeds ``seed, seed + 1, ...`` (this many); pass rates are
+    reported as mean ± SD over them, and ``scores``/``checks`` of ``per_item.jsonl`` hold the first."""
     ax3_position: str = "append"
     """Where Ax3 fragments go in the neighbour's abstract: ``append`` (§5.2) or ``prepend``
     (for embedders with a short context, e.g. MiniLM's 256 tokens, which cut appended text)."""
@@ -81,12 +93,20 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENT.split(text.strip()) if s.strip()]
 
 
-def metric_objects(cfg: AxiomsConfig) -> dict:
-    """Metric instances for a config."""
+def metric_seeds(cfg: AxiomsConfig, name: str) -> list[int]:
+    """Seeds a metric is scored with: ``semnovel_seeds`` of them for SemNovel, else ``[seed]``."""
+    n = max(1, cfg.semnovel_seeds) if name == "SemNovel" else 1
+    return [cfg.seed + i for i in range(n)]
+
+
+def metric_objects(cfg: AxiomsConfig, seed: int | None = None) -> dict:
+    """Metric instances for a config (``seed``: the seed of the seeded metrics; default ``cfg.seed``)."""
     from noveval.novelty import RND, FastTextLOF, SemNovel, Yin
 
-    objs = {"Yin": Yin(), "RND": RND(p=cfg.rnd_p, q=cfg.rnd_q), "SemNovel": SemNovel(seed=cfg.seed),
-            "FastTextLOF": FastTextLOF(bucket=cfg.ft_bucket, seed=cfg.seed)}
+    s = cfg.seed if seed is None else seed
+    objs = {"Yin": Yin(), "RND": RND(p=cfg.rnd_p, q=cfg.rnd_q),
+            "SemNovel": SemNovel(seed=s, metric=cfg.semnovel_metric),
+            "FastTextLOF": FastTextLOF(variant=cfg.fasttext_variant, bucket=cfg.ft_bucket, seed=cfg.seed)}
     return {m: objs[m] for m in cfg.metrics}
 
 
@@ -170,47 +190,68 @@ def ax3_unseen(emb: np.ndarray, extra: dict[str, dict[str, int]]) -> dict[str, i
 
 def score_task(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem], variants: dict,
                extra: dict, emb: np.ndarray, *, fit_cache=None, timings: dict | None = None,
-               progress: bool = False) -> dict[str, dict]:
-    """Scores of every configured metric: metric -> item id -> variant -> score.
+               progress: bool = False) -> dict[str, dict[int, dict]]:
+    """Scores of every configured metric: metric -> seed -> item id -> variant -> score.
 
+    Every metric has one seed (``cfg.seed``) except SemNovel (:func:`metric_seeds`).
     ``fit_cache``: dict or :class:`~noveval.novelty.fitcache.FitCache` of exact
     t-SNE fits and fastText/LOF scores (default: none kept)."""
     from noveval.benchmarks.axioms import engine
 
-    out = {}
+    out: dict[str, dict[int, dict]] = {}
     sim = engine.LazySim(emb)  # shared by RND and Yin
-    for name, m in metric_objects(cfg).items():
-        t0 = time.perf_counter()
-        if name in ("RND", "Yin"):
-            out[name] = engine.score_embedding_fast(m, emb, items, variants, sim=sim)
-        elif name == "SemNovel":
-            if cfg.semnovel_mode == "approx":
-                out[name] = engine.score_semnovel_approx(m, emb, items, variants, extra)
-            else:
-                out[name] = engine.score_semnovel_exact(
-                    m, emb, items, variants, n_jobs=cfg.n_jobs, cache=fit_cache,
-                    progress=f"SemNovel t-SNE fits ({task.spec.name})" if progress else None)
-        elif name == "FastTextLOF":
-            out[name] = engine.score_fasttext(
-                m, task, items, variants, n_jobs=cfg.n_jobs, approx=cfg.fasttext_mode == "approx",
-                extra_rows=extra, cache=fit_cache,
-                progress=f"FastTextLOF models ({task.spec.name})" if progress else None)
-        if timings is not None:
-            timings[name] = timings.get(name, 0.0) + time.perf_counter() - t0
+    for name in cfg.metrics:
+        seeds = metric_seeds(cfg, name)
+        for seed in seeds:
+            m = metric_objects(cfg, seed)[name]
+            t0 = time.perf_counter()
+            tag = task.spec.name if len(seeds) == 1 else f"{task.spec.name}, seed {seed}"
+            if name in ("RND", "Yin"):
+                res = engine.score_embedding_fast(m, emb, items, variants, sim=sim)
+            elif name == "SemNovel":
+                if cfg.semnovel_mode == "approx":
+                    res = engine.score_semnovel_approx(m, emb, items, variants, extra)
+                else:
+                    res = engine.score_semnovel_exact(
+                        m, emb, items, variants, n_jobs=cfg.n_jobs, cache=fit_cache,
+                        progress=f"SemNovel t-SNE fits ({tag})" if progress else None)
+            elif name == "FastTextLOF":
+                res = engine.score_fasttext(
+                    m, task, items, variants, n_jobs=cfg.n_jobs, approx=cfg.fasttext_mode == "approx",
+                    extra_rows=extra, cache=fit_cache,
+                    progress=f"FastTextLOF models ({tag})" if progress else None)
+            out.setdefault(name, {})[seed] = res
+            if timings is not None:
+                timings[name] = timings.get(name, 0.0) + time.perf_counter() - t0
     return out
 
 
-def item_rows(task: TaskData, items: Sequence[FocalItem], scores: dict[str, dict]) -> list[dict]:
-    """``per_item.jsonl`` rows: variant scores and check decisions per metric."""
+def _clean(scores: dict[str, float]) -> dict[str, float | None]:
+    return {v: (None if s != s else s) for v, s in scores.items()}
+
+
+def item_rows(task: TaskData, items: Sequence[FocalItem], scores: dict[str, dict[int, dict]]) -> list[dict]:
+    """``per_item.jsonl`` rows: variant scores and check decisions per metric.
+
+    ``scores``/``checks`` hold each metric's first seed; a metric scored with several seeds
+    also has ``by_seed[metric][str(seed)] = {"scores", "checks"}`` for every seed.
+    """
     rows = []
     for it in items:
-        sc = {m: {v: (None if s != s else s) for v, s in scores[m][it.item_id].items()} for m in scores}
-        rows.append({
-            "id": it.item_id, "task": it.task, "field": it.field, "paper_id": it.paper_id,
-            "year": it.year, "n_base": len(it.base), "n_refs": it.n_refs,
-            "scores": sc,
-            "checks": {m: decide(sc[m], title_only=(m == "FastTextLOF")) for m in sc},
-        })
+        sc, ch, by_seed = {}, {}, {}
+        for m, per_seed in scores.items():
+            seeds = list(per_seed)
+            runs = {s: _clean(per_seed[s][it.item_id]) for s in seeds}
+            sc[m] = runs[seeds[0]]
+            ch[m] = decide(sc[m], title_only=(m == "FastTextLOF"))
+            if len(seeds) > 1:
+                by_seed[m] = {str(s): {"scores": runs[s], "checks": decide(runs[s], title_only=(m == "FastTextLOF"))}
+                              for s in seeds}
+        row = {"id": it.item_id, "task": it.task, "field": it.field, "paper_id": it.paper_id,
+               "year": it.year, "n_base": len(it.base), "n_refs": it.n_refs, "scores": sc, "checks": ch}
+        if by_seed:
+            row["by_seed"] = by_seed
+        rows.append(row)
     return rows
 
 
@@ -227,51 +268,113 @@ def _mean(xs: Sequence[float | None]) -> float | None:
     return float(np.mean(ys)) if ys else None
 
 
+def _sd(xs: Sequence[float | None]) -> float | None:
+    ys = [x for x in xs if x is not None]
+    return float(np.std(ys, ddof=1)) if len(ys) > 1 else None
+
+
+def _seeds(rows: Sequence[dict], m: str) -> list[str | None]:
+    """A metric's seeds in ``by_seed`` (first-seen order), or ``[None]`` for the plain checks."""
+    seen: dict[str, None] = {}
+    for r in rows:
+        for s in (r.get("by_seed") or {}).get(m, {}):
+            seen.setdefault(s, None)
+    return list(seen) or [None]
+
+
+def _checks(r: dict, m: str, seed: str | None) -> dict:
+    if seed is None:
+        return r["checks"].get(m, {})
+    return (r.get("by_seed") or {}).get(m, {}).get(seed, {}).get("checks", {})
+
+
 def table(rows: Sequence[dict], metrics: Sequence[str]) -> dict:
     """Table 2: pass rates (%) per metric × axiom for each task, field (mean over its tasks)
-    and overall (mean over tasks); ``Avg`` = mean over the applicable checks; ``n`` counts."""
+    and overall (mean over tasks); ``Avg`` = mean over the applicable checks; ``n`` counts.
+
+    A metric scored with several seeds (``by_seed`` in the rows) gets the whole table once
+    per seed; its cells are the mean over seeds, ``sd`` holds the sample standard deviation
+    over seeds (same shape: ``sd["by_field"][field][metric]``, ``sd["overall"][metric]``),
+    ``per_seed[metric][seed]`` the overall row of each seed and ``seeds[metric]`` the seeds.
+    """
     tasks: dict[str, str] = {}
     for r in rows:
         tasks.setdefault(r["task"], r["field"])
-    by_task: dict = {}
-    for t in tasks:
-        tr = [r for r in rows if r["task"] == t]
-        by_task[t] = {}
-        for m in metrics:
-            cell, n = {}, {}
-            for a in AXIOMS:
-                cell[a], n[a] = _rate([r["checks"].get(m, {}).get(a) for r in tr])
-            cell["Avg"] = _mean([cell[a] for a in AXIOMS])
-            by_task[t][m] = {"rates": cell, "n": n}
-
-    def agg(ts: list[str]) -> dict:
-        res = {}
-        for m in metrics:
-            cell = {a: _mean([by_task[t][m]["rates"][a] for t in ts]) for a in AXIOMS}
-            cell["Avg"] = _mean([cell[a] for a in AXIOMS])
-            res[m] = cell
-        return res
-
     fields = sorted(set(tasks.values()))
-    return {
+    groups = {**{f: [t for t in tasks if tasks[t] == f] for f in fields}, "__all__": list(tasks)}
+    by_task: dict = {t: {} for t in tasks}
+    agg: dict = {g: {} for g in groups}
+    sd: dict = {g: {} for g in groups}
+    per_seed: dict = {}
+    seeds_of: dict = {}
+    for m in metrics:
+        seeds = _seeds(rows, m)
+        task_cells: dict[str, list[dict]] = {t: [] for t in tasks}
+        n_of: dict[str, dict] = {}
+        group_cells: dict[str, list[dict]] = {g: [] for g in groups}
+        for seed in seeds:
+            for t in tasks:
+                tr = [r for r in rows if r["task"] == t]
+                cell, n = {}, {}
+                for a in AXIOMS:
+                    cell[a], n[a] = _rate([_checks(r, m, seed).get(a) for r in tr])
+                cell["Avg"] = _mean([cell[a] for a in AXIOMS])
+                task_cells[t].append(cell)
+                n_of.setdefault(t, n)
+            for g, ts in groups.items():
+                c = {a: _mean([task_cells[t][-1][a] for t in ts]) for a in AXIOMS}
+                c["Avg"] = _mean([c[a] for a in AXIOMS])
+                group_cells[g].append(c)
+        cols = [*AXIOMS, "Avg"]
+        for t in tasks:
+            by_task[t][m] = {"rates": {c: _mean([x[c] for x in task_cells[t]]) for c in cols}, "n": n_of[t]}
+            if seeds != [None]:
+                by_task[t][m]["sd"] = {c: _sd([x[c] for x in task_cells[t]]) for c in cols}
+        for g in groups:
+            agg[g][m] = {c: _mean([x[c] for x in group_cells[g]]) for c in cols}
+            if seeds != [None]:
+                sd[g][m] = {c: _sd([x[c] for x in group_cells[g]]) for c in cols}
+        if seeds != [None]:
+            seeds_of[m] = seeds
+            per_seed[m] = dict(zip([str(s) for s in seeds], group_cells["__all__"], strict=True))
+    out = {
         "columns": [*AXIOMS, "Avg"],
         "by_task": by_task,
-        "by_field": {f: agg([t for t in tasks if tasks[t] == f]) for f in fields},
-        "overall": agg(list(tasks)),
+        "by_field": {f: agg[f] for f in fields},
+        "overall": agg["__all__"],
         "tasks": tasks,
     }
+    if seeds_of:
+        out["seeds"] = seeds_of
+        out["sd"] = {"by_field": {f: sd[f] for f in fields}, "overall": sd["__all__"]}
+        out["per_seed"] = per_seed
+    return out
 
 
 def format_table(tab: dict, metrics: Sequence[str]) -> str:
-    """Markdown rendering of the field and overall rows (Table 2's shape)."""
+    """Markdown rendering of the field and overall rows (Table 2's shape); a metric scored
+    with several seeds shows ``mean ± SD`` over its seeds."""
     cols = tab["columns"]
     lines = ["| Field | Metric | " + " | ".join(cols) + " |", "|" + "---|" * (len(cols) + 2)]
-    blocks = [*tab["by_field"].items(), ("All", tab["overall"])]
-    for f, res in blocks:
+    sd = tab.get("sd") or {}
+    blocks = [(f, res, (sd.get("by_field") or {}).get(f, {})) for f, res in tab["by_field"].items()]
+    blocks.append(("All", tab["overall"], sd.get("overall") or {}))
+    for f, res, sds in blocks:
         for m in metrics:
-            vals = ["–" if res[m][c] is None else f"{res[m][c]:.0f}" if c != "Avg" else f"{res[m][c]:.1f}"
-                    for c in cols]
+            vals = []
+            for c in cols:
+                v = res[m][c]
+                if v is None:
+                    vals.append("–")
+                    continue
+                d = 1 if c == "Avg" else 0
+                e = (sds.get(m) or {}).get(c)
+                vals.append(f"{v:.{d}f}" + ("" if e is None else f" ± {e:.{d}f}"))
             lines.append(f"| {f} | {m} | " + " | ".join(vals) + " |")
+    if tab.get("seeds"):
+        lines.append("")
+        lines.extend(f"{m}: mean ± SD over seeds {', '.join(str(s) for s in ss)}"
+                     for m, ss in tab["seeds"].items())
     return "\n".join(lines)
 
 
@@ -347,7 +450,7 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
         distant = by_name.get(spec.distant) or next(t for t in DEFAULT_TASKS if t.name == spec.distant)
         task = build_task(corpus, spec, distant, refs, seed=cfg.seed)
         items = select_focals(corpus, task, refs, n=cfg.n_focal, seed=cfg.seed, min_base=cfg.min_base,
-                              max_fulltext=cfg.max_fulltext)
+                              max_fulltext=cfg.max_fulltext, fulltext_share=cfg.fulltext_share)
         if items and all(it.item_id in done for it in items):
             continue
         para: dict[str, tuple[str, str] | None] = {}
