@@ -16,14 +16,13 @@ def test_every_benchmark_ships_templates() -> None:
 
 
 def test_override_takes_precedence_and_changes_the_hash(tmp_path: Path, monkeypatch) -> None:
-    from noveval.benchmarks.rinobench.prompts import load_prompt, prompt_hashes
+    from noveval.benchmarks.rinobench.prompts import prompt_hashes
 
     default = read_prompt("rinobench", "alignment.txt")
     h0 = prompt_hashes()["alignment"]
     (tmp_path / "rinobench").mkdir()
-    (tmp_path / "rinobench" / "alignment.txt").write_text("### system\nMINE\n### user\nRate $gold vs $prediction\n")
+    (tmp_path / "rinobench" / "alignment.txt").write_text("### system\nMINE\n### user\nRate {{ gold }} vs {{ predicted }}\n")
     monkeypatch.setenv("NOVEVAL_PROMPTS_DIR", str(tmp_path))
-    load_prompt.cache_clear()
     try:
         assert read_prompt("rinobench", "alignment.txt").startswith("### system\nMINE")
         assert "MINE" not in read_prompt("rinobench", "support.txt")  # not overridden: shipped file
@@ -31,7 +30,6 @@ def test_override_takes_precedence_and_changes_the_hash(tmp_path: Path, monkeypa
         assert ("rinobench", "alignment.txt", True) in set(list_prompts())
     finally:
         monkeypatch.delenv("NOVEVAL_PROMPTS_DIR")
-        load_prompt.cache_clear()
     assert read_prompt("rinobench", "alignment.txt") == default
 
 
