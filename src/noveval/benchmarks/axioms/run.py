@@ -411,9 +411,13 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
     """
     from noveval.io import append_jsonl, make_dir, write_json, write_text
 
+    conf = cfg.to_json()
+    if cfg.paraphrase_model:  # the Ax2 prompt in effect, checked before any call or output
+        from noveval.benchmarks.axioms.paraphrase import prompt_hash
+
+        conf["prompts"] = {"paraphrase": prompt_hash()}
     out = Path(out_dir)
     make_dir(out, "--out")
-    conf = cfg.to_json()
     cpath = out / "config.json"
     if cpath.exists():
         old = json.loads(cpath.read_text())
