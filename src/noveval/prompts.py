@@ -61,8 +61,6 @@ __all__ = [
     "unused_overrides",
     "export_prompts",
     "parse_layout",
-    "read_prompt",
-    "read_chat_prompt",
 ]
 
 log = logging.getLogger("noveval")
@@ -433,46 +431,21 @@ def prompt_hashes(system_name: str, names: Iterable[str]) -> dict[str, str]:
     return out
 
 
-# The readers of the former layouts, kept until every system reads through :func:`load`.
-TEMPLATE_SUFFIXES = (".txt", ".j2", ".md")
-
-
-def read_prompt(benchmark: str, filename: str) -> str:
-    """Text of a prompt template: the user's override if present, else the shipped file."""
-    over = override_dir()
-    if over is not None:
-        f = over / benchmark / filename
-        if f.is_file():
-            return f.read_text(encoding="utf-8")
-    return (_shipped_dir(benchmark) / filename).read_text(encoding="utf-8")
-
-
-def read_chat_prompt(benchmark: str, filename: str) -> tuple[str, str]:
-    """``(system, user)`` of a template split at its ``### system`` / ``### user`` headers."""
-    _, _, rest = read_prompt(benchmark, filename).partition("### system\n")
-    system, _, user = rest.partition("### user\n")
-    return system.strip(), user.strip()
-
-
 def list_prompts() -> Iterator[tuple[str, str, bool]]:
-    """Yield ``(benchmark, filename, overridden)`` for every shipped template."""
+    """Yield ``(system, file name, overridden)`` for every shipped template."""
     over = override_dir()
-    for bench in packages():
-        try:
-            folder = _shipped_dir(bench)
-            names = sorted(p.name for p in folder.iterdir() if p.name.endswith(TEMPLATE_SUFFIXES))
-        except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
-            continue
-        for name in names:
-            yield bench, name, bool(over and (over / bench / name).is_file())
+    for sys_name in packages():
+        for stem in shipped_names(sys_name):
+            fname = f"{stem}{SUFFIX}"
+            yield sys_name, fname, bool(over and (over / sys_name / fname).is_file())
 
 
 def export_prompts(dest: str | Path) -> int:
-    """Copy every shipped template to ``dest/<benchmark>/<file>``; return how many."""
+    """Copy every shipped template to ``dest/<system>/<name>.txt``; return how many."""
     n = 0
-    for bench, name, _ in list_prompts():
-        target = Path(dest) / bench / name
+    for sys_name, fname, _ in list_prompts():
+        target = Path(dest) / sys_name / fname
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text((_shipped_dir(bench) / name).read_text(encoding="utf-8"), encoding="utf-8")
+        target.write_bytes((_shipped_dir(sys_name) / fname).read_bytes())
         n += 1
     return n
