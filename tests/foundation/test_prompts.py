@@ -196,3 +196,14 @@ def test_cli_list_marks_overrides_and_flags_unused_ones(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["prompts", "show", "focus", "polarity"], env={"NOVEVAL_PROMPTS_DIR": str(tmp_path)})
     assert r.stdout == "### user\n{{ point }}?\n"
 
+
+
+def test_docs_list_every_template_and_its_variables() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "prompts.md").read_text(encoding="utf-8")
+    tables = doc.split("## Templates and their variables", 1)[1]
+    for system in packages():
+        section = tables.split(f"### {system}\n", 1)[1].split("\n### ", 1)[0]
+        for name, declared in variables(system).items():
+            row = next((ln for ln in section.splitlines() if ln.startswith(f"| `{name}` |")), None)
+            assert row is not None, f"docs/prompts.md: no row for {system}/{name}"
+            assert all(f"`{v}`" in row for v in declared), (system, name)
