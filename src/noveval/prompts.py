@@ -336,6 +336,7 @@ def shipped_names(system_name: str) -> list[str]:
 
 
 _warned: set[str] = set()
+_scanned: set[str] = set()
 
 
 def load(system_name: str, name: str) -> PromptTemplate:
@@ -357,7 +358,9 @@ def load(system_name: str, name: str) -> PromptTemplate:
                          "see: noveval prompts list)")
     over = override_dir()
     if over is not None:
-        _warn_unused(over)
+        if str(over) not in _scanned:  # once per folder: a scan on every render costs ~8 ms
+            _scanned.add(str(over))
+            _warn_unused(over)
         f = over / system_name / f"{stem}{SUFFIX}"
         if f.is_file():
             data = f.read_bytes()

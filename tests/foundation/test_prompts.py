@@ -144,6 +144,15 @@ def test_unusable_overrides_are_reported(tmp_path: Path, monkeypatch) -> None:
         load("rinobench", "alignment")
 
 
+def test_an_unused_override_is_logged_once(tmp_path: Path, monkeypatch, caplog) -> None:
+    _override(tmp_path, "rinobench", "alignmnet", "### user\nx\n")
+    monkeypatch.setenv("NOVEVAL_PROMPTS_DIR", str(tmp_path))
+    with caplog.at_level("WARNING", logger="noveval"):
+        for _ in range(3):
+            load("rinobench", "alignment").render(gold="g", predicted="p")
+    assert [r.getMessage().count("alignmnet.txt matches no shipped template") for r in caplog.records] == [1]
+
+
 def test_unknown_system_or_template() -> None:
     with pytest.raises(InputError, match="no prompts for 'nope'"):
         load("nope", "x")
