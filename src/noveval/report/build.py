@@ -68,7 +68,8 @@ def run_config(run: RunData) -> list[tuple[str, str]]:
     from_scores = {x: run.scores[x] for x in ("cache", "judge", "annotator", "embedder") if run.scores.get(x)}
     from_scores.update({x: run.scores[x] for x in ("complete", "calls") if run.scores.get(x) is not None})
     flat = _flat(run.config) + ([(f"scores.{k}", v) for k, v in _flat(from_scores)] if from_scores else [])
-    extra = run.scores.get("extra") if isinstance(run.scores.get("extra"), dict) else {}
+    raw_extra = run.scores.get("extra")
+    extra: dict[str, Any] = raw_extra if isinstance(raw_extra, dict) else {}
     flat += [(f"extra.{k}", v) for k, v in extra.items() if _CONFIG_KEYS.search(k) and not isinstance(v, list)]
     important = [(k, v) for k, v in flat if _CONFIG_KEYS.search(k)]
     rest = [(k, v) for k, v in flat if not _CONFIG_KEYS.search(k)]

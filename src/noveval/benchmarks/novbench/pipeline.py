@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from noveval.benchmarks.novbench._prompts import messages
@@ -282,7 +282,7 @@ async def aextract_evaluations(
 
 async def astructure(
     client: Any,
-    comments_by_id: dict[str, Sequence[str]],
+    comments_by_id: Mapping[str, Sequence[str]],
     *,
     max_tokens: int = 768,
     seed: int = 0,

@@ -71,7 +71,7 @@ def per_item_rows(pairs: Sequence[tuple[RINoBenchItem, Prediction]], judgments: 
             "predicted_score": p.novelty_score,
             "parse_status": "ok" if p.novelty_score is not None else (p.parse_status if p.parse_status != "ok" else "unparseable"),
             "correct": float(p.novelty_score == g),
-            "absolute_error": None if p.novelty_score is None else float(abs(p.novelty_score - g)),
+            "absolute_error": None if p.novelty_score is None or g is None else float(abs(p.novelty_score - g)),
             "unparseable": float(p.novelty_score is None),
         }
         if judgments is not None:
