@@ -1,0 +1,124 @@
+"""The terminal view of a :class:`~noveval.compare.core.Comparison` (one table, like the run summary)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from noveval.compare.core import Comparison, Leaderboard
+
+__all__ = ["format_comparison"]
+
+_SHOW_IDS = 5
+_SHOW_DIFFS = 8
+
+
+def _num(v: Any, signed: bool = False) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    s = f"{v:+.3f}" if signed else f"{v:.3f}"
+    return s.replace("-", "−") if signed else s
+
+
+def _p(v: Any) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    return f"{v:.4f}" if v < 0.001 else f"{v:.3f}"
+
+
+def _short(v: Any, limit: int = 40) -> str:
+    s = str(v)
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], right: set[int]) -> list[str]:
+    w = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def fmt(r: tuple[str, ...]) -> str:
+        return "  " + "  ".join(c.rjust(w[i]) if i in right else c.ljust(w[i]) for i, c in enumerate(r)).rstrip()
+
+    return [fmt(header), *(fmt(r) for r in rows)]
+
+
+def _head(c: Comparison) -> list[str]:
+    ident = c.system + (f" · task {c.task}" if c.task else "")
+    lines = [f"compare · {ident} · {len(c.runs)} runs · {len(c.common)} items matched by id"]
+    for r in c.runs:
+        lines.append(f"  {r.label} = {r.path}  ({r.model or 'model not recorded'}, {len(r.rows)} items)")
+    for label, ids in c.only.items():
+        if ids:
+            more = f", … ({len(ids) - _SHOW_IDS} more)" if len(ids) > _SHOW_IDS else ""
+            lines.append(f"  unmatched: {len(ids)} item(s) only in {label}, left out: {', '.join(ids[:_SHOW_IDS])}{more}")
+    if c.differs:
+        lines.append("settings that differ:")
+        for k, vals in list(c.differs.items())[:_SHOW_DIFFS]:
+            lines.append(f"  {k}: " + " | ".join(f"{lab} {_short(v)}" for lab, v in vals.items()))
+        if len(c.differs) > _SHOW_DIFFS:
+            lines.append(f"  … and {len(c.differs) - _SHOW_DIFFS} more (--json lists them all)")
+    else:
+        lines.append("settings that differ: none in config.json (same settings; e.g. a repeat run)")
+    return lines
+
+
+def _pair_table(c: Comparison) -> list[str]:
+    a, b = c.runs
+    rows = []
+    for m in c.metrics:
+        r = m.result
+        ci = f"[{_num(r.ci_low, True)}, {_num(r.ci_high, True)}]"
+        rows.append((f"{m.name} *" if m.primary else m.name, _num(r.a), _num(r.b), _num(r.difference, True), ci,
+                     _p(r.p_value), str(r.n), "recomputed" if m.kind == "statistic" else "mean"))
+    if not rows:
+        return ["  no metric can be compared item by item (see 'not compared' below)"]
+    head = ("metric", a.label, b.label, f"{b.label}−{a.label}", "95% CI", "p", "n", "how")
+    lines = _table(head, rows, right={1, 2, 3, 5, 6})
+    prim = next((m for m in c.metrics if m.primary), None)
+    if prim is not None:
+        lines.append(f"  * primary metric ({'lower' if prim.lower_is_better else 'higher'} is better)")
+    return lines
+
+
+def _board(lb: Leaderboard, alpha: float) -> list[str]:
+    better = "lower" if lb.lower_is_better else "higher"
+    lines = [f"leaderboard: {lb.metric} ({better} is better) on {lb.n} items every run has; {lb.how}"]
+    rows = []
+    for r in lb.rows:
+        if r.difference is None:
+            rows.append((str(r.rank), r.label, _num(r.value), "best", "", "", ""))
+        else:
+            ci = f"[{_num(r.ci_low, True)}, {_num(r.ci_high, True)}]"
+            rows.append((str(r.rank), r.label, _num(r.value), _num(r.difference, True), ci, _p(r.p_holm),
+                         "*" if r.significant else ""))
+    lines += _table(("rank", "run", lb.metric, "Δ vs best", "95% CI", "p (Holm)", ""), rows, right={0, 2, 3, 5})
+    k = len(lb.rows) - 1
+    lines.append(f"  * below the best at α = {alpha:g} after Holm's correction over the {k} comparison(s) with the best run")
+    return lines
+
+
+def format_comparison(c: Comparison) -> str:
+    """The comparison as terminal text (no trailing newline).
+
+    Two runs: one table, a row per metric with A, B, B − A, its paired bootstrap CI, the
+    permutation p and the items used. Three or more: one leaderboard per chosen metric.
+    Then the metrics that were not compared (and why), and how the numbers were made.
+    """
+    s = c.settings
+    lines = _head(c)
+    lines += _pair_table(c) if len(c.runs) == 2 else [x for lb in c.leaderboards for x in _board(lb, s["alpha"])]
+    if len(c.runs) > 2 and not c.leaderboards:
+        lines.append("  no leaderboard (see the notes)")
+    if c.skipped:
+        lines.append("not compared:")
+        for name, why in c.skipped.items():
+            lines.append(f"  {name}: {_short(why, 160)}")
+    exact = any(m.result.exact for m in c.metrics) or any(lb.exact for lb in c.leaderboards)
+    perm = (f"exact over all 2^n swaps when 2^n ≤ {s['n_permutations']:,}, else {s['n_permutations']:,} random "
+            "swaps with p = (k+1)/(R+1)")
+    lines.append(f"how: paired bootstrap over matched items, {s['n_resamples']:,} resamples, {s['ci_method']} "
+                 f"{s['confidence']:.0%} CI; paired permutation test (swap A/B per item), two-sided, {perm}"
+                 f"{' (exact here)' if exact else ''}; seed {s['seed']}.")
+    if len(c.runs) == 2:
+        lines.append("  p-values are per metric, not corrected for the number of metrics: decide on the primary metric.")
+    for n in c.notes:
+        lines.append(f"note: {n}")
+    return "\n".join(lines)
