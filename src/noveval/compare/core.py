@@ -19,6 +19,7 @@ question, and the primary metric is the one to decide on.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -45,12 +46,13 @@ class CompareRun:
         label: ``A``, ``B``, ... in the order given.
         path: The folder.
         system: ``scores.json`` / ``config.json`` ``benchmark``.
-        task: The task within the system (CLAIMCHECK), else None.
+        task: The task within the system (``scores.json`` ``task``: CLAIMCHECK's), else None.
         model: The evaluated model, when the run says.
         config: ``config.json``.
         scores: ``scores.json``.
-        rows: ``per_item.jsonl`` rows by item id (file order).
-        lines: Line of each id in ``per_item.jsonl``.
+        rows: ``per_item.jsonl`` rows by item id (file order); an id has several rows
+            when the run repeated its items under several seeds (field ``seed``).
+        lines: Line of each id's first row in ``per_item.jsonl``.
         compared: Metrics that can be compared item by item.
         skipped: Metrics that cannot, with the reason.
     """
@@ -62,7 +64,7 @@ class CompareRun:
     model: str | None
     config: dict[str, Any]
     scores: dict[str, Any]
-    rows: dict[str, dict[str, Any]]
+    rows: dict[str, list[dict[str, Any]]]
     lines: dict[str, int]
     compared: dict[str, ItemMetric] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
@@ -71,6 +73,11 @@ class CompareRun:
     def complete(self) -> bool:
         """False when the run recorded failed model calls (its numbers are not a result)."""
         return self.scores.get("complete") is not False
+
+    @property
+    def repeats(self) -> int:
+        """Most rows of one item (seeds per item); 1 for a run without repeats."""
+        return max(len(v) for v in self.rows.values())
 
     @property
     def identity(self) -> str:
@@ -199,14 +206,17 @@ def load_compare_run(path: str | Path, label: str) -> CompareRun:
     system = scores.get("benchmark") or config.get("benchmark")
     if not isinstance(system, str) or not system:
         raise InputError(p, None, None, "not a run folder: no benchmark named in config.json or scores.json")
-    task = scores.get("task") or config.get("task")
+    # the task within a system is what scores.json names (CLAIMCHECK's ca, cv, ...); config.json's
+    # "task" may be a step ("score"), and a scored `run` and a `score` of the same system compare
+    task = scores.get("task")
     model = scores.get("model") or config.get("model")
     model = model.get("model_id") if isinstance(model, dict) else model
     per_item = p / "per_item.jsonl"
     if not per_item.is_file():
         raise InputError(per_item, None, None, "missing: the run was not scored (no gold?); compare needs per-item rows")
-    rows: dict[str, dict[str, Any]] = {}
+    rows: dict[str, list[dict[str, Any]]] = {}
     lines: dict[str, int] = {}
+    seen: dict[tuple[str, str], int] = {}
     for line, obj in iter_jsonl(per_item):
         if not isinstance(obj, dict):
             raise InputError(per_item, line, None, f"expected a JSON object, got {type(obj).__name__}")
@@ -214,9 +224,13 @@ def load_compare_run(path: str | Path, label: str) -> CompareRun:
         if rid is None or isinstance(rid, (dict, list, bool)):
             raise InputError(per_item, line, "id", "missing: compare matches items by id")
         key = str(rid)
-        if key in rows:
-            raise InputError(per_item, line, "id", f"duplicate id {key!r} (also on line {lines[key]})")
-        rows[key], lines[key] = obj, line
+        rep = (key, json.dumps(obj.get("seed")))
+        if rep in seen:
+            raise InputError(per_item, line, "id", f"duplicate id {key!r} (also on line {seen[rep]}); "
+                             "rows of one item must differ in their 'seed'")
+        seen[rep] = line
+        rows.setdefault(key, []).append(obj)
+        lines.setdefault(key, line)
     if not rows:
         raise InputError(per_item, None, None, "file is empty: no items to compare")
     run = CompareRun(label=label, path=p, system=system, task=str(task) if task else None,
@@ -241,7 +255,7 @@ def _check_same_gold(runs: list[CompareRun], common: list[str]) -> None:
     first = runs[0]
     for r in runs[1:]:
         for i in common:
-            ra, rb = first.rows[i], r.rows[i]
+            ra, rb = first.rows[i][0], r.rows[i][0]
             for k in rb:
                 if (k == "gold" or k.startswith("gold_")) and k in ra and ra[k] != rb[k]:
                     raise InputError(r.path / "per_item.jsonl", r.lines[i], k,
@@ -271,7 +285,7 @@ def config_differences(runs: Sequence[CompareRun]) -> dict[str, dict[str, Any]]:
 
 
 def _data(metric: ItemMetric, run: CompareRun, ids: Sequence[str]) -> np.ndarray:
-    return metric.data([run.rows[i] for i in ids])
+    return metric.grouped([run.rows[i] for i in ids])
 
 
 def compare_runs(
@@ -348,6 +362,9 @@ def compare_runs(
     if primary in {m.name for m in shared}:
         shared.sort(key=lambda m: m.name != primary)
     notes = [f"{r.label} is incomplete (model calls failed): its numbers are not a result" for r in runs if not r.complete]
+    if any(r.repeats > 1 for r in runs):
+        notes.append("repeats: " + ", ".join(f"{r.label} has up to {r.repeats} rows (seeds) per item" for r in runs if r.repeats > 1)
+                     + "; each metric pools an item's rows, and the bootstrap and the swaps move an item's rows together")
     if len({r.scores.get("primary_metric") for r in runs}) > 1:
         notes.append("the runs name different primary metrics; using " + str(primary))
 
@@ -370,7 +387,7 @@ def compare_runs(
                 continue
             xa, xb = _data(m, a, common), _data(m, b, common)
             ok = finite_rows(xa) & finite_rows(xb)
-            res = paired_difference(xa[ok], xb[ok], combine=m.combine, **opts)  # type: ignore[arg-type]
+            res = paired_difference(xa[ok], xb[ok], combine=m.theta, **opts)  # type: ignore[arg-type]
             pairs.append(MetricComparison(m.name, m.how, m.kind, m.name == primary, direction(m.name), res))
     else:
         wanted = list(dict.fromkeys([*([primary] if isinstance(primary, str) else []), *metrics]))
@@ -394,15 +411,13 @@ def _leaderboard(metric: ItemMetric, runs: list[CompareRun], common: list[str], 
     for x in data:
         if not len(x):
             values.append(math.nan)
-        elif metric.combine is None:
-            values.append(float(x.mean()))
         else:
-            values.append(float(metric.combine(x.sum(axis=0))))
+            values.append(float(metric.theta(x.sum(axis=0))))
     order = sorted(range(len(runs)), key=lambda i: (math.isnan(values[i]), values[i] if lower else -values[i]))
     best = order[0]
     tests: dict[int, PairedDifference] = {}
     for i in order[1:]:
-        tests[i] = paired_difference(data[best], data[i], combine=metric.combine, **opts)
+        tests[i] = paired_difference(data[best], data[i], combine=metric.theta, **opts)
     adjusted = dict(zip(tests, holm([t.p_value for t in tests.values()]), strict=True))
     rows = [LeaderRow(rank=1, label=runs[best].label, value=values[best])]
     for rank, i in enumerate(order[1:], start=2):

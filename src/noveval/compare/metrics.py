@@ -10,7 +10,12 @@ item, and the rows of each system differ (not every number in a row is a metric:
    worst error, and its ``unparseable_rate`` (the mean of the per-item ``unparseable``).
 2. **Per-item means**: otherwise, a metric ``m`` is the mean of the per-item field ``m``
    (or ``m`` without a leading ``mean_``: ``mean_alignment`` <- ``alignment``).
-3. **Checked, always**: a metric is compared only when recomputing it from the run's own
+3. **Repeats**: a run may hold several rows per item, one per seed (CLAIMCHECK runs
+   every seed in one folder). An item's data is then the *sum* of its rows'
+   contributions (``[x, 1]`` for a mean, the TP/FP/FN counts for F1), so the metric is
+   the pooled value over all rows and resampling or swapping an item moves all its rows
+   together (a cluster bootstrap; seeds of one item are not independent evidence).
+4. **Checked, always**: a metric is compared only when recomputing it from the run's own
    rows (items with a value) gives the value in ``scores.json`` (within 1e-9) over the
    same count ``n``. A metric that does not pass — pooled statistics whose inputs
    ``per_item.jsonl`` does not hold (focus ``kl_mean``, CLAIMCHECK's Krippendorff α and
@@ -30,11 +35,13 @@ from typing import Any
 
 import numpy as np
 
-from noveval.metrics.paired import Combine, class_counts, f1_from_counts
+from noveval.metrics.paired import Combine, class_counts, f1_from_counts, mean_combine
 
 __all__ = ["ItemMetric", "SYSTEM_METRICS", "plan_metrics", "field_values", "lower_is_better"]
 
 Rows = Sequence[dict[str, Any]]
+Groups = Sequence[Rows]
+"""Per item, its rows (one per seed; usually one)."""
 
 
 @dataclass(frozen=True)
@@ -58,16 +65,33 @@ class ItemMetric:
     combine: Combine | None = None
     kind: str = "mean"
 
-    def value(self, rows: Rows) -> tuple[float, int]:
-        """The metric over the rows that have a value, and how many those are."""
-        x = self.data(rows)
+    @property
+    def theta(self) -> Combine:
+        """``combine`` of the summed per-item contributions (:func:`mean_combine` for a mean)."""
+        return self.combine if self.combine is not None else mean_combine
+
+    def grouped(self, groups: Groups) -> np.ndarray:
+        """Per-item contributions ``(n_items, d)``: the sum over each item's rows that have a value.
+
+        For a mean the contribution of a row is ``[x, 1]``; an item none of whose rows
+        has a value is a NaN row.
+        """
+        out = []
+        for rows in groups:
+            x = self.data(rows)
+            if self.combine is None:
+                x = np.column_stack([x, np.ones_like(x)])
+            ok = finite_rows(x)
+            out.append(x[ok].sum(axis=0) if ok.any() else np.full(x.shape[1], np.nan))
+        return np.array(out, dtype=float).reshape(len(groups), -1)
+
+    def value(self, groups: Groups) -> tuple[float, int]:
+        """The metric pooled over the items that have a value, and how many those are."""
+        x = self.grouped(groups)
         ok = finite_rows(x)
         if not ok.any():
             return (math.nan, 0)
-        x = x[ok]
-        if self.combine is None:
-            return (float(x.mean()), int(ok.sum()))
-        return (float(self.combine(x.sum(axis=0))), int(ok.sum()))
+        return (float(self.theta(x[ok].sum(axis=0))), int(ok.sum()))
 
 
 def finite_rows(x: np.ndarray) -> np.ndarray:
@@ -155,20 +179,21 @@ def _close(x: float, y: float) -> bool:
     return abs(x - y) <= 1e-9 * max(1.0, abs(x), abs(y))
 
 
-def plan_metrics(system: str, scores: dict[str, Any], config: dict[str, Any], rows: Rows) -> tuple[dict[str, ItemMetric], dict[str, str]]:
+def plan_metrics(system: str, scores: dict[str, Any], config: dict[str, Any], groups: Groups) -> tuple[dict[str, ItemMetric], dict[str, str]]:
     """Split a run's metrics into those compared item by item and those not (with why).
 
     Args:
         system: The run's system (``scores.json`` ``benchmark``).
         scores: Its ``scores.json``.
         config: Its ``config.json``.
-        rows: Its ``per_item.jsonl`` rows.
+        groups: Its ``per_item.jsonl`` rows, grouped by item id.
 
     Returns:
         ``(compared, skipped)``: ``{name: ItemMetric}`` in ``scores.json`` order, and
         ``{name: reason}``.
     """
     metrics = scores.get("metrics") if isinstance(scores.get("metrics"), dict) else {}
+    rows = [r for g in groups for r in g]
     declared = SYSTEM_METRICS[system](scores, config) if system in SYSTEM_METRICS else {}
     compared: dict[str, ItemMetric] = {}
     skipped: dict[str, str] = {}
@@ -182,7 +207,7 @@ def plan_metrics(system: str, scores: dict[str, Any], config: dict[str, Any], ro
             continue
         reason = ""
         for im in options:
-            got, n_got = im.value(rows)
+            got, n_got = im.value(groups)
             has_value = isinstance(want, (int, float)) and not isinstance(want, bool)
             if n_got == 0:
                 reason = "no item has a value" + ("" if not has_value else f" ({im.how}), though scores.json has one")
