@@ -7,7 +7,7 @@ from typing import Any
 
 from noveval.compare.core import Comparison, Leaderboard
 
-__all__ = ["format_comparison"]
+__all__ = ["format_comparison", "short"]
 
 _SHOW_IDS = 5
 _SHOW_DIFFS = 8
@@ -26,9 +26,21 @@ def _p(v: Any) -> str:
     return f"{v:.4f}" if v < 0.001 else f"{v:.3f}"
 
 
-def _short(v: Any, limit: int = 40) -> str:
+def short(v: Any, limit: int = 48) -> str:
+    """``str(v)`` in at most ``limit`` characters, keeping both ends (paths differ in their file names).
+
+    Args:
+        v: Any value.
+        limit: Most characters returned (>= 8).
+
+    Returns:
+        The text, with ``…`` in place of its middle when it is longer than ``limit``.
+    """
     s = str(v)
-    return s if len(s) <= limit else s[: limit - 1] + "…"
+    if len(s) <= limit:
+        return s
+    head = limit // 4
+    return s[:head] + "…" + s[-(limit - head - 1):]
 
 
 def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], right: set[int]) -> list[str]:
@@ -52,7 +64,7 @@ def _head(c: Comparison) -> list[str]:
     if c.differs:
         lines.append("settings that differ:")
         for k, vals in list(c.differs.items())[:_SHOW_DIFFS]:
-            lines.append(f"  {k}: " + " | ".join(f"{lab} {_short(v)}" for lab, v in vals.items()))
+            lines.append(f"  {k}: " + " | ".join(f"{lab} {short(v)}" for lab, v in vals.items()))
         if len(c.differs) > _SHOW_DIFFS:
             lines.append(f"  … and {len(c.differs) - _SHOW_DIFFS} more (--json lists them all)")
     else:
@@ -110,7 +122,7 @@ def format_comparison(c: Comparison) -> str:
     if c.skipped:
         lines.append("not compared:")
         for name, why in c.skipped.items():
-            lines.append(f"  {name}: {_short(why, 160)}")
+            lines.append(f"  {name}: {short(why, 160)}")
     exact = any(m.result.exact for m in c.metrics) or any(lb.exact for lb in c.leaderboards)
     perm = (f"exact over all 2^n swaps when 2^n ≤ {s['n_permutations']:,}, else {s['n_permutations']:,} random "
             "swaps with p = (k+1)/(R+1)")

@@ -80,6 +80,8 @@ def comparison_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
 
 
 def _caption(comp: Any, name: dict[str, str]) -> str:
+    from noveval.compare.text import short
+
     s = comp.settings
     bits = [f"{len(comp.common)} items matched by id"]
     for lab, only in comp.only.items():
@@ -88,18 +90,13 @@ def _caption(comp: Any, name: dict[str, str]) -> str:
     how = (f"Paired bootstrap over items ({s['n_resamples']:,} resamples, {s['ci_method']} 95% CI); two-sided "
            f"paired permutation p (item-wise swaps; exact when 2^n ≤ {s['n_permutations']:,}, else (k+1)/(R+1)).")
     if len(comp.runs) == 2:
-        differ = "; ".join(f"{k}: {_short(vals['A'])} → {_short(vals['B'])}" for k, vals in list(comp.differs.items())[:6])
+        differ = "; ".join(f"{k}: {short(vals['A'], 36)} → {short(vals['B'], 36)}" for k, vals in list(comp.differs.items())[:6])
     else:
         differ = ", ".join(comp.differs) + " (each run's configuration is listed below)" if comp.differs else ""
     skipped = ", ".join(comp.skipped)
     return (", ".join(bits) + ". " + how + (f" Settings that differ: {differ}." if differ else "")
             + (f" Not compared item by item: {skipped} (noveval compare says why)." if skipped else "")
             + " " + " ".join(comp.notes)).strip()
-
-
-def _short(v: Any, limit: int = 32) -> str:
-    t = str(v)
-    return t if len(t) <= limit else t[: limit - 1] + "…"
 
 
 def _tables(comp: Any, name: dict[str, str], task: str) -> list[Table]:
