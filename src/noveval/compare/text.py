@@ -64,7 +64,11 @@ def _head(c: Comparison) -> list[str]:
     if c.differs:
         lines.append("settings that differ:")
         for k, vals in list(c.differs.items())[:_SHOW_DIFFS]:
-            lines.append(f"  {k}: " + " | ".join(f"{lab} {short(v)}" for lab, v in vals.items()))
+            if len(vals) == 2:
+                lines.append(f"  {k}: " + " | ".join(f"{lab} {short(v)}" for lab, v in vals.items()))
+            else:  # one line per run keeps a long setting readable
+                lines.append(f"  {k}:")
+                lines += [f"    {lab} {short(v, 72)}" for lab, v in vals.items()]
         if len(c.differs) > _SHOW_DIFFS:
             lines.append(f"  … and {len(c.differs) - _SHOW_DIFFS} more (--json lists them all)")
     else:
@@ -103,7 +107,8 @@ def _board(lb: Leaderboard, alpha: float) -> list[str]:
                          "*" if r.significant else ""))
     lines += _table(("rank", "run", lb.metric, "Δ vs best", "95% CI", "p (Holm)", ""), rows, right={0, 2, 3, 5})
     k = len(lb.rows) - 1
-    lines.append(f"  * below the best at α = {alpha:g} after Holm's correction over the {k} comparison(s) with the best run")
+    lines.append(f"  * below the best at α = {alpha:g} after Holm's correction over the {k} comparison(s) with the best run;")
+    lines.append("    the CIs are each comparison's own (not adjusted), so a CI may exclude 0 without a mark")
     return lines
 
 
