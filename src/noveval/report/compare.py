@@ -128,6 +128,7 @@ def _tables(comp: Any, name: dict[str, str], task: str) -> list[Table]:
         out.append(Table(f"Leaderboard{suffix}: {lb.metric} ({better} is better)",
                          [lb.metric, "Δ vs best [95% CI]", "p (Holm)", f"at α = {comp.settings['alpha']:g}"], rows,
                          caption=_caption(comp, name) + f" Leaderboard on the {lb.n} items every run has; each run "
-                                 f"tested against the best, Holm's correction over the {len(lb.rows) - 1} tests.",
+                                 f"tested against the best, Holm's correction over the {len(lb.rows) - 1} tests "
+                                 "(the CIs are each test's own, not adjusted).",
                          kind="comparison"))
     return out
