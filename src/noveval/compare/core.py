@@ -376,8 +376,8 @@ def compare_runs(
     by_name = {m.name: m for m in shared}
     for name in metrics:
         if name not in by_name:
-            why = f"{name} is not compared item by item ({skipped[name]})" if name in skipped else f"no metric {name!r} in these runs"
-            raise InputError(None, None, "--metric", f"{why}; comparable: {', '.join(by_name) or 'none'}")
+            problem = f"{name} is not compared item by item ({skipped[name]})" if name in skipped else f"no metric {name!r} in these runs"
+            raise InputError(None, None, "--metric", f"{problem}; comparable: {', '.join(by_name) or 'none'}")
     pairs: list[MetricComparison] = []
     boards: list[Leaderboard] = []
     if len(runs) == 2:
@@ -393,8 +393,8 @@ def compare_runs(
         wanted = list(dict.fromkeys([*([primary] if isinstance(primary, str) else []), *metrics]))
         for name in wanted:
             if name not in by_name:
-                why = skipped.get(name, "not in scores.json")
-                notes.append(f"no leaderboard on the primary metric {name}: not compared item by item ({why}); choose one with --metric")
+                reason = skipped.get(name, "not in scores.json")
+                notes.append(f"no leaderboard on the primary metric {name}: not compared item by item ({reason}); choose one with --metric")
                 continue
             boards.append(_leaderboard(by_name[name], runs, common, direction(name), alpha, opts))
     return Comparison(system=first.system, task=first.task, runs=runs, common=common, only=only,

@@ -142,8 +142,17 @@ def _rino_worst_error(rows: Rows) -> np.ndarray:
     return np.array(out, dtype=float)
 
 
+def _class_f1(j: int, k: int) -> Combine:
+    """``combine`` of the F1 of the ``j``-th class from summed counts."""
+
+    def f1(sums: np.ndarray) -> np.ndarray:
+        return f1_from_counts(sums, k=k, average=j)
+
+    return f1
+
+
 def _rinobench(scores: dict[str, Any], config: dict[str, Any]) -> dict[str, ItemMetric]:
-    extra = scores.get("extra") if isinstance(scores.get("extra"), dict) else {}
+    extra: dict[str, Any] = scores["extra"] if isinstance(scores.get("extra"), dict) else {}
     mode = extra.get("f1_labels") or config.get("f1_labels") or "fixed"
     k = len(_RINO_LABELS)
     src = "recomputed from per-item gold_score and predicted_score (unparseable = wrong)"
@@ -155,8 +164,7 @@ def _rinobench(scores: dict[str, Any], config: dict[str, Any]) -> dict[str, Item
                            _rino_counts, lambda s: f1_from_counts(s, k=k, average="macro"), "statistic")
     out = {"f1_macro": macro}
     for j, c in enumerate(_RINO_LABELS):
-        out[f"f1_{c}"] = ItemMetric(f"f1_{c}", f"F1 of class {c}, {src}", _rino_counts,
-                                    lambda s, j=j: f1_from_counts(s, k=k, average=j), "statistic")
+        out[f"f1_{c}"] = ItemMetric(f"f1_{c}", f"F1 of class {c}, {src}", _rino_counts, _class_f1(j, k), "statistic")
     out["unparseable_rate"] = _mean_of("unparseable_rate", "unparseable")
     out["mean_absolute_error_unparseable_worst"] = ItemMetric(
         "mean_absolute_error_unparseable_worst",
@@ -192,14 +200,15 @@ def plan_metrics(system: str, scores: dict[str, Any], config: dict[str, Any], gr
         ``(compared, skipped)``: ``{name: ItemMetric}`` in ``scores.json`` order, and
         ``{name: reason}``.
     """
-    metrics = scores.get("metrics") if isinstance(scores.get("metrics"), dict) else {}
+    metrics: dict[str, Any] = scores["metrics"] if isinstance(scores.get("metrics"), dict) else {}
     rows = [r for g in groups for r in g]
     declared = SYSTEM_METRICS[system](scores, config) if system in SYSTEM_METRICS else {}
     compared: dict[str, ItemMetric] = {}
     skipped: dict[str, str] = {}
     for name, m in metrics.items():
         m = m if isinstance(m, dict) else {"mean": m}
-        want, n_want = m.get("mean"), m.get("n")
+        want: Any = m.get("mean")
+        n_want: Any = m.get("n")
         options = [declared[name]] if name in declared else [
             _mean_of(name, f) for f in _candidates(name) if any(f in r for r in rows)]
         if not options:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from noveval.compare.core import Comparison, Leaderboard
@@ -43,7 +44,7 @@ def short(v: Any, limit: int = 48) -> str:
     return s[:head] + "…" + s[-(limit - head - 1):]
 
 
-def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], right: set[int]) -> list[str]:
+def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], right: set[int]) -> list[str]:
     w = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
 
     def fmt(r: tuple[str, ...]) -> str:
