@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import statistics
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -210,7 +212,7 @@ def test_report_shows_the_comparison(tmp_path: Path) -> None:
     b = _scored(tmp_path, "b", gold, [1, 2, 3, 4, 5, 3])
     view = build_report([a, b])
     bench = next(x for x in view.benchmarks if x.name == "rinobench")
-    assert len(bench.comparisons) == 1
+    assert [t.title.split(":")[0].split(" (")[0] for t in bench.comparisons] == ["Comparison", "Agreement of the runs' answers"]
     t = bench.comparisons[0]
     assert "Comparison" in t.title and "6 items matched by id" in t.caption
     first = t.rows[0]
@@ -235,3 +237,45 @@ def test_bundled_model_two_seeds_compare(tmp_path: Path) -> None:
     assert d["differs"]["params.seed"] == {"A": 0, "B": 1}
     for m in d["metrics"]:
         assert m["n"] <= 2 and (m["p_value"] is None or 0 < m["p_value"] <= 1)
+
+
+def test_answer_agreement_by_hand(tmp_path: Path) -> None:
+    gold = _gold(tmp_path, [1, 2, 3, 5])
+    a = _scored(tmp_path, "a", gold, [1, 2, 3, None])
+    b = _scored(tmp_path, "b", gold, [1, 2, 4, None])
+    c = _scored(tmp_path, "c", gold, [1, 3, 4, 5])
+    comp = compare_runs([a, b, c], n_resamples=500)
+    g = comp.agreement
+    assert g is not None and g.answer == "predicted_score" and g.n == 4
+    # item 0 (1,1,1) agrees; items 1 (2,2,3), 2 (3,4,4), 3 (unparseable, unparseable, 5) flip
+    assert g.flip_rate == pytest.approx(3 / 4) and g.n_flips == 3
+    assert [f[0] for f in g.flips] == ["1", "2", "3"] and g.flips[2][1] == {"A": None, "B": None, "C": 5}
+    # pairs: A-B 3/4 (unparseable = unparseable), A-C 1/4, B-C 2/4
+    assert g.pairwise == pytest.approx(0.5)
+    # most common answer's share: 1, 2/3, 2/3, 2/3
+    assert g.modal_share == pytest.approx(0.75)
+    krippendorff = pytest.importorskip("krippendorff")
+    ref = krippendorff.alpha(reliability_data=np.array([[1, 2, 3, np.nan], [1, 2, 4, np.nan], [1, 3, 4, 5]]),
+                             level_of_measurement="ordinal")
+    assert g.alpha == pytest.approx(ref)
+    lo, hi = g.flip_ci
+    assert 0.0 <= lo <= 0.75 <= hi <= 1.0
+    # spread of macro-F1 across the three runs, each value recomputed by hand
+    # A: classes 1, 2, 3 right, 5 missed -> F1 1, 1, 1, 0, 0 -> 3/5
+    # B: 1, 2 right; 3 -> 4 wrong (F1_3 = 0, F1_4 = 0) -> 2/5
+    # C: 1, 5 right; 2 -> 3, 3 -> 4 -> 2/5
+    sp = comp.spread["f1_macro"]
+    assert sp["values"] == pytest.approx({"A": 0.6, "B": 0.4, "C": 0.4})
+    assert (sp["min"], sp["max"], sp["range"]) == pytest.approx((0.4, 0.6, 0.2))
+    assert sp["sd"] == pytest.approx(statistics.stdev([0.6, 0.4, 0.4]))
+    text = format_comparison(comp)
+    assert "flip rate 0.750" in text and "item 3: A unparseable | B unparseable | C 5" in text
+    d = comp.to_dict()
+    assert d["agreement"]["n_flips"] == 3 and d["spread"]["f1_macro"]["range"] == pytest.approx(0.2)
+
+
+def test_no_agreement_for_systems_without_an_answer_field(tmp_path: Path) -> None:
+    rows = [{"id": "1", "correct": 1.0}, {"id": "2", "correct": 0.0}]
+    s = {"benchmark": "novbench", "primary_metric": "correct", "metrics": {"correct": {"mean": 0.5, "n": 2}}}
+    c = compare_runs([_write(tmp_path / "a", s, rows), _write(tmp_path / "b", s, rows)], n_resamples=200)
+    assert c.agreement is None and "agreement of the runs" not in format_comparison(c)

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from noveval.compare.agreement import ANSWERS, Agreement, answer_agreement, metric_spread
 from noveval.compare.metrics import ItemMetric, finite_rows, lower_is_better, plan_metrics
 from noveval.errors import InputError
 from noveval.metrics.paired import PairedDifference, holm, paired_difference
@@ -140,6 +141,10 @@ class Comparison:
     differs: dict[str, dict[str, Any]]
     notes: list[str]
     settings: dict[str, Any]
+    agreement: Agreement | None = None
+    """Answer agreement across the runs (systems that declare an answer field)."""
+    spread: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Three or more runs: each compared metric per run and its spread (:func:`metric_spread`)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (NaN becomes None)."""
@@ -158,6 +163,8 @@ class Comparison:
             "leaderboards": [{"metric": lb.metric, "how": lb.how, "lower_is_better": lb.lower_is_better, "n": lb.n,
                               "best": lb.best, "exact": lb.exact, "rows": [vars(r) for r in lb.rows]}
                              for lb in self.leaderboards],
+            "agreement": self.agreement.to_dict() if self.agreement else None,
+            "spread": self.spread,
             "notes": self.notes,
         })
 
@@ -397,9 +404,25 @@ def compare_runs(
                 notes.append(f"no leaderboard on the primary metric {name}: not compared item by item ({reason}); choose one with --metric")
                 continue
             boards.append(_leaderboard(by_name[name], runs, common, direction(name), alpha, opts))
+    agreement = None
+    if first.system in ANSWERS and all(r.repeats == 1 for r in runs):
+        answer, level = ANSWERS[first.system]
+        agreement = answer_agreement([[r.rows[i][0].get(answer) for i in common] for r in runs],
+                                     [r.label for r in runs], common, answer=answer, level=level,
+                                     n_resamples=n_resamples, seed=seed)
+    spread = {}
+    if len(runs) > 2:
+        for m in shared:
+            vals = {}
+            for r in runs:
+                x = _data(m, r, common)
+                x = x[finite_rows(x)]
+                vals[r.label] = float(m.theta(x.sum(axis=0))) if len(x) else math.nan
+            spread[m.name] = metric_spread(vals)
     return Comparison(system=first.system, task=first.task, runs=runs, common=common, only=only,
                       metrics=pairs, skipped=skipped, leaderboards=boards,
-                      differs=config_differences(runs), notes=notes, settings=settings)
+                      differs=config_differences(runs), notes=notes, settings=settings,
+                      agreement=agreement, spread=spread)
 
 
 def _leaderboard(metric: ItemMetric, runs: list[CompareRun], common: list[str], lower: bool, alpha: float,

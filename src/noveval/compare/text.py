@@ -113,6 +113,25 @@ def _board(lb: Leaderboard, alpha: float) -> list[str]:
     return lines
 
 
+def _agreement(c: Comparison) -> list[str]:
+    g = c.agreement
+    lines = []
+    if g is not None:
+        lines.append(f"agreement of the runs' answers ({g.answer}, {g.n} items):")
+        lines.append(f"  flip rate {_num(g.flip_rate)} [{_num(g.flip_ci[0])}, {_num(g.flip_ci[1])}] "
+                     f"(items not answered alike by every run: {g.n_flips})  ·  pairwise agreement {_num(g.pairwise)}"
+                     f"  ·  self-consistency {_num(g.modal_share)}  ·  Krippendorff α ({g.level}) {_num(g.alpha)}")
+        for item, answers in g.flips:
+            lines.append(f"  item {item}: " + " | ".join(f"{lab} {'unparseable' if v is None else v}" for lab, v in answers.items()))
+        if g.n_flips > len(g.flips):
+            lines.append(f"  … and {g.n_flips - len(g.flips)} more (--json lists the first {len(g.flips)})")
+    if c.spread:
+        lines.append("spread across the runs (items every run has):")
+        rows = [(name, _num(v["min"]), _num(v["max"]), _num(v["range"]), _num(v["sd"])) for name, v in c.spread.items()]
+        lines += _table(("metric", "min", "max", "range", "SD"), rows, right={1, 2, 3, 4})
+    return lines
+
+
 def format_comparison(c: Comparison) -> str:
     """The comparison as terminal text (no trailing newline).
 
@@ -125,6 +144,7 @@ def format_comparison(c: Comparison) -> str:
     lines += _pair_table(c) if len(c.runs) == 2 else [x for lb in c.leaderboards for x in _board(lb, s["alpha"])]
     if len(c.runs) > 2 and not c.leaderboards:
         lines.append("  no leaderboard (see the notes)")
+    lines += _agreement(c)
     if c.skipped:
         lines.append("not compared:")
         for name, why in c.skipped.items():

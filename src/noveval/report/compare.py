@@ -25,7 +25,9 @@ def _cell(v: Any, lo: Any = None, hi: Any = None, signed: bool = False, title: s
     if not isinstance(v, (int, float)) or v != v:
         return Cell("–", title=title or "not available")
     text = num(float(v)) if not signed else f"{float(v):+.3f}"
-    ci = f"[{lo:+.3f}, {hi:+.3f}]" if isinstance(lo, float) and isinstance(hi, float) and lo == lo and hi == hi else ""
+    fmt = "{:+.3f}" if signed else "{:.3f}"
+    ok = isinstance(lo, float) and isinstance(hi, float) and lo == lo and hi == hi
+    ci = f"[{fmt.format(lo)}, {fmt.format(hi)}]" if ok else ""
     return Cell(text, ci=ci, value=float(v), title=title)
 
 
@@ -99,8 +101,36 @@ def _caption(comp: Any, name: dict[str, str]) -> str:
             + " " + " ".join(comp.notes)).strip()
 
 
+def _agreement_tables(comp: Any, name: dict[str, str], suffix: str) -> list[Table]:
+    """Answer agreement across the runs, and (3+ runs) each metric's spread."""
+    out = []
+    g = comp.agreement
+    if g is not None:
+        row = [_cell(g.flip_rate, g.flip_ci[0], g.flip_ci[1]), Cell(str(g.n_flips)), _cell(g.pairwise),
+               _cell(g.modal_share), _cell(g.alpha), Cell(str(g.n))]
+        out.append(Table(f"Agreement of the runs' answers{suffix} ({g.answer})",
+                         ["flip rate [95% CI]", "items flipped", "pairwise agreement", "self-consistency",
+                          f"Krippendorff α ({g.level})", "items"], [(", ".join(name.values()), row)],
+                         caption="Flip rate: share of items not answered alike by every run (unparseable counts as an "
+                                 "answer); pairwise agreement: mean share of items two runs answer alike; "
+                                 "self-consistency: mean share of runs giving an item's most common answer. "
+                                 "For seeds of one setting these measure sampling noise; for prompt variants, "
+                                 "sensitivity to wording (noveval compare lists the flipped items).",
+                         kind="comparison"))
+    if comp.spread:
+        rows = [(metric, [_cell(v["min"]), _cell(v["max"]), _cell(v["range"]), _cell(v["sd"])])
+                for metric, v in comp.spread.items()]
+        out.append(Table(f"Spread of each metric across the runs{suffix}", ["min", "max", "range", "SD"], rows,
+                         caption=f"On the {len(comp.common)} items every run has; SD with ddof 1.", kind="comparison"))
+    return out
+
+
 def _tables(comp: Any, name: dict[str, str], task: str) -> list[Table]:
     suffix = f" — {task}" if task else ""
+    return _pair_or_board(comp, name, task, suffix) + _agreement_tables(comp, name, suffix)
+
+
+def _pair_or_board(comp: Any, name: dict[str, str], task: str, suffix: str) -> list[Table]:
     if len(comp.runs) == 2:
         a, b = (name[r.label] for r in comp.runs)
         rows = []
