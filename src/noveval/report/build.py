@@ -150,6 +150,10 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
     # images the runs saved themselves, unless ours already drew the same thing
     drawn = {"axioms": {"heatmap"}, "focus": {"focus"}}.get(name, set())
     view.figures = figs + [f for f in saved_figures(runs) if f.title.split(" (")[0] not in drawn or not figs]
+    from noveval.report.compare import comparison_tables  # runs of one system that share items
+
+    view.comparisons, more_gaps = comparison_tables(runs)
+    view.gaps += more_gaps
     view.configs = [(r.label, run_config(r)) for r in runs]
     view.items = {r.slug: {"label": r.label, **run_items(r)} for r in runs}
     return view

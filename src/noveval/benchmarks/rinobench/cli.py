@@ -76,6 +76,8 @@ def run(
     concurrency: ConcurrencyOpt = None,
     no_cache: NoCacheOpt = False,
     overwrite: OverwriteOpt = False,
+    temperature: Annotated[float | None, typer.Option("--temperature", help="Override the protocol's temperature (noveval 0, paper 1).")] = None,
+    samples: Annotated[int, typer.Option("--samples", min=1, help="Ask each idea N times (seeds seed..seed+N-1, temperature > 0) and answer the plurality score; records self-consistency.")] = 1,
 ) -> Path:
     """Judge research-idea novelty (1-5 + justification) and score it (RINoBench, Section 5)."""
     from noveval.benchmarks.rinobench.api import run as api_run
@@ -85,7 +87,7 @@ def run(
         structured=not free_text, max_tokens=max_tokens, seed=seed, max_related_works=max_related_works,
         max_abstract_chars=max_abstract_chars, overwrite=overwrite, cache=None if no_cache else "default",
         concurrency=concurrency, protocol=protocol, f1_labels=f1_labels,
-        judge_options=_judge_options(max_arguments, grounding_context),
+        judge_options=_judge_options(max_arguments, grounding_context), temperature=temperature, samples=samples,
     )
 
 
