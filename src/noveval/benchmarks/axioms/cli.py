@@ -254,7 +254,7 @@ def novelty_score(
         rows = score_papers_ray(papers, index, metrics=metrics, embedder=embedder, top_k=top_k, before_year=before_year,
                                 prior_only=prior_only, fields=field, address=ray_address, batch_size=batch_size)
     elif engine == "local":
-        from noveval.novelty.score import score_papers
+        from noveval.index.novelty import score_papers
 
         rows = score_papers(papers, pool, metrics=metrics, embedder=embedder, top_k=top_k, index=index,
                             before_year=before_year, prior_only=prior_only, fields=field)

@@ -22,7 +22,6 @@ import numpy as np
 from noveval.benchmarks.axioms.axioms import AXIOMS, decide
 from noveval.benchmarks.axioms.pools import (
     DEFAULT_TASKS,
-    Corpus,
     FocalItem,
     PoolRules,
     References,
@@ -32,13 +31,13 @@ from noveval.benchmarks.axioms.pools import (
     build_task,
     cited_split,
     distant_pool,
-    load_corpus,
     load_references,
     newest_slice,
     oldest_slice,
     replace_row,
     select_focals,
 )
+from noveval.corpus import Corpus, load_corpus
 
 METRIC_ORDER = ("Yin", "RND", "SemNovel", "FastTextLOF")
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
