@@ -3,6 +3,7 @@
 
 import json
 import math
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -197,7 +198,7 @@ def test_label_map_in_a_users_file_and_unknown_label_exit_2(tmp_path):
         ("Review process", None)]
     res = CliRunner().invoke(app, ["score", "focus", str(run.path), "--no-text-metrics"])
     assert res.exit_code == 0, res.output
-    assert "protocol=noveval" in res.output
+    assert "protocol: noveval" in res.output
     scores = json.loads((run.path / "scores.json").read_text())
     # "Overall Motivation" counted as Problem, not dropped
     assert scores["extra"]["distributions"]["human"]["strength/target"][0] == 1.0
@@ -290,7 +291,7 @@ def test_cli_protocol_option(tmp_path):
     run = _write_run(tmp_path / "run", judg)
     res = CliRunner().invoke(app, ["score", "focus", str(run.path), "--no-text-metrics", "--protocol", "paper"])
     assert res.exit_code == 0, res.output
-    assert "protocol=paper" in res.output and "f1_weakness    0.500" in res.output
+    assert "protocol: paper" in res.output and re.search(r"f1_weakness +0\.500", res.output)
     res = CliRunner().invoke(app, ["score", "focus", str(run.path), "--protocol", "papers"])
     assert res.exit_code == 2 and "protocol" in res.output
     papers = tmp_path / "p.jsonl"

@@ -137,6 +137,23 @@ CATALOG: dict[str, About] = {
         examples=("noveval axioms run -o runs/axioms-sample --sample",
                   "noveval axioms combine runs/axioms-sample"),
     ),
+    "validate": About(
+        title="Validity against human originality ratings",
+        paper="none: noveval's own study (docs/validate.md); it scores the novelty metrics of Liu & Zhai "
+              "and RINoBench-style LLM judges against reviewers' originality scores",
+        task="Rank-correlate novelty metrics (Yin, RND, SemNovel, FastTextLOF) and LLM novelty judges with "
+             "the mean human originality rating of each paper, next to the leave-one-reviewer-out human ceiling.",
+        needs=("papers with rated reviews: JSONL(.gz) with id, title, abstract, year, reviews[].scores.originality "
+               "(the NeurIPS 2025 OpenReview layout)",
+               "a prior-work corpus: JSONL(.gz) with id, title, abstract, year",
+               "an embedder (--embedder, default the bundled MiniLM); a judge model (--model, 'none' skips judges)"),
+        data=("$D/reviews/neurips-2025.jsonl.gz (4,474 papers, ~4 originality scores each) and "
+              "$D/corpus/papers.jsonl.gz (earlier papers) here; the defaults read them from --data-dir",),
+        demo=("a shipped fixture-sized sample; the bundled SmolLM2-135M judges and MiniLM embeds",),
+        examples=("noveval validate run -o runs/validity-quick --limit 200 --metric Yin --metric RND -m none "
+                  "--field ML",
+                  "noveval validate ceiling $D/reviews/neurips-2025.jsonl.gz"),
+    ),
 }
 
 
