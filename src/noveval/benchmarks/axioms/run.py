@@ -410,6 +410,8 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
     """
     from noveval.io import append_jsonl, make_dir, write_json, write_text
 
+    corpus = corpus or load_corpus(cfg.corpus)  # inputs first: a bad file leaves no run folder behind
+    refs = refs if refs is not None else (load_references(cfg.fulltext, corpus) if cfg.fulltext else References())
     out = Path(out_dir)
     make_dir(out, "--out")
     conf = cfg.to_json()
@@ -423,8 +425,6 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
                              "run directory holds a different configuration; use a new --out")
     else:
         write_json(cpath, {"benchmark": "axioms", "config": conf})
-    corpus = corpus or load_corpus(cfg.corpus)
-    refs = refs if refs is not None else (load_references(cfg.fulltext, corpus) if cfg.fulltext else References())
     if embedder is None:
         from noveval.models.embed import get_embedder
 
