@@ -90,6 +90,14 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
     from noveval.models.calls import ledger_scope
 
     data, options, score_kw = None, {"limit": 2, "max_tokens": 128}, {}
+    if name == "focus":  # one paper, one human review, short reviews; no BERTScore
+        options = {"limit": 1, "max_reviews": 1, "max_tokens": 128, "text_metrics": False, "plot": False}
+        score_kw = {"text_metrics": False, "plot": False}
+    if name == "novbench":  # scoring reads the reviewers' comments from the records file
+        from noveval.benchmarks._contract import sample_file
+        from noveval.benchmarks.novbench.contract import SAMPLE
+
+        score_kw = {"data": sample_file(*SAMPLE)}
     if name == "chat":  # chat ships no sample: two prompts, one with its reference
         data = tmp_path / "prompts.jsonl"
         data.write_text(json.dumps({"id": "a", "prompt": "Say yes.", "reference": "yes"}) + "\n"

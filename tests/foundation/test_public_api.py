@@ -71,8 +71,8 @@ def test_bad_options_and_names_are_input_errors(tmp_path: Path) -> None:
         noveval.run("rinobench", out=tmp_path / "r", options=3)
     with pytest.raises(InputError, match=r"unknown benchmark 'nope'; one of chat, novbench"):
         noveval.run("nope", out=tmp_path / "r")
-    with pytest.raises(ConfigError, match=r"focus has no Python 'run' entry point yet"):
-        noveval.run("focus", out=tmp_path / "r")
+    with pytest.raises(ConfigError, match=r"axioms has no Python 'run' entry point yet"):
+        noveval.run("axioms", out=tmp_path / "r")
     with pytest.raises(InputError, match=r"not a run folder"):
         noveval.score(tmp_path)
     assert not (tmp_path / "r").exists()  # nothing written

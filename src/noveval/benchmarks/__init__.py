@@ -72,9 +72,9 @@ def _b(name: str, *, api: bool = False, paper: bool = True) -> Benchmark:
 
 BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (
     _b("chat", api=True, paper=False),
-    _b("novbench"),
+    _b("novbench", api=True),
     _b("rinobench", api=True),
-    _b("focus"),
+    _b("focus", api=True),
     _b("claimcheck"),
     _b("axioms"),
     _b("validate"),
