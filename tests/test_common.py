@@ -120,17 +120,19 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
     assert read_json(folder / "config.json")["benchmark"] == name
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if n in __import__("noveval.prompts").prompts.PROMPT_PACKAGES])
+@pytest.mark.parametrize("name", [n for n in NAMES if n in __import__("noveval.prompts").prompts.packages()])
 def test_prompt_override_is_read(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from noveval.prompts import export_prompts, list_prompts, read_prompt
+    from noveval.prompts import export_prompts, load, shipped_names
 
     export_prompts(tmp_path)
-    mine = [n for b, n, _ in list_prompts() if b == name]
+    mine = shipped_names(name)
     assert mine, f"{name} has a prompts package but no templates"
-    target = tmp_path / name / mine[0]
+    target = next((tmp_path / name).glob(f"{mine[0]}.*"))
+    shipped = load(name, mine[0])
     target.write_text(target.read_text(encoding="utf-8") + "\nOVERRIDDEN-FOR-TEST\n", encoding="utf-8")
     monkeypatch.setenv("NOVEVAL_PROMPTS_DIR", str(tmp_path))
-    assert read_prompt(name, mine[0]).rstrip().endswith("OVERRIDDEN-FOR-TEST")
+    got = load(name, mine[0])
+    assert got.overridden and "OVERRIDDEN-FOR-TEST" in got.text and got.sha != shipped.sha
     monkeypatch.delenv("NOVEVAL_PROMPTS_DIR")
-    assert "OVERRIDDEN-FOR-TEST" not in read_prompt(name, mine[0])
+    assert not load(name, mine[0]).overridden
     assert os.environ.get("NOVEVAL_PROMPTS_DIR") is None

@@ -6,7 +6,7 @@ Layers, bottom to top (docs/internals.md):
 1. model backends and run folders: ``models/``, ``runs`` (a run folder records the call ledger)
 2. the corpus index: ``index/``
 3. systems: ``benchmarks/``, ``check/``
-4. presentation: ``report/``, ``export``, ``cli/``, every ``*.cli`` module (a system's
+4. presentation: ``report/``, ``export``, ``compare/``, ``cli/``, every ``*.cli`` module (a system's
    command-line glue lives beside it but belongs to the CLI layer), and the public API
    in ``noveval/__init__``.
 
@@ -29,7 +29,7 @@ LAYERS: dict[str, int] = {
     "models": 1, "runs": 1,
     "index": 2,
     "benchmarks": 3, "check": 3,
-    "report": 4, "export": 4, "cli": 4, "api": 4, "": 4,
+    "report": 4, "export": 4, "compare": 4, "cli": 4, "api": 4, "": 4,
 }
 TOP = 4
 

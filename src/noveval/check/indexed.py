@@ -207,11 +207,14 @@ def check_with_index(
     if ropts.rerank:
         from noveval.index.rerank import rerank_hits
         from noveval.models.client import get_client
+        from noveval.prompts import prompt_hashes
 
+        rerank_prompt = prompt_hashes("index", ["rerank"])["rerank"]  # checks an override before the call
         rclient = get_client(ropts.rerank)
         rr = rerank_hits(rclient, text, hits, idx.papers([h.row for h in hits]), depth=ropts.rerank_depth, seed=opts.seed)
         hits = rr.hits
-        rerank_info = {"model": rclient.model_id, "depth": ropts.rerank_depth, "mentioned": rr.mentioned, "error": rr.error}
+        rerank_info = {"model": rclient.model_id, "depth": ropts.rerank_depth, "mentioned": rr.mentioned, "error": rr.error,
+                       "prompt": rerank_prompt}
     hits = hits[:opts.top_k]
     papers = idx.papers([h.row for h in hits])
     neighbours = [Neighbour(i, h.row, float(h.similarity if h.similarity is not None else float("nan")), p["id"],

@@ -101,10 +101,12 @@ def _from_json(path: Path, text: str) -> CheckInput:
         obj = obj[0]
     if not isinstance(obj, dict):
         raise InputError(path, 1, None, "expected one JSON object (an idea or a paper)")
-    idea_obj = obj.get("research_idea") if isinstance(obj.get("research_idea"), dict) else obj
+    nested = obj.get("research_idea")
+    idea_obj: dict = nested if isinstance(nested, dict) else obj
     lower = {str(k).lower(): k for k in idea_obj}
     found = {f: next((lower[a] for a in alts if a in lower), None) for f, alts in IDEA_KEYS.items()}
-    title = obj.get("title") if isinstance(obj.get("title"), str) else ""
+    raw_title = obj.get("title")
+    title = raw_title if isinstance(raw_title, str) else ""
     if any(found.values()):
         values: dict[str, str] = {}
         for f, key in found.items():

@@ -142,16 +142,18 @@ def corpus_metrics(
     ref = np.sort(rng.choice(n, size=min(n_reference, n), replace=False))
     everyone = np.arange(n)
     out: list[MetricResult] = []
-    sim = None
+    sim: np.ndarray | None = None
     for name in metrics:
         if name in ("Yin", "RND") and sim is None:
             p64 = np.asarray(pool, dtype=np.float64)
             sim = p64 @ p64.T
         if name == "Yin":
+            assert sim is not None
             yin = Yin()
             scores = np.array([yin.score_indexed(sim, int(i), np.delete(everyone, i)) for i in ref])
             out.append(_result(name, yin.score(focal, pool), scores))
         elif name == "RND":
+            assert sim is not None
             rnd = RND()
             scores = np.array([rnd.score_indexed(sim, int(i), np.delete(everyone, i)) for i in ref])
             out.append(_result(name, rnd.score(focal, pool), scores))

@@ -188,6 +188,7 @@ def finish(inp: CheckInput, corpus: Any, neighbours: list, metrics: list, opts: 
     }
     if opts.judge:
         t2 = time.perf_counter()
+        result["prompts"] = judge_prompts()  # checks overrides before any model call
         if client is None:
             from noveval.models.client import get_client
 
@@ -201,6 +202,19 @@ def finish(inp: CheckInput, corpus: Any, neighbours: list, metrics: list, opts: 
     timings["total_s"] = time.perf_counter() - t0
     result["timings"] = timings
     return result
+
+
+def judge_prompts() -> dict[str, str]:
+    """Content hashes of the prompts the judgments use (``system/name`` -> hash), checked.
+
+    Raises:
+        InputError: an override uses a variable the code does not provide.
+    """
+    from noveval.prompts import prompt_hashes
+
+    out = {f"check/{k}": v for k, v in prompt_hashes("check", ["structure_idea", "structured_evaluation"]).items()}
+    out.update({f"rinobench/{k}": v for k, v in prompt_hashes("rinobench", ["judge_novelty"]).items()})
+    return out
 
 
 def summarize(result: dict[str, Any]) -> str:

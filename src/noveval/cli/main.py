@@ -2,7 +2,7 @@
 
 Top-level commands: ``run <benchmark>``, ``score <benchmark>``, one group per
 benchmark for its extra steps, ``models check``, ``cache stats|clear``, ``demo``,
-``export``, ``prices``, ``batch status|cancel``, and (when installed) ``report``,
+``export``, ``compare``, ``prices``, ``batch status|cancel``, and (when installed) ``report``,
 ``novelty``, ``check``. Heavy libraries are
 imported inside commands, so ``noveval --help`` stays fast.
 """
@@ -19,6 +19,7 @@ import typer
 from noveval._version import __version__
 from noveval.cli.common import cli_errors
 from noveval.cli.options import DataDirOpt, EmbedderOpt, ModelOpt
+from noveval.cli.prompts import prompts_app
 
 app = typer.Typer(
     name="noveval",
@@ -35,7 +36,6 @@ app.add_typer(run_app, name="run")
 app.add_typer(score_app, name="score")
 app.add_typer(models_app, name="models")
 app.add_typer(cache_app, name="cache")
-prompts_app = typer.Typer(help="List, show or export the prompt templates (override with $NOVEVAL_PROMPTS_DIR).", no_args_is_help=True)
 app.add_typer(prompts_app, name="prompts")
 
 
@@ -148,45 +148,6 @@ def cache_clear(
         typer.echo(f"removed {VectorCache(default_vector_cache_path()).clear()} cached vectors")
 
 
-@prompts_app.command("list")
-def prompts_list() -> None:
-    """List every prompt template; '*' marks one overridden by $NOVEVAL_PROMPTS_DIR."""
-    from noveval.prompts import list_prompts, override_dir
-
-    over = override_dir()
-    typer.echo(f"overrides: {over if over else '(none: set NOVEVAL_PROMPTS_DIR)'}")
-    for bench, name, overridden in list_prompts():
-        typer.echo(f"{'*' if overridden else ' '} {bench}/{name}")
-
-
-@prompts_app.command("show")
-@cli_errors
-def prompts_show(
-    benchmark: Annotated[str, typer.Argument(help="Benchmark (novbench, rinobench, focus, claimcheck, axioms, check).")],
-    name: Annotated[str, typer.Argument(help="Template file name, e.g. alignment.txt.")],
-) -> None:
-    """Print the template in effect (the override if there is one)."""
-    from noveval.errors import InputError
-    from noveval.prompts import PROMPT_PACKAGES, read_prompt
-
-    if benchmark not in PROMPT_PACKAGES:
-        raise InputError(None, None, "benchmark", f"unknown benchmark {benchmark!r}; one of {', '.join(PROMPT_PACKAGES)}")
-    try:
-        typer.echo(read_prompt(benchmark, name), nl=False)
-    except FileNotFoundError as e:
-        raise InputError(None, None, "name", f"no template {name!r} for {benchmark} (see: noveval prompts list)") from e
-
-
-@prompts_app.command("export")
-@cli_errors
-def prompts_export(dest: Annotated[Path, typer.Argument(help="Folder to write <benchmark>/<file> templates into.")]) -> None:
-    """Copy every shipped template into a folder, to edit and use via $NOVEVAL_PROMPTS_DIR."""
-    from noveval.prompts import export_prompts
-
-    n = export_prompts(dest)
-    typer.echo(f"wrote {n} templates under {dest}; edit them and set NOVEVAL_PROMPTS_DIR={dest}")
-
-
 @app.command("demo")
 @cli_errors
 def demo(
@@ -241,10 +202,12 @@ def _mount_extras() -> None:
 
 def _mount_results() -> None:
     from noveval.cli.batch import app as batch_app
+    from noveval.cli.compare import compare
     from noveval.cli.export import export
     from noveval.cli.prices import prices
 
     app.command("export")(export)
+    app.command("compare")(compare)
     app.command("prices")(prices)
     app.add_typer(batch_app, name="batch")
 

@@ -130,7 +130,8 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
         v = v.get("model_id") if isinstance(v, dict) else v
         if isinstance(v, str) and v:
             head.append(f"{key} {v}")
-    extra = scores.get("extra") if isinstance(scores.get("extra"), dict) else {}
+    raw_extra = scores.get("extra")
+    extra: dict = raw_extra if isinstance(raw_extra, dict) else {}
     for key in ("protocol", "f1_labels"):  # settings that change what a number means
         v = scores.get(key) or extra.get(key) or config.get(key)
         if isinstance(v, str) and v:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from string import Template
 from typing import Any
 
 from pydantic import BaseModel
@@ -78,13 +77,11 @@ def rerank_request(query: str, papers: Sequence[dict[str, Any]], *, max_chars: i
     """The chat request asking the model to order ``papers`` for ``query``."""
     from noveval.models.chat import ChatRequest, GenerationParams
     from noveval.models.structured import schema_of
-    from noveval.prompts import read_chat_prompt
+    from noveval.prompts import load
 
-    system, user = read_chat_prompt("index", "rerank.txt")
     q = " ".join(query.split())[:query_chars]
-    msgs = [{"role": "system", "content": system},
-            {"role": "user", "content": Template(user).safe_substitute(
-                query=q, candidates=_candidates(papers, max_chars), n=str(len(papers)))}]
+    msgs = load("index", "rerank").render(query=q, candidates=_candidates(papers, max_chars),
+                                          n=str(len(papers))).messages()
     params = GenerationParams(temperature=0.0, max_tokens=8 * len(papers) + 32, seed=seed, json_schema=schema_of(_Ranking))
     return ChatRequest(messages=msgs, params=params, tag="index:rerank")
 

@@ -123,8 +123,11 @@ class ChatBackend(Protocol):
 
     model_id: str
     """Identity of the model for cache keys and run configs (no secrets)."""
-    base_url: str | None
-    """Endpoint, part of the cache key (None for in-process backends)."""
+    @property
+    def base_url(self) -> str | None:
+        """Endpoint, part of the cache key (None for in-process backends)."""
+        ...
+
     default_concurrency: int
     """Concurrency that suits the backend when the user gives none."""
 

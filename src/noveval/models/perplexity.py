@@ -17,6 +17,7 @@ import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -85,8 +86,8 @@ class PerplexityScorer:
             from noveval.models.embed import VectorCache, default_vector_cache_path
 
             self._cache = VectorCache(default_vector_cache_path())
-        self._model = None
-        self._tok = None
+        self._model: Any = None
+        self._tok: Any = None
 
     def _load(self) -> None:
         if self._model is not None:

@@ -92,7 +92,7 @@ class RND:
             out[i] = rnd_from_distances(d_f, d_pool[pos], pos, q=self.q)
         return out
 
-    def score_indexed(self, sim: np.ndarray, focal: int, pool_idx: Sequence[int]) -> float:
+    def score_indexed(self, sim: np.ndarray, focal: int, pool_idx: Sequence[int] | np.ndarray) -> float:
         """RND with the pool given as row indices of a precomputed similarity matrix ``sim``.
 
         Identical result to ``score(E[focal], E[pool_idx])`` when ``sim = E @ E.T``; only the

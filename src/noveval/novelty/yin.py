@@ -41,6 +41,6 @@ class Yin:
         """Yin score of each focal row against the same pool (one matrix product)."""
         return np.asarray(self._reduce(pairwise_cosine_distance(focals, pool)), dtype=np.float64)
 
-    def score_indexed(self, sim: np.ndarray, focal: int, pool_idx: Sequence[int]) -> float:
+    def score_indexed(self, sim: np.ndarray, focal: int, pool_idx: Sequence[int] | np.ndarray) -> float:
         """Yin score with the pool as row indices of a precomputed similarity matrix."""
         return float(self._reduce(cosine_distance(sim[focal, np.asarray(pool_idx)])))

@@ -68,7 +68,8 @@ def run_config(run: RunData) -> list[tuple[str, str]]:
     from_scores = {x: run.scores[x] for x in ("cache", "judge", "annotator", "embedder") if run.scores.get(x)}
     from_scores.update({x: run.scores[x] for x in ("complete", "calls") if run.scores.get(x) is not None})
     flat = _flat(run.config) + ([(f"scores.{k}", v) for k, v in _flat(from_scores)] if from_scores else [])
-    extra = run.scores.get("extra") if isinstance(run.scores.get("extra"), dict) else {}
+    raw_extra = run.scores.get("extra")
+    extra: dict[str, Any] = raw_extra if isinstance(raw_extra, dict) else {}
     flat += [(f"extra.{k}", v) for k, v in extra.items() if _CONFIG_KEYS.search(k) and not isinstance(v, list)]
     important = [(k, v) for k, v in flat if _CONFIG_KEYS.search(k)]
     rest = [(k, v) for k, v in flat if not _CONFIG_KEYS.search(k)]
@@ -149,6 +150,10 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
     # images the runs saved themselves, unless ours already drew the same thing
     drawn = {"axioms": {"heatmap"}, "focus": {"focus"}}.get(name, set())
     view.figures = figs + [f for f in saved_figures(runs) if f.title.split(" (")[0] not in drawn or not figs]
+    from noveval.report.compare import comparison_tables  # runs of one system that share items
+
+    view.comparisons, more_gaps = comparison_tables(runs)
+    view.gaps += more_gaps
     view.configs = [(r.label, run_config(r)) for r in runs]
     view.items = {r.slug: {"label": r.label, **run_items(r)} for r in runs}
     return view

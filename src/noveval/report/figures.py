@@ -115,11 +115,15 @@ def rinobench_figures(runs: list[RunData]) -> list[Figure]:
         fig.colorbar(im, ax=ax, fraction=0.05)
         out.append(Figure(f"Confusion matrix ({r.label})", src=png_uri(fig),
                           caption="Rows: gold novelty score; columns: predicted score (unp. = unparseable)."))
-    dists = [(r, _extra(r).get("predicted_score_distribution")) for r in runs]
-    dists = [(r, d) for r, d in dists if isinstance(d, dict) and d]
+    dists: list[tuple[RunData, dict[str, Any]]] = []
+    for r in runs:
+        d = _extra(r).get("predicted_score_distribution")
+        if isinstance(d, dict) and d:
+            dists.append((r, d))
     if dists:
         gold = next((_extra(r).get("gold_score_distribution") for r, _ in dists if _extra(r).get("gold_score_distribution")), None)
-        series = ([("gold", gold)] if isinstance(gold, dict) else []) + [(r.label, d) for r, d in dists]
+        series: list[tuple[str, dict[str, Any]]] = ([("gold", gold)] if isinstance(gold, dict) else []) + [
+            (r.label, d) for r, d in dists]
         labels = list(dict.fromkeys(k for _, d in series for k in d))
         fig, ax = plt.subplots(figsize=(max(4.5, 0.9 * len(labels) * max(1, len(series) / 2)), 3.0))
         w = 0.8 / len(series)
@@ -172,7 +176,7 @@ def novbench_figures(runs: list[RunData]) -> list[Figure]:
     sents = ("positive", "neutral", "negative")
     series = []
     for r in runs:
-        ds = [row.get("distribution") for row in r.per_item if isinstance(row.get("distribution"), dict)]
+        ds: list[dict[str, Any]] = [d for row in r.per_item if isinstance(d := row.get("distribution"), dict)]
         ds = [d for d in ds if sum(float(d.get(s) or 0) for s in sents) > 0]
         if ds:
             series.append((r, [[float(d.get(s) or 0) for d in ds] for s in sents]))
@@ -238,8 +242,11 @@ def claimcheck_figures(runs: list[RunData]) -> list[Figure]:
         out.append(Figure("WLE outcomes", src=png_uri(fig),
                           caption="Judge preference between the rewritten and the original weakness (Table 6)."))
     for r in runs:
-        alphas = {k[6:]: mean(r, k) for k in (r.scores.get("metrics") or {}) if k.startswith("alpha_")}
-        alphas = {k: v for k, v in alphas.items() if v is not None}
+        alphas: dict[str, float] = {}
+        for k in r.scores.get("metrics") or {}:
+            a = mean(r, k) if k.startswith("alpha_") else None
+            if a is not None:
+                alphas[k[6:]] = a
         if not alphas:
             continue
         fig, ax = plt.subplots(figsize=(max(4.0, 0.7 * len(alphas) + 1.5), 2.8))

@@ -105,6 +105,8 @@ class BenchmarkView:
     """One line per run whose model calls failed (shown above its numbers)."""
     costs: list[str] = field(default_factory=list)
     """One line per run on what its model calls cost (``scores.json`` ``"cost"``)."""
+    comparisons: list[Table] = field(default_factory=list)
+    """Paired comparisons of runs that share items (:mod:`noveval.report.compare`)."""
 
 
 @dataclass

@@ -12,22 +12,26 @@ import re
 from collections.abc import Sequence
 
 
-def paraphrase_prompt() -> str:
-    """The system prompt (``prompts/paraphrase.txt``, overridable, see :mod:`noveval.prompts`).
-
-    Our wording of what Appendix A.1 asks for: a deep rewrite (new structure and
-    vocabulary, no shared run of more than four words, voice changes where natural,
-    technical proper nouns kept), output only the rewritten text.
-    """
-    from noveval.prompts import read_prompt
-
-    return read_prompt("axioms", "paraphrase.txt").strip()
-
-
 def make_messages(title: str, abstract: str) -> list[dict[str, str]]:
-    """Chat messages for one paraphrase request."""
-    body = f"Title: {title}\n\nAbstract: {abstract}\n\nRewrite the title on the first line, then the abstract."
-    return [{"role": "system", "content": paraphrase_prompt()}, {"role": "user", "content": body}]
+    """Chat messages for one paraphrase request (``prompts/paraphrase.txt``, overridable, see
+    :mod:`noveval.prompts`): our wording of what Appendix A.1 asks for -- a deep rewrite (new
+    structure and vocabulary, no shared run of more than four words, voice changes where
+    natural, technical proper nouns kept), output only the rewritten text.
+
+    Raises:
+        InputError: the template (e.g. an override) uses a variable other than ``title``
+            and ``abstract``.
+    """
+    from noveval.prompts import load
+
+    return load("axioms", "paraphrase").render(title=title, abstract=abstract).messages()
+
+
+def prompt_hash() -> str:
+    """Content hash of the paraphrase template in effect, checked (for the run's config)."""
+    from noveval.prompts import prompt_hashes
+
+    return prompt_hashes("axioms", ["paraphrase"])["paraphrase"]
 
 
 _TITLE = re.compile(r"^[\W_]*title[\W_]*:\s*(.*)$", re.IGNORECASE)

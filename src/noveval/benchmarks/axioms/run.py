@@ -401,9 +401,14 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
     from noveval.progress import track
     from noveval.runs import RunDir
 
+    conf = cfg.to_json()
+    if cfg.paraphrase_model:  # the Ax2 prompt in effect, checked before any call or output
+        from noveval.benchmarks.axioms.paraphrase import prompt_hash
+
+        conf["prompts"] = {"paraphrase": prompt_hash()}
     corpus = corpus or load_corpus(cfg.corpus)  # inputs first: a bad file leaves no run folder behind
     refs = refs if refs is not None else (load_references(cfg.fulltext, corpus) if cfg.fulltext else References())
-    rd = RunDir.create(out_dir, {"benchmark": "axioms", "config": cfg.to_json()})  # resumes a run with this config
+    rd = RunDir.create(out_dir, {"benchmark": "axioms", "config": conf})  # resumes a run with this config
     out = rd.path
     if embedder is None:
         from noveval.models.embed import get_embedder

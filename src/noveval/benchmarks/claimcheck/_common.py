@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
-from functools import cache
-from string import Template
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
@@ -18,7 +15,7 @@ __all__ = [
     "PAPER_SEEDS",
     "TaskOptions",
     "failure_of",
-    "prompt",
+    "prompt_messages",
     "prompt_hashes",
     "paper_context",
     "split_chunks",
@@ -101,25 +98,28 @@ def failure_of(result: Any) -> str | None:
     return "call" if str(result.error or "").startswith("model call failed") else "unparseable"
 
 
-@cache
-def _template(name: str) -> str:
-    from noveval.prompts import read_prompt
-
-    return read_prompt("claimcheck", f"{name}.txt")
-
-
-def prompt(name: str, **values: Any) -> str:
-    """Fill the prompt template ``prompts/<name>.txt`` (``$name`` placeholders).
+def prompt_messages(name: str, **values: Any) -> list[dict[str, str]]:
+    """Chat messages of the prompt template ``prompts/<name>.txt`` filled with ``values``.
 
     ``related`` defaults to ``""`` (no related works: the prompt reads as without it).
+    Values are given as text (``str(value)``). The user message ends with a newline, as it
+    always has (cached responses stay valid).
+
+    Raises:
+        InputError: the template (e.g. an override) uses a variable not in ``values``.
     """
+    from noveval.prompts import load
+
     values.setdefault("related", "")
-    return Template(_template(name)).substitute({k: str(v) for k, v in values.items()})
+    return load("claimcheck", name).render(**{k: str(v) for k, v in values.items()}).messages(end="\n")
 
 
 def prompt_hashes(names: list[str]) -> dict[str, str]:
-    """Content hashes of the prompt templates used by a run (for ``config.json``)."""
-    return {n: hashlib.sha256(_template(n).encode()).hexdigest()[:12] for n in names}
+    """Content hashes of the prompt templates used by a run (for ``config.json``), checked
+    against the variables the code provides (:func:`noveval.prompts.prompt_hashes`)."""
+    from noveval.prompts import prompt_hashes as hashes
+
+    return hashes("claimcheck", names)
 
 
 def format_targets(texts: list[str]) -> str:
@@ -303,7 +303,8 @@ class WLEJudgeReply(BaseModel):
 
 
 async def structured(
-    client: Any, text: str, schema: type[BaseModel], *, task: str, options: TaskOptions, tag: str
+    client: Any, messages: list[dict[str, str]], schema: type[BaseModel], *, task: str, options: TaskOptions,
+    tag: str,
 ) -> Any:
     """One schema-constrained call through the client (cached, re-asked on bad JSON).
 
@@ -319,5 +320,5 @@ async def structured(
         max_tokens=options.max_tokens,
         json_schema=schema_of(schema),
     )
-    req = ChatRequest(messages=[{"role": "user", "content": text}], params=params, tag=tag)
+    req = ChatRequest(messages=messages, params=params, tag=tag)
     return await acomplete_structured(client, req, schema, max_reasks=1)

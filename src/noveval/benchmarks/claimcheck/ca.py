@@ -29,7 +29,7 @@ from noveval.benchmarks.claimcheck._common import (
     TaskOptions,
     failure_of,
     paper_context,
-    prompt,
+    prompt_messages,
     structured,
 )
 from noveval.benchmarks.claimcheck.data import align_span, find_span, normalize_ws
@@ -86,10 +86,10 @@ async def associate_claims(client: Any, item: WeaknessItem, *, options: TaskOpti
     """
     listing = "\n".join(f"{i}. {text}" for i, (_cid, text) in enumerate(item.candidates, 1)) or "(none)"
     context = paper_context(item.fulltext, item.weakness, options.context_chars)
-    text = prompt("ca", title=item.title, context=context, claims=listing,
+    messages = prompt_messages("ca", title=item.title, context=context, claims=listing,
                   groundedness=item.groundedness or "unknown", weakness=item.weakness,
                   related=format_related(item.related))
-    res = await structured(client, text, CAReply, task="ca", options=options,
+    res = await structured(client, messages, CAReply, task="ca", options=options,
                            tag=f"claimcheck.ca:{item.id}")
     row: dict = {"id": item.id, "target_claims": [], "target_texts": [], "custom_claim": None,
                  "custom_verified": None, "custom_aligned": None, "custom_rejected": None,

@@ -29,7 +29,7 @@ from noveval.benchmarks.claimcheck._common import (
     TaskOptions,
     failure_of,
     paper_context,
-    prompt,
+    prompt_messages,
     structured,
 )
 from noveval.benchmarks.claimcheck.data import find_span
@@ -72,11 +72,11 @@ async def verify_claim(
     types = ", ".join(item.gold_labels.get("types") or []) or "unspecified"
     related = format_related(item.related)
     distil = await structured(
-        client, prompt("cv_distill", title=item.title, context=context, related=related, claim=claim,
+        client, prompt_messages("cv_distill", title=item.title, context=context, related=related, claim=claim,
                        types=types, weakness=item.weakness),
         CVEvidenceReply, task="cv", options=options, tag=f"claimcheck.cv.distill:{item.id}")
     own = await structured(
-        client, prompt("cv_generate", title=item.title, context=context, related=related, claim=claim),
+        client, prompt_messages("cv_generate", title=item.title, context=context, related=related, claim=claim),
         CVGenerateReply, task="cv", options=options, tag=f"claimcheck.cv.generate:{item.id}")
     pred: dict = {"id": item.id, "focal_claim": claim, "reviewer_weakness": None,
                   "reviewer_evidence": [], "reviewer_evidence_verified": [],
@@ -105,7 +105,7 @@ async def verify_claim(
         return pred, judgment
     res = await structured(
         judge,
-        prompt("cv_judge", claim=claim, weakness_1=pred["reviewer_weakness"],
+        prompt_messages("cv_judge", claim=claim, weakness_1=pred["reviewer_weakness"],
                evidence_1=_evidence(pred["reviewer_evidence"]), weakness_2=pred["model_weakness"],
                evidence_2=_evidence(pred["model_evidence"])),
         CVJudgeReply, task="cv", options=options, tag=f"claimcheck.cv.judge:{item.id}")

@@ -21,7 +21,7 @@ from noveval.benchmarks.claimcheck._common import (
     ExtractReply,
     TaskOptions,
     failure_of,
-    prompt,
+    prompt_messages,
     split_chunks,
     strip_references,
     structured,
@@ -87,8 +87,8 @@ async def extract_claims(client: Any, paper: PaperText, *, options: TaskOptions)
     used = chunks[: options.max_chunks] if options.max_chunks else chunks
 
     async def one(k: int, offset: int, chunk: str, tr: Any) -> Any:
-        text = prompt("extract", title=paper.title, abstract=paper.abstract, chunk=chunk)
-        res = await structured(client, text, ExtractReply, task="extract", options=options,
+        messages = prompt_messages("extract", title=paper.title, abstract=paper.abstract, chunk=chunk)
+        res = await structured(client, messages, ExtractReply, task="extract", options=options,
                                tag=f"claimcheck.extract:{paper.id}:{k}")
         tr.advance()
         return res

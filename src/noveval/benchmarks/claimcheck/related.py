@@ -251,7 +251,7 @@ def mentioned_works(texts: list[str], works: list[RelatedWork], *, max_works: in
 def format_related(works: list[RelatedWork], *, abstract_chars: int = 1200) -> str:
     """The related-works block of a prompt ("" when there is none).
 
-    The block starts with two newlines so a template can place ``$related`` right after
+    The block starts with two newlines so a template can place ``{{ related }}`` right after
     the paper context: with no related work the prompt is unchanged.
     """
     if not works:

@@ -20,7 +20,7 @@ from noveval.benchmarks.claimcheck._common import (
     TaskOptions,
     WIReply,
     failure_of,
-    prompt,
+    prompt_messages,
     structured,
 )
 from noveval.benchmarks.claimcheck.data import align_span, find_span
@@ -65,7 +65,7 @@ async def identify_weaknesses(
         ``"unparseable"``) has no weaknesses: it is scored as an empty answer.
     """
     rid = f"{paper_id}#{review_index}"
-    res = await structured(client, prompt("wi", title=title, review=review_text), WIReply,
+    res = await structured(client, prompt_messages("wi", title=title, review=review_text), WIReply,
                            task="wi", options=options, tag=f"claimcheck.wi:{rid}")
     row: dict = {"id": rid, "paper_id": paper_id, "review_index": review_index,
                  "weaknesses": [], "unverified": [], "error": None, "failure": None}

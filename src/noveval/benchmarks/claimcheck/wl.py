@@ -29,7 +29,7 @@ from noveval.benchmarks.claimcheck._common import (
     failure_of,
     format_targets,
     paper_context,
-    prompt,
+    prompt_messages,
     structured,
 )
 from noveval.benchmarks.claimcheck.items import WeaknessItem
@@ -53,9 +53,9 @@ async def label_weakness(client: Any, item: WeaknessItem, *, options: TaskOption
                                      "revised", "related_works", "error", "failure")}
     context = paper_context(item.fulltext, item.weakness + " " + " ".join(item.gold_targets),
                             options.context_chars)
-    text = prompt("wl", title=item.title, context=context, targets=format_targets(item.gold_targets),
+    messages = prompt_messages("wl", title=item.title, context=context, targets=format_targets(item.gold_targets),
                   weakness=item.weakness)
-    res = await structured(client, text, WLReply, task="wl", options=options,
+    res = await structured(client, messages, WLReply, task="wl", options=options,
                            tag=f"claimcheck.wl:{item.id}")
     row: dict = {"id": item.id, "objectivity": None, "agreement": None, "types": [],
                  "no_type": None, "reasoning": None, "error": None, "failure": None}

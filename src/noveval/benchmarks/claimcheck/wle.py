@@ -43,7 +43,7 @@ from noveval.benchmarks.claimcheck._common import (
     failure_of,
     format_targets,
     paper_context,
-    prompt,
+    prompt_messages,
     structured,
 )
 from noveval.benchmarks.claimcheck.items import WeaknessItem
@@ -81,10 +81,10 @@ async def label_and_rewrite(client: Any, item: WeaknessItem, *, options: TaskOpt
     """
     context = paper_context(item.fulltext, item.weakness + " " + " ".join(item.gold_targets),
                             options.context_chars)
-    text = prompt("wle_paper", title=item.title, context=context, related=format_related(item.related),
+    messages = prompt_messages("wle_paper", title=item.title, context=context, related=format_related(item.related),
                   review=item.review or item.weakness, weakness=item.weakness,
                   targets=format_targets(item.gold_targets))
-    res = await structured(client, text, WLEPaperReply, task="wle", options=options,
+    res = await structured(client, messages, WLEPaperReply, task="wle", options=options,
                            tag=f"claimcheck.wle.paper:{item.id}")
     row: dict = {"id": item.id, "original": item.weakness, "revised": None,
                  "target_claims": item.gold_targets, "objectivity": None, "agreement": None,
@@ -116,7 +116,7 @@ async def rewrite_weakness(client: Any, item: WeaknessItem, *, options: TaskOpti
     context = paper_context(item.fulltext, item.weakness + " " + " ".join(item.gold_targets),
                             options.context_chars)
     res = await structured(
-        client, prompt("wle_rewrite", title=item.title, context=context, related=format_related(item.related),
+        client, prompt_messages("wle_rewrite", title=item.title, context=context, related=format_related(item.related),
                        targets=format_targets(item.gold_targets), weakness=item.weakness),
         WLERewriteReply, task="wle", options=options, tag=f"claimcheck.wle.rewrite:{item.id}")
     row = {"id": item.id, "original": item.weakness, "revised": None,
@@ -203,7 +203,7 @@ async def judge_pair(judge: Any, row: dict, *, options: TaskOptions) -> dict:
         out["failure"] = row.get("failure") or "unparseable"
         return out
     res = await structured(
-        judge, prompt("wle_judge", targets=format_targets(row.get("target_claims") or []), a=a, b=b),
+        judge, prompt_messages("wle_judge", targets=format_targets(row.get("target_claims") or []), a=a, b=b),
         WLEJudgeReply, task="wle", options=options, tag=f"claimcheck.wle.judge:{row['id']}")
     out["raw"] = res.raw
     if res.ok:

@@ -26,7 +26,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from noveval.benchmarks.focus.annotate import parse_label, prompt_text
+from noveval.benchmarks.focus.annotate import parse_label, prompt_messages
 
 DISAPERE_ASPECT_MAP: dict[str, str] = {
     "asp_originality": "Novelty",
@@ -44,7 +44,8 @@ methods" under Validity)."""
 
 _POLARITY = {"pol_positive": "strength", "pol_negative": "weakness"}
 
-__all__ = ["DISAPERE_ASPECT_MAP", "disapere_items", "kappa_report", "mred_items", "run_agreement"]
+__all__ = ["DISAPERE_ASPECT_MAP", "aspect_messages", "disapere_items", "kappa_report", "mred_items",
+           "polarity_messages", "run_agreement"]
 
 
 def _read_gz_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -79,6 +80,16 @@ def mred_items(path: str | Path, *, n: int | None = 200, seed: int = 0) -> list[
     if n and n < len(items):
         items = random.Random(seed).sample(items, n)
     return items
+
+
+def aspect_messages(polarity: str, text: str) -> list[dict[str, str]]:
+    """Chat messages asking for the aspect of one DISAPERE sentence (the annotator's aspect prompt)."""
+    return prompt_messages(f"aspect_{polarity}", point=text)
+
+
+def polarity_messages(text: str) -> list[dict[str, str]]:
+    """Chat messages asking whether one MReD meta-review sentence is a strength or a weakness."""
+    return prompt_messages("polarity", point=text)
 
 
 def kappa_report(gold: list[str], pred: list[str | None], labels: list[str]) -> dict[str, Any]:
@@ -127,9 +138,7 @@ def run_agreement(
         items = disapere_items(data / "labels" / "disapere.jsonl.gz", n=n_disapere, seed=seed)
         reqs = [
             ChatRequest(
-                messages=[{"role": "system", "content": "You are a careful annotator of peer reviews."},
-                          {"role": "user", "content": prompt_text(f"aspect_{it['polarity']}")
-                           .replace("{point}", it["text"])}],
+                messages=aspect_messages(it["polarity"], it["text"]),
                 params=GenerationParams(max_tokens=32, json_schema=label_schema("aspect", it["polarity"])),
                 tag="focus-agreement",
             )
@@ -147,8 +156,7 @@ def run_agreement(
         schema = {"type": "object", "properties": {"polarity": {"type": "string",
                   "enum": ["strength", "weakness"]}}, "required": ["polarity"]}
         reqs = [
-            ChatRequest(messages=[{"role": "user", "content": prompt_text("polarity")
-                                   .replace("{point}", it["text"])}],
+            ChatRequest(messages=polarity_messages(it["text"]),
                         params=GenerationParams(max_tokens=16, json_schema=schema),
                         tag="focus-agreement")
             for it in items

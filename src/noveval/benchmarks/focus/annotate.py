@@ -30,7 +30,6 @@ or not in the set is recorded as a parse failure (label ``None``), never guessed
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from typing import Any
 
 from noveval.benchmarks.focus.data import FocusPoint, Polarity
@@ -41,7 +40,7 @@ __all__ = [
     "annotation_requests",
     "label_schema",
     "parse_label",
-    "prompt_text",
+    "prompt_messages",
 ]
 
 TARGET_LABELS: dict[Polarity, tuple[str, ...]] = {
@@ -60,12 +59,17 @@ ASPECT_LABELS: dict[Polarity, tuple[str, ...]] = {
 FAMILIES = ("target", "aspect")
 
 
-@lru_cache(maxsize=16)
-def prompt_text(name: str) -> str:
-    """The text of a bundled prompt template (``prompts/<name>.txt``)."""
-    from noveval.prompts import read_prompt
+def prompt_messages(name: str, **values: Any) -> list[dict[str, str]]:
+    """Chat messages of the prompt template ``prompts/<name>.txt`` filled with ``values``.
 
-    return read_prompt("focus", f"{name}.txt")
+    The user message ends with a newline, as it always has (cached responses stay valid).
+
+    Raises:
+        InputError: the template (e.g. an override) uses a variable not in ``values``.
+    """
+    from noveval.prompts import load
+
+    return load("focus", name).render(**values).messages(end="\n")
 
 
 def labels_for(family: str, polarity: Polarity) -> tuple[str, ...]:
@@ -85,11 +89,7 @@ def label_schema(family: str, polarity: Polarity) -> dict[str, Any]:
 
 def build_messages(family: str, polarity: Polarity, text: str) -> list[dict[str, str]]:
     """Chat messages of one annotation prompt for one point."""
-    template = prompt_text(f"{family}_{polarity}")
-    return [
-        {"role": "system", "content": "You are a careful annotator of peer reviews."},
-        {"role": "user", "content": template.replace("{point}", text.strip())},
-    ]
+    return prompt_messages(f"{family}_{polarity}", point=text.strip())
 
 
 def annotation_requests(point: FocusPoint, *, max_tokens: int = 32) -> dict[str, Any]:

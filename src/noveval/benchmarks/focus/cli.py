@@ -118,8 +118,11 @@ def expert_cmd(
 
     ps = load_papers(papers, limit=limit)
     client = get_client(model)
+    from noveval.prompts import prompt_hashes
+
+    prompts = prompt_hashes("focus", ["expert_extract", "expert_augment", "expert_paraphrase"])
     run = RunDir.create(out, {"benchmark": "focus-expert", "papers": str(papers),
-                              "paper_ids": [p.id for p in ps], "model": client.model_id},
+                              "paper_ids": [p.id for p in ps], "model": client.model_id, "prompts": prompts},
                         overwrite=overwrite)
     rows = run_async(expert_rows(run, client, ps), client)
     n = sum(len(r["strengths"]) + len(r["weaknesses"]) for r in rows)

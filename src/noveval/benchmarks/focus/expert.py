@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from noveval.benchmarks.focus.annotate import prompt_text
+from noveval.benchmarks.focus.annotate import prompt_messages
 from noveval.benchmarks.focus.data import FocusPaper
 from noveval.benchmarks.focus.split import split_points, split_review_sections
 
@@ -31,11 +31,11 @@ DEFAULT_MAX_TOKENS = 1200
 characters, about 660 tokens, Section 5.2)."""
 
 
-def _req(prompt: str, max_tokens: int) -> Any:
+def _req(messages: list[dict[str, str]], max_tokens: int) -> Any:
     from noveval.models.chat import ChatRequest, GenerationParams
 
     return ChatRequest(
-        messages=[{"role": "user", "content": prompt}],
+        messages=messages,
         params=GenerationParams(temperature=0.0, max_tokens=max_tokens),
         tag="focus-expert",
     )
@@ -54,14 +54,13 @@ async def expert_chain(
     reviews = "\n\n".join(
         f"[Review {i + 1}]\n{r.text[:MAX_REVIEW_CHARS]}" for i, r in enumerate(paper.reviews)
     )
-    prompts = [prompt_text("expert_extract").replace("{meta_review}", meta)]
+    prompts = [prompt_messages("expert_extract", meta_review=meta)]
     text = ""
     for step in range(3):
         if step == 1:
-            prompts.append(prompt_text("expert_augment").replace("{reviews}", reviews)
-                           .replace("{structured}", text))
+            prompts.append(prompt_messages("expert_augment", reviews=reviews, structured=text))
         elif step == 2:
-            prompts.append(prompt_text("expert_paraphrase").replace("{review}", text))
+            prompts.append(prompt_messages("expert_paraphrase", review=text))
         (resp,) = await client.acomplete_many([_req(prompts[step], max_tokens)], progress=None)
         row["steps"].append(resp.text)
         if not resp.ok or not (resp.text or "").strip():

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from noveval.benchmarks.focus.annotate import prompt_text
+from noveval.benchmarks.focus.annotate import prompt_messages
 from noveval.benchmarks.focus.data import FocusPaper
 from noveval.benchmarks.focus.split import split_points, split_review_sections
 
@@ -101,9 +101,8 @@ def review_request(
     from noveval.models.chat import ChatRequest, GenerationParams
 
     text, info = paper_input(paper, source=source, max_input_tokens=max_input_tokens)
-    prompt = prompt_text("review").replace("{title}", paper.title).replace("{paper}", text)
     req = ChatRequest(
-        messages=[{"role": "user", "content": prompt}],
+        messages=prompt_messages("review", title=paper.title, paper=text),
         params=GenerationParams(
             temperature=0.0, max_tokens=max_tokens, seed=seed, json_schema=REVIEW_SCHEMA
         ),

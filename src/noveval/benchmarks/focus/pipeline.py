@@ -35,12 +35,11 @@ __all__ = ["annotate_into", "run_focus", "score_run"]
 
 
 def _prompt_hashes() -> dict[str, str]:
-    from noveval.benchmarks.focus.annotate import prompt_text
-    from noveval.runs import text_sha
+    from noveval.prompts import prompt_hashes
 
     names = ["review", "target_strength", "target_weakness", "aspect_strength", "aspect_weakness",
              "expert_extract", "expert_augment", "expert_paraphrase"]
-    return {n: text_sha(prompt_text(n)) for n in names}
+    return prompt_hashes("focus", names)
 
 
 async def annotate_into(run: Any, client: Any, points: list[FocusPoint], *, progress: str) -> list[dict]:

@@ -1,42 +1,34 @@
-"""Render the NovBench prompt templates shipped in ``prompts/`` (package data)."""
+"""NovBench's prompt templates (``prompts/*.txt``), read through :mod:`noveval.prompts`.
+
+NovBench sends each prompt as chat messages whose user message ends with one newline
+(as it always has, so that cached responses stay valid); an override may add a system part.
+"""
 
 from __future__ import annotations
 
-import hashlib
-from functools import cache
-from importlib import resources
 from typing import Any
 
-__all__ = ["render", "template_text", "prompt_hash"]
+__all__ = ["messages", "render", "prompt_hashes"]
 
 
-@cache
-def template_text(name: str) -> str:
-    """The raw text of ``prompts/<name>.j2``."""
-    return resources.files("noveval.benchmarks.novbench").joinpath(f"prompts/{name}.j2").read_text(
-        encoding="utf-8"
-    )
+def messages(name: str, **values: Any) -> list[dict[str, str]]:
+    """Chat messages of template ``name`` filled with ``values``.
 
+    Raises:
+        InputError: the template (e.g. an override) uses a variable not in ``values``.
+    """
+    from noveval.prompts import load
 
-@cache
-def _template(name: str) -> Any:
-    import jinja2
-
-    env = jinja2.Environment(
-        undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False
-    )
-    return env.from_string(template_text(name))
+    return load("novbench", name).render(**values).messages(end="\n")
 
 
 def render(name: str, **values: Any) -> str:
-    """Render template ``name`` with ``values`` (missing values raise)."""
-    return _template(name).render(**values).strip() + "\n"
+    """The user message of template ``name`` filled with ``values`` (see :func:`messages`)."""
+    return messages(name, **values)[-1]["content"]
 
 
-def prompt_hash(*names: str) -> str:
-    """Short content hash of the named templates (recorded in run configs)."""
-    h = hashlib.sha256()
-    for n in names:
-        h.update(n.encode())
-        h.update(template_text(n).encode())
-    return h.hexdigest()[:12]
+def prompt_hashes(*names: str) -> dict[str, str]:
+    """Content hash of each named template in effect (:func:`noveval.prompts.prompt_hashes`)."""
+    from noveval.prompts import prompt_hashes as hashes
+
+    return hashes("novbench", names)

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from noveval.benchmarks.novbench._prompts import render
+from noveval.benchmarks.novbench._prompts import messages
 from noveval.benchmarks.novbench.data import NovBenchRecord
 
 __all__ = [
@@ -98,7 +98,7 @@ async def perturb_records(
     params = GenerationParams(temperature=0.0, max_tokens=160, seed=seed)
     flat = [(i, s) for i, r in enumerate(records) for s in r.paper_novelty]
     reqs = [
-        ChatRequest(messages=[{"role": "user", "content": render("perturb_paraphrase", sentence=s)}], params=params, tag="paraphrase")
+        ChatRequest(messages=messages("perturb_paraphrase", sentence=s), params=params, tag="paraphrase")
         for _, s in flat
     ]
     resps = await client.acomplete_many(reqs, progress=progress)
@@ -131,7 +131,7 @@ async def aclassify_paper_types(
     params = GenerationParams(temperature=0.0, max_tokens=8, seed=seed)
     reqs = [
         ChatRequest(
-            messages=[{"role": "user", "content": render("paper_type", title=r.title, abstract=r.abstract)}],
+            messages=messages("paper_type", title=r.title, abstract=r.abstract),
             params=params,
             tag="paper_type",
         )

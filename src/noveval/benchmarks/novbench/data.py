@@ -274,6 +274,7 @@ def _review_rows_from_json(p: Path, data: Any) -> list[ReviewSentence]:
         raise InputError(p, None, None, "expected a JSON list of sentences")
     out = []
     for i, item in enumerate(data):
+        label: int | None
         if isinstance(item, list | tuple) and len(item) == 2 and isinstance(item[0], str):
             text, tag = item
             label = 1 if str(tag).strip().upper() == "NOVELTY" else 0
@@ -329,12 +330,12 @@ def load_review_sentences(*paths: str | Path) -> list[ReviewSentence]:
             for line, obj in iter_jsonl(p):
                 if not isinstance(obj, dict):
                     raise InputError(p, line, None, "expected a JSON object")
-                text = obj.get("sentence", obj.get("text"))
-                if not isinstance(text, str) or not text.strip():
+                raw_text = obj.get("sentence", obj.get("text"))
+                if not isinstance(raw_text, str) or not raw_text.strip():
                     raise InputError(p, line, "sentence", "missing or empty sentence")
                 label = _label(p, line, "label", obj.get("label"))
                 rid = str(obj.get("id") or f"{p.stem}:{line}")
-                out.append(ReviewSentence(id=rid, sentence=text.strip(), label=label))
+                out.append(ReviewSentence(id=rid, sentence=raw_text.strip(), label=label))
         else:
             out.extend(_review_rows_from_json(p, read_json(p)))
     if not out:

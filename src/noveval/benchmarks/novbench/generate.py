@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from noveval.benchmarks.novbench._prompts import prompt_hash, render
+from noveval.benchmarks.novbench._prompts import messages, prompt_hashes
 from noveval.benchmarks.novbench.data import CorpusPaper, NovBenchRecord
 from noveval.models.client import run_async
 
@@ -32,6 +32,7 @@ __all__ = [
     "few_shot_examples",
     "retrieve_references",
     "build_prompt",
+    "build_messages",
     "generation_config",
     "agenerate",
     "run_generation",
@@ -106,16 +107,16 @@ def retrieve_references(
     return out
 
 
-def build_prompt(
+def build_messages(
     record: NovBenchRecord,
     prompting: Prompting,
     *,
     examples: Sequence[NovBenchRecord] = (),
     references: Sequence[tuple[str, str]] = (),
-) -> str:
-    """The user prompt for one record (Appendix E, Figs. 16-18, own wording)."""
+) -> list[dict[str, str]]:
+    """The chat messages for one record (Appendix E, Figs. 16-18, own wording)."""
     if prompting == "zero-shot":
-        return render("generate_zero_shot", sentences=record.paper_novelty)
+        return messages("generate_zero_shot", sentences=record.paper_novelty)
     if prompting == "few-shot":
         from noveval.benchmarks.novbench.evaluation_text import format_evaluation
 
@@ -123,12 +124,23 @@ def build_prompt(
         for ex in examples:
             assert ex.gold is not None
             exs.append({"sentences": ex.paper_novelty, "output": format_evaluation(ex.gold).strip()})
-        return render("generate_few_shot", sentences=record.paper_novelty, examples=exs)
+        return messages("generate_few_shot", sentences=record.paper_novelty, examples=exs)
     if prompting == "rag":
         if not references:
             raise ValueError(f"record {record.id}: rag prompting needs retrieved references")
-        return render("generate_rag", sentences=record.paper_novelty, references=list(references))
+        return messages("generate_rag", sentences=record.paper_novelty, references=list(references))
     raise ValueError(f"unknown prompting {prompting!r}; choose from {PROMPTINGS}")
+
+
+def build_prompt(
+    record: NovBenchRecord,
+    prompting: Prompting,
+    *,
+    examples: Sequence[NovBenchRecord] = (),
+    references: Sequence[tuple[str, str]] = (),
+) -> str:
+    """The user message for one record (see :func:`build_messages`)."""
+    return build_messages(record, prompting, examples=examples, references=references)[-1]["content"]
 
 
 def generation_config(
@@ -156,7 +168,7 @@ def generation_config(
         "k_references": k_references if prompting == "rag" else None,
         "corpus": corpus if prompting == "rag" else None,
         "retrieval_embedder": embedder_id if prompting == "rag" else None,
-        "prompt_hash": prompt_hash(TEMPLATES[prompting]),
+        "prompts": prompt_hashes(TEMPLATES[prompting]),
     }
 
 
@@ -204,15 +216,13 @@ async def agenerate(
     for r in records:
         exs = few_shot_examples(pool, r, k=k_examples, seed=seed) if prompting == "few-shot" else []
         rr = (refs.get(r.id) or r.retrieved) if prompting == "rag" else []
-        jobs.append((r, exs, rr, build_prompt(r, prompting, examples=exs, references=rr)))
+        jobs.append((r, exs, rr, build_messages(r, prompting, examples=exs, references=rr)))
     # Rows that failed last time (an error, no text) are retried on resume by run_items.
     sem = client.semaphore()
 
-    async def worker(job: tuple[NovBenchRecord, list, list, str]) -> dict[str, Any]:
-        r, exs, rr, prompt = job
-        req = ChatRequest(
-            messages=[{"role": "user", "content": prompt}], params=params, tag=f"novbench:{r.id}"
-        )
+    async def worker(job: tuple[NovBenchRecord, list, list, list[dict[str, str]]]) -> dict[str, Any]:
+        r, exs, rr, msgs = job
+        req = ChatRequest(messages=msgs, params=params, tag=f"novbench:{r.id}")
         resp = await client.acomplete(req, _sem=sem)
         return {
             "id": r.id,

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from noveval.benchmarks.novbench._prompts import render
+from noveval.benchmarks.novbench._prompts import messages
 from noveval.benchmarks.novbench.data import IntroSentence, ReviewSentence
 from noveval.benchmarks.novbench.evaluation_text import StructuredEvaluation, parse_evaluation
 
@@ -105,10 +105,10 @@ def _params(max_tokens: int, constrained: bool, seed: int) -> Any:
     )
 
 
-def _request(prompt: str, params: Any, tag: str) -> Any:
+def _request(msgs: list[dict[str, str]], params: Any, tag: str) -> Any:
     from noveval.models import ChatRequest
 
-    return ChatRequest(messages=[{"role": "user", "content": prompt}], params=params, tag=tag)
+    return ChatRequest(messages=msgs, params=params, tag=tag)
 
 
 def _parse_step1(text: str) -> tuple[str, str]:
@@ -155,23 +155,23 @@ async def aextract_descriptions(
     step1: list[str] | None = None
     if strategy == "step-by-step":
         p1 = _params(96, False, seed)
-        reqs1 = [_request(render("desc_step1", sentence=s.sentence), p1, "desc:step1") for s in sentences]
+        reqs1 = [_request(messages("desc_step1", sentence=s.sentence), p1, "desc:step1") for s in sentences]
         resp1 = await client.acomplete_many(reqs1, progress=progress and f"{progress} (step 1/2)")
         step1 = [r.text or "" for r in resp1]
     ctx = context_window(sentences, size=context_size) if strategy == "context" else {}
     prompts = []
     for i, s in enumerate(sentences):
         if strategy == "zero-shot":
-            prompts.append(render("desc_zero_shot", sentence=s.sentence))
+            prompts.append(messages("desc_zero_shot", sentence=s.sentence))
         elif strategy == "few-shot":
-            prompts.append(render("desc_few_shot", sentence=s.sentence))
+            prompts.append(messages("desc_few_shot", sentence=s.sentence))
         elif strategy == "context":
-            prompts.append(render("desc_context", sentence=s.sentence, context=ctx[(s.paper_id, s.index)]))
+            prompts.append(messages("desc_context", sentence=s.sentence, context=ctx[(s.paper_id, s.index)]))
         else:
             assert step1 is not None
             main_idea, refers_to = _parse_step1(step1[i])
             prompts.append(
-                render("desc_step2", sentence=s.sentence, main_idea=main_idea, refers_to=refers_to)
+                messages("desc_step2", sentence=s.sentence, main_idea=main_idea, refers_to=refers_to)
             )
     resps = await client.acomplete_many(
         [_request(p, params, f"desc:{strategy}") for p in prompts], progress=progress
@@ -257,9 +257,9 @@ async def aextract_evaluations(
     reqs = []
     for i, s in enumerate(sentences):
         if examples is None:
-            prompt = render("eval_zero_shot", sentence=s.sentence)
+            prompt = messages("eval_zero_shot", sentence=s.sentence)
         else:
-            prompt = render("eval_rag", sentence=s.sentence, examples=examples[i])
+            prompt = messages("eval_rag", sentence=s.sentence, examples=examples[i])
         reqs.append(_request(prompt, params, f"eval:{strategy}"))
     resps = await client.acomplete_many(reqs, progress=progress)
     rows = []
@@ -282,7 +282,7 @@ async def aextract_evaluations(
 
 async def astructure(
     client: Any,
-    comments_by_id: dict[str, Sequence[str]],
+    comments_by_id: Mapping[str, Sequence[str]],
     *,
     max_tokens: int = 768,
     seed: int = 0,
@@ -307,7 +307,7 @@ async def astructure(
     ids = [i for i, c in comments_by_id.items() if any(x.strip() for x in c)]
     reqs = [
         _request(
-            render("structure", comments=[" ".join(x.split()) for x in comments_by_id[i] if x.strip()]),
+            messages("structure", comments=[" ".join(x.split()) for x in comments_by_id[i] if x.strip()]),
             params,
             "structure",
         )

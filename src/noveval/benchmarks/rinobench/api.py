@@ -29,13 +29,21 @@ def _client(spec: str | Any, **kw: Any) -> Any:
     return get_client(spec, **kw)
 
 
-def _checked_protocol(protocol: str, structured: bool) -> dict[str, Any]:
+def _checked_protocol(protocol: str, structured: bool, temperature: float | None = None, samples: int = 1) -> dict[str, Any]:
     from noveval.benchmarks.rinobench.generate import PROTOCOLS, protocol_params
     from noveval.errors import InputError
 
     if protocol not in PROTOCOLS:
         raise InputError(None, None, "--protocol", f"must be one of {', '.join(PROTOCOLS)}, got {protocol!r}")
-    return protocol_params(protocol, structured=structured)
+    if temperature is not None and not 0.0 <= temperature <= 2.0:
+        raise InputError(None, None, "--temperature", f"must be in [0, 2], got {temperature}")
+    proto = protocol_params(protocol, structured=structured, temperature=temperature)
+    if samples < 1:
+        raise InputError(None, None, "--samples", f"must be at least 1, got {samples}")
+    if samples > 1 and proto["temperature"] == 0.0:
+        raise InputError(None, None, "--samples", f"{samples} samples at temperature 0 are one answer repeated: "
+                         "give --temperature above 0 (or --protocol paper, temperature 1)")
+    return proto
 
 
 def _check_f1_labels(f1_labels: str) -> None:
@@ -80,6 +88,8 @@ def run(
     cache: str | None = "default",
     concurrency: int | None = None,
     progress: bool = True,
+    temperature: float | None = None,
+    samples: int = 1,
 ) -> Path:
     """Run the novelty-judgment task on ``items`` and score it (Section 5).
 
@@ -108,6 +118,10 @@ def run(
         cache: Response cache (``"default"``, a path, or None).
         concurrency: Max requests in flight.
         progress: Show progress.
+        temperature: Override the protocol's temperature (None: the protocol's).
+        samples: Ask each item this many times (seeds ``seed .. seed + N - 1``) and
+            answer the plurality score; ``self_consistency`` is recorded per item and in
+            ``scores.json`` (issue 18). Needs a temperature above 0.
 
     Returns:
         The run directory.
@@ -120,7 +134,7 @@ def run(
     from noveval.benchmarks.rinobench.scoring import ascore
     from noveval.runs import RunDir
 
-    proto = _checked_protocol(protocol, structured)
+    proto = _checked_protocol(protocol, structured, temperature, samples)
     _check_f1_labels(f1_labels)
     all_items = load_items(items)
     sel = all_items[:limit] if limit else all_items
@@ -145,6 +159,7 @@ def run(
             "seed": seed,
             "max_related_works": max_related_works,
             "max_abstract_chars": max_abstract_chars,
+            **({"samples": samples} if samples > 1 else {}),  # absent for one sample: older runs resume
         },
         "judge_options": jopts.model_dump() if judge_client else None,
         "f1_labels": f1_labels,
@@ -154,7 +169,7 @@ def run(
     async def go() -> None:
         rows = await agenerate(
             sel, client, rd, rubric=rub, structured=proto["structured"], max_tokens=max_tokens, seed=seed,
-            temperature=proto["temperature"], prompt=proto["prompt"],
+            temperature=proto["temperature"], prompt=proto["prompt"], samples=samples,
             max_related_works=max_related_works, max_abstract_chars=max_abstract_chars,
             progress="rinobench: judging novelty" if progress else None,
         )

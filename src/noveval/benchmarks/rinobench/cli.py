@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -22,6 +23,14 @@ from noveval.cli.options import (
     SeedOpt,
 )
 from noveval.cli.outcome import run_command
+
+
+class Binning(StrEnum):
+    """How mean reviewer ratings become 1-5 novelty scores (``rinobench construct --binning``)."""
+
+    fixed = "fixed"
+    blended = "blended"
+
 
 app = typer.Typer(help="RINoBench extras: dataset construction (Section 4.1).", no_args_is_help=True)
 
@@ -67,6 +76,8 @@ def run(
     concurrency: ConcurrencyOpt = None,
     no_cache: NoCacheOpt = False,
     overwrite: OverwriteOpt = False,
+    temperature: Annotated[float | None, typer.Option("--temperature", help="Override the protocol's temperature (noveval 0, paper 1).")] = None,
+    samples: Annotated[int, typer.Option("--samples", min=1, help="Ask each idea N times (seeds seed..seed+N-1, temperature > 0) and answer the plurality score; records self-consistency.")] = 1,
 ) -> Path:
     """Judge research-idea novelty (1-5 + justification) and score it (RINoBench, Section 5)."""
     from noveval.benchmarks.rinobench.api import run as api_run
@@ -76,7 +87,7 @@ def run(
         structured=not free_text, max_tokens=max_tokens, seed=seed, max_related_works=max_related_works,
         max_abstract_chars=max_abstract_chars, overwrite=overwrite, cache=None if no_cache else "default",
         concurrency=concurrency, protocol=protocol, f1_labels=f1_labels,
-        judge_options=_judge_options(max_arguments, grounding_context),
+        judge_options=_judge_options(max_arguments, grounding_context), temperature=temperature, samples=samples,
     )
 
 
@@ -111,7 +122,7 @@ def construct_cmd(
     reviews: Annotated[Path, typer.Option("--reviews", "-r", help="OpenReview-like paper records (JSON array or JSONL), see noveval.benchmarks.rinobench.construct.")],
     out: OutOpt,
     model: ModelOpt = "local",
-    binning: Annotated[str, typer.Option(help="'fixed' (equal-width edges over the 1-4 rating scale) or 'blended' (released code: 0.7 quantile + 0.3 equal-width).")] = "fixed",
+    binning: Annotated[Binning, typer.Option(help="'fixed' (equal-width edges over the 1-4 rating scale) or 'blended' (released code: 0.7 quantile + 0.3 equal-width).")] = Binning.fixed,
     min_related_works: Annotated[int, typer.Option(help="Drop ideas with fewer related works (paper: 5).")] = 5,
     test_size: Annotated[float, typer.Option(help="Test share of the stratified split (paper: 0.2).")] = 0.2,
     skip_grounding: Annotated[bool, typer.Option("--skip-grounding", help="Skip the LLM grounding filter of gold justifications.")] = False,
@@ -122,7 +133,7 @@ def construct_cmd(
     from noveval.benchmarks.rinobench.construct import construct
 
     manifest = construct(
-        reviews, out, model=model, binning=binning, min_related_works=min_related_works, test_size=test_size,
+        reviews, out, model=model, binning=binning.value, min_related_works=min_related_works, test_size=test_size,
         check_grounding=not skip_grounding, seed=seed, cache=None if no_cache else "default",
     )
     typer.echo(json.dumps(manifest["counts"], indent=2))

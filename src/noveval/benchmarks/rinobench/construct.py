@@ -389,11 +389,12 @@ def construct(
         else:
             cands.append((p, m, s))
 
-    client = model
     if isinstance(model, str):
         from noveval.models.client import get_client
 
         client = get_client(model, cache=cache)
+    else:
+        client = model
     opts = JudgeOptions(seed=seed, max_tokens=max_tokens)
     config = {
         "benchmark": "rinobench",

@@ -18,10 +18,17 @@ Protocols (:data:`PROTOCOLS`), recorded in the run's config and ``scores.json``:
   schema-constrained decoding (the released script asks for JSON in the prompt and
   reads it from the reply). The released script re-asks until the reply holds JSON (up
   to 1000 times); noveval asks once and records an unparseable answer as such.
+
+``samples=N`` (issue 18, self-consistency): each item is asked N times, sample ``k`` with
+seed ``seed + k`` (sample 0 is the single-sample answer, so it comes from the cache), at
+the protocol's temperature (or ``temperature``); the answer is the plurality score of the
+parsed samples (:func:`vote`; an unparseable sample abstains) and the row records every
+sample's score and ``self_consistency``, the share of the N samples that gave the answer.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,7 +36,7 @@ from noveval.benchmarks.rinobench.data import RINoBenchItem, rubric_text
 from noveval.benchmarks.rinobench.parse import parse_judgment
 from noveval.benchmarks.rinobench.prompts import render_messages
 
-__all__ = ["JUDGMENT_SCHEMA", "PROTOCOLS", "protocol_params", "format_related_works", "build_request", "agenerate"]
+__all__ = ["JUDGMENT_SCHEMA", "PROTOCOLS", "protocol_params", "format_related_works", "build_request", "agenerate", "vote"]
 
 PROTOCOLS: tuple[str, ...] = ("noveval", "paper")
 """Generation protocols: ours (temperature 0, our prompt) and the released code's."""
@@ -132,6 +139,33 @@ def build_request(
     return ChatRequest(messages=messages, params=params, tag=f"rinobench:{item.id}")
 
 
+def vote(scores: Sequence[int | None]) -> tuple[int | None, float | None]:
+    """The plurality answer of N sampled scores, and the share of samples that gave it.
+
+    Unparseable samples (None) abstain. Among tied most frequent scores, the one nearest
+    the mean of the parsed samples wins, then the lower one: (2, 4) gives 2; in
+    (2, 3, 3, 4, 4) 3 and 4 tie and the mean is 3.2, so 3.
+
+    Args:
+        scores: The samples' scores (1..5 or None), at least one.
+
+    Returns:
+        ``(answer, self_consistency)``: the answer and the share of all samples equal
+        to it, in (0, 1], best 1 (unanimous); ``(None, None)`` when no sample parsed
+        (no score to be consistent about; such items are left out of the mean).
+    """
+    if not scores:
+        raise ValueError("vote needs at least one sample")
+    parsed = [s for s in scores if s is not None]
+    if not parsed:
+        return None, None
+    counts = Counter(parsed)
+    top = max(counts.values())
+    mean = sum(parsed) / len(parsed)
+    answer = min((s for s, c in counts.items() if c == top), key=lambda s: (abs(s - mean), s))
+    return answer, counts[answer] / len(scores)
+
+
 async def agenerate(
     items: Sequence[RINoBenchItem],
     client: Any,
@@ -145,12 +179,17 @@ async def agenerate(
     max_related_works: int | None = None,
     max_abstract_chars: int | None = None,
     prompt: str = "judge_novelty",
+    samples: int = 1,
     progress: str | None = "rinobench: judging novelty",
 ) -> list[dict[str, Any]]:
     """Run the task over ``items``, resumably, writing ``predictions.jsonl`` in ``run``.
 
     Each row: ``id, reasoning, novelty_score`` (1..5 or None), ``parse_status``,
     ``raw`` (the model's words), ``error`` (a failed call), ``finish_reason``, ``cached``.
+    With ``samples > 1`` (see the module docstring) also ``samples`` (each sample's
+    ``seed``, ``novelty_score``, ``parse_status``) and ``self_consistency``; the
+    reasoning and raw text are those of the first sample that gave the answer, and a
+    row any of whose calls failed is a failed row (a re-run redoes only those calls).
 
     Returns:
         The prediction rows in input order.
@@ -159,14 +198,14 @@ async def agenerate(
 
     sem = client.semaphore()
 
-    async def worker(item: RINoBenchItem) -> dict[str, Any]:
+    async def one(item: RINoBenchItem, sample_seed: int) -> dict[str, Any]:
         req = build_request(
             item,
             rubric,
             structured=structured,
             max_tokens=max_tokens,
             temperature=temperature,
-            seed=seed,
+            seed=sample_seed,
             max_related_works=max_related_works,
             max_abstract_chars=max_abstract_chars,
             prompt=prompt,
@@ -195,5 +234,25 @@ async def agenerate(
             "finish_reason": resp.finish_reason,
             "cached": resp.cached,
         }
+
+    async def worker(item: RINoBenchItem) -> dict[str, Any]:
+        if samples <= 1:
+            return await one(item, seed)
+        import asyncio
+
+        rows = await asyncio.gather(*(one(item, seed + k) for k in range(samples)))
+        failed = [r for r in rows if r["error"]]
+        answer, consistency = vote([r["novelty_score"] for r in rows])
+        chosen = failed[0] if failed else next((r for r in rows if r["novelty_score"] == answer), rows[0])
+        out = dict(chosen)
+        out.update({
+            "novelty_score": None if failed else answer,
+            "parse_status": "call_failed" if failed else ("ok" if answer is not None else chosen["parse_status"]),
+            "samples": [{"seed": seed + k, "novelty_score": r["novelty_score"], "parse_status": r["parse_status"]}
+                        for k, r in enumerate(rows)],
+            "self_consistency": None if failed else consistency,
+            "cached": all(r["cached"] for r in rows),
+        })
+        return out
 
     return await run_items(run, "predictions", list(items), worker, id_of=lambda it: it.id, progress=progress)

@@ -115,9 +115,9 @@ def parse_judgment(text: str | None) -> ParsedJudgment:
         out_of_range = out_of_range or found
     lines = [ln for ln in text.strip().splitlines() if ln.strip()]
     if lines:
-        m = _LAST_LINE.match(lines[-1])
-        if m:
-            score, found = _as_score(m.group("n"))
+        last = _LAST_LINE.match(lines[-1])
+        if last:
+            score, found = _as_score(last.group("n"))
             if score is not None:
                 return ParsedJudgment(score, "\n".join(lines[:-1]).strip() or None, "last_line")
             out_of_range = out_of_range or found

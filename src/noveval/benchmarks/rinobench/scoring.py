@@ -71,9 +71,12 @@ def per_item_rows(pairs: Sequence[tuple[RINoBenchItem, Prediction]], judgments: 
             "predicted_score": p.novelty_score,
             "parse_status": "ok" if p.novelty_score is not None else (p.parse_status if p.parse_status != "ok" else "unparseable"),
             "correct": float(p.novelty_score == g),
-            "absolute_error": None if p.novelty_score is None else float(abs(p.novelty_score - g)),
+            "absolute_error": None if p.novelty_score is None or g is None else float(abs(p.novelty_score - g)),
             "unparseable": float(p.novelty_score is None),
         }
+        sc = (p.model_extra or {}).get("self_consistency")
+        if isinstance(sc, (int, float)) and not isinstance(sc, bool):  # --samples N: share of samples agreeing
+            row["self_consistency"] = float(sc)
         if judgments is not None:
             j = judgments.get(str(it.id)) or {}
             m = j.get("metrics") or {}
@@ -135,6 +138,8 @@ def aggregate(
     metrics.update(summarize(rows, ["absolute_error", "unparseable"], n_resamples=n_resamples, seed=seed))
     metrics["mean_absolute_error"] = metrics.pop("absolute_error")
     metrics["unparseable_rate"] = metrics.pop("unparseable")
+    if any("self_consistency" in r for r in rows):  # --samples N (issue 18)
+        metrics.update(summarize(rows, ["self_consistency"], n_resamples=n_resamples, seed=seed))
     mae_worst = M.mean_absolute_error(gold, pred, unparseable="worst")
     add("mean_absolute_error_unparseable_worst", mae_worst, lambda ix: M.mean_absolute_error(g_arr[ix].tolist(), p_arr[ix].tolist(), unparseable="worst"))
     evaluation: dict[str, Any] = {"f1_scores": f1, "mean_absolute_error": metrics["mean_absolute_error"]["mean"]}

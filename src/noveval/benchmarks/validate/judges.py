@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from string import Template
 from typing import Any
 
 __all__ = ["JUDGES", "MAX_REASONING_CHARS", "JudgeSpec", "judge_signature", "format_prior_works", "build_request", "parse_score",
@@ -60,10 +59,13 @@ def _specs() -> dict[str, JudgeSpec]:
     return {"rubric": JudgeSpec("rubric", 1, 5, rubric_schema), "direct": JudgeSpec("direct", 1, 4, direct_schema)}
 
 
-def _template(name: str) -> tuple[str, str]:
-    from noveval.prompts import read_chat_prompt
+def _template(name: str) -> Any:
+    """The judge's prompt template in effect, checked against the variables :func:`build_request` gives."""
+    from noveval.prompts import load, variables
 
-    return read_chat_prompt("validate", f"{name}.txt")
+    t = load("validate", name)
+    t.check(variables("validate")[name])
+    return t
 
 
 def judge_signature(name: str, model_id: str, *, max_tokens: int, seed: int, related_works: int,
@@ -75,7 +77,7 @@ def judge_signature(name: str, model_id: str, *, max_tokens: int, seed: int, rel
     from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, rubric_text
     from noveval.runs import text_sha
 
-    content = "\n".join(_template(name)) + json.dumps(_specs()[name].schema, sort_keys=True)
+    content = _template(name).sha + json.dumps(_specs()[name].schema, sort_keys=True)
     if name == "rubric":
         content += rubric_text(DEFAULT_RUBRIC)
     return (f"{model_id}|prompt={text_sha(content)}|related_works={related_works}|"
@@ -109,11 +111,9 @@ def build_request(
     from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, rubric_text
     from noveval.models.chat import ChatRequest, GenerationParams
 
-    system, user = _template(name)
     values = {"title": title.strip(), "abstract": abstract.strip(), "rubric": rubric_text(DEFAULT_RUBRIC),
               "related_works": format_prior_works(prior_works, max_abstract_chars=max_abstract_chars)}
-    messages = [{"role": "system", "content": Template(system).substitute(values)},
-                {"role": "user", "content": Template(user).substitute(values)}]
+    messages = _template(name).render(**values).messages()
     params = GenerationParams(temperature=0.0, max_tokens=max_tokens, seed=seed, json_schema=_specs()[name].schema)
     return ChatRequest(messages=messages, params=params, tag=tag)
 

@@ -1,28 +1,32 @@
 """Prompt templates of ``noveval check`` (package data, our own wording).
 
-Each ``*.txt`` has a ``### system`` and a ``### user`` part; ``$name`` placeholders
-(:class:`string.Template`), so JSON braces need no escaping.
+Templates are read through :mod:`noveval.prompts` (overridable with
+``$NOVEVAL_PROMPTS_DIR/check/``). ``VARIABLES`` says what the code provides to each.
+The rubric judgment uses RINoBench's ``judge_novelty`` template and the optional
+reranker the index's ``rerank`` template.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from string import Template
+from typing import Any
 
-from noveval.prompts import read_chat_prompt
+__all__ = ["render_messages", "VARIABLES"]
 
-__all__ = ["render_messages"]
+VARIABLES: dict[str, dict[str, str]] = {
+    "structure_idea": {"text": "The input text (its first 4000 characters)."},
+    "structured_evaluation": {
+        "submission": "The submission as plain text (title, abstract or structured idea).",
+        "related_works": "Numbered retrieved prior works, '[i] title (year): abstract'.",
+    },
+}
 
 
-@cache
-def _load(name: str) -> tuple[str, str]:
-    return read_chat_prompt("check", f"{name}.txt")
+def render_messages(name: str, **values: Any) -> list[dict[str, str]]:
+    """Fill the template ``name`` and return its chat messages (system + user).
 
+    Raises:
+        InputError: the template (e.g. an override) uses a variable not in ``values``.
+    """
+    from noveval.prompts import load
 
-def render_messages(name: str, **values: str) -> list[dict[str, str]]:
-    """Fill the template ``name`` and return system + user chat messages."""
-    system, user = _load(name)
-    return [
-        {"role": "system", "content": Template(system).safe_substitute(values)},
-        {"role": "user", "content": Template(user).safe_substitute(values)},
-    ]
+    return load("check", name).render(**values).messages()

@@ -1,0 +1,63 @@
+"""``noveval prompts list|show|export``: the prompt templates of every system (docs/prompts.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from noveval.cli.common import cli_errors
+
+__all__ = ["prompts_app"]
+
+prompts_app = typer.Typer(help="List, show or export the prompt templates (override with $NOVEVAL_PROMPTS_DIR).",
+                          no_args_is_help=True)
+
+
+@prompts_app.command("list")
+@cli_errors
+def prompts_list() -> None:
+    """List every prompt template with its hash and variables; '*' marks one overridden by $NOVEVAL_PROMPTS_DIR."""
+    from noveval.prompts import list_prompts, load, override_dir, unused_overrides, variables
+
+    over = override_dir()
+    typer.echo(f"overrides: {over if over else '(none: set NOVEVAL_PROMPTS_DIR)'}")
+    declared: dict[str, dict[str, dict[str, str]]] = {}
+    for system, fname, overridden in list_prompts():
+        if system not in declared:
+            declared[system] = variables(system)
+        t = load(system, fname)
+        names = ", ".join(declared[system].get(t.name, {})) or "-"
+        typer.echo(f"{'*' if overridden else ' '} {system}/{fname:<32} {t.sha}  variables: {names}")
+    for p in unused_overrides(over):
+        typer.echo(f"! {p}: matches no shipped template, not used", err=True)
+
+
+@prompts_app.command("show")
+@cli_errors
+def prompts_show(
+    system: Annotated[str, typer.Argument(help="System (novbench, rinobench, focus, claimcheck, axioms, check, index, "
+                                               "validate), or SYSTEM/NAME.")],
+    name: Annotated[str | None, typer.Argument(help="Template name, e.g. alignment or alignment.txt.")] = None,
+) -> None:
+    """Print the template in effect (the override if there is one), exactly as in its file."""
+    from noveval.prompts import load
+
+    if name is None:
+        system, sep, name = system.partition("/")
+        if not sep or not name:
+            from noveval.errors import InputError
+
+            raise InputError(None, None, "name", "give SYSTEM NAME or SYSTEM/NAME (see: noveval prompts list)")
+    typer.echo(load(system, name).text, nl=False)
+
+
+@prompts_app.command("export")
+@cli_errors
+def prompts_export(dest: Annotated[Path, typer.Argument(help="Folder to write <system>/<name>.txt templates into.")]) -> None:
+    """Copy every shipped template into a folder, to edit and use via $NOVEVAL_PROMPTS_DIR."""
+    from noveval.prompts import export_prompts
+
+    n = export_prompts(dest)
+    typer.echo(f"wrote {n} templates under {dest}; edit them and set NOVEVAL_PROMPTS_DIR={dest}")

@@ -1,0 +1,249 @@
+"""Which metrics of a run can be compared item by item, and how.
+
+A run folder's ``scores.json`` lists its metrics; ``per_item.jsonl`` holds one row per
+item, and the rows of each system differ (not every number in a row is a metric:
+``gold_score``, ``n_gold``, ``seed`` are not). The rule:
+
+1. **Statistics a system declares** (:data:`SYSTEM_METRICS`): metrics that are not
+   means of one per-item number — RINoBench's per-class and macro F1 (recomputed from
+   ``gold_score`` and ``predicted_score``), its MAE that charges unparseable answers the
+   worst error, and its ``unparseable_rate`` (the mean of the per-item ``unparseable``).
+2. **Per-item means**: otherwise, a metric ``m`` is the mean of the per-item field ``m``
+   (or ``m`` without a leading ``mean_``: ``mean_alignment`` <- ``alignment``).
+3. **Repeats**: a run may hold several rows per item, one per seed (CLAIMCHECK runs
+   every seed in one folder). An item's data is then the *sum* of its rows'
+   contributions (``[x, 1]`` for a mean, the TP/FP/FN counts for F1), so the metric is
+   the pooled value over all rows and resampling or swapping an item moves all its rows
+   together (a cluster bootstrap; seeds of one item are not independent evidence).
+4. **Checked, always**: a metric is compared only when recomputing it from the run's own
+   rows (items with a value) gives the value in ``scores.json`` (within 1e-9) over the
+   same count ``n``. A metric that does not pass — pooled statistics whose inputs
+   ``per_item.jsonl`` does not hold (focus ``kl_mean``, CLAIMCHECK's Krippendorff α and
+   micro-averaged span F1), nested per-item scores (axioms) — is listed as not compared,
+   with the reason.
+
+When the benchmark contract (issue 15) lands, :data:`SYSTEM_METRICS` moves into each
+system's declaration; the check stays here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from noveval.metrics.paired import Combine, class_counts, f1_from_counts, mean_combine
+
+__all__ = ["ItemMetric", "SYSTEM_METRICS", "plan_metrics", "field_values", "lower_is_better"]
+
+Rows = Sequence[dict[str, Any]]
+Groups = Sequence[Rows]
+"""Per item, its rows (one per seed; usually one)."""
+
+
+@dataclass(frozen=True)
+class ItemMetric:
+    """How one ``scores.json`` metric is computed from per-item rows.
+
+    Attributes:
+        name: The metric's name in ``scores.json``.
+        how: One line for users: ``mean of per-item absolute_error``.
+        data: Rows -> per-item data, ``(n,)`` or ``(n, d)``; a row that has no value for
+            this metric is NaN (left out of the comparison of this metric).
+        combine: ``None``: the metric is the mean of 1-D data. Else the metric is
+            ``combine(data.sum(axis=0))`` (see :func:`noveval.metrics.paired.paired_difference`).
+        kind: ``"mean"`` (a mean of per-item values) or ``"statistic"`` (recomputed on
+            each resample of items).
+    """
+
+    name: str
+    how: str
+    data: Callable[[Rows], np.ndarray]
+    combine: Combine | None = None
+    kind: str = "mean"
+
+    @property
+    def theta(self) -> Combine:
+        """``combine`` of the summed per-item contributions (:func:`mean_combine` for a mean)."""
+        return self.combine if self.combine is not None else mean_combine
+
+    def grouped(self, groups: Groups) -> np.ndarray:
+        """Per-item contributions ``(n_items, d)``: the sum over each item's rows that have a value.
+
+        For a mean the contribution of a row is ``[x, 1]``; an item none of whose rows
+        has a value is a NaN row.
+        """
+        out = []
+        for rows in groups:
+            x = self.data(rows)
+            if self.combine is None:
+                x = np.column_stack([x, np.ones_like(x)])
+            ok = finite_rows(x)
+            out.append(x[ok].sum(axis=0) if ok.any() else np.full(x.shape[1], np.nan))
+        return np.array(out, dtype=float).reshape(len(groups), -1)
+
+    def value(self, groups: Groups) -> tuple[float, int]:
+        """The metric pooled over the items that have a value, and how many those are."""
+        x = self.grouped(groups)
+        ok = finite_rows(x)
+        if not ok.any():
+            return (math.nan, 0)
+        return (float(self.theta(x[ok].sum(axis=0))), int(ok.sum()))
+
+
+def finite_rows(x: np.ndarray) -> np.ndarray:
+    """Boolean mask of the rows of ``x`` with no NaN."""
+    return ~np.isnan(x) if x.ndim == 1 else ~np.isnan(x).any(axis=1)
+
+
+def _number(v: Any) -> float:
+    if isinstance(v, bool):
+        return float(v)
+    if isinstance(v, (int, float)):
+        return float(v)
+    return math.nan
+
+
+def field_values(rows: Rows, name: str) -> np.ndarray:
+    """The per-item numbers of one field (booleans as 0/1; missing, None or text -> NaN)."""
+    return np.array([_number(r.get(name)) for r in rows], dtype=float)
+
+
+def _mean_of(name: str, field: str) -> ItemMetric:
+    return ItemMetric(name=name, how=f"mean of per-item {field}", data=lambda rows: field_values(rows, field))
+
+
+# ---------------------------------------------------------------- RINoBench (Section 4.2.1)
+
+_RINO_LABELS = (1, 2, 3, 4, 5)
+
+
+def _score(v: Any) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) and v in _RINO_LABELS else None
+
+
+def _rino_counts(rows: Rows) -> np.ndarray:
+    """TP/FP/FN contributions per class 1..5; an unparseable prediction is wrong; no gold -> NaN row."""
+    gold = [_score(r.get("gold_score")) for r in rows]
+    pred = [_score(r.get("predicted_score")) for r in rows]
+    x = class_counts(gold, pred, _RINO_LABELS)
+    x[[g is None for g in gold]] = np.nan
+    return x
+
+
+def _rino_worst_error(rows: Rows) -> np.ndarray:
+    out = []
+    for r in rows:
+        g, p = _score(r.get("gold_score")), _score(r.get("predicted_score"))
+        out.append(math.nan if g is None else float(abs(g - p)) if p is not None else float(max(g - 1, 5 - g)))
+    return np.array(out, dtype=float)
+
+
+def _class_f1(j: int, k: int) -> Combine:
+    """``combine`` of the F1 of the ``j``-th class from summed counts."""
+
+    def f1(sums: np.ndarray) -> np.ndarray:
+        return f1_from_counts(sums, k=k, average=j)
+
+    return f1
+
+
+def _rinobench(scores: dict[str, Any], config: dict[str, Any]) -> dict[str, ItemMetric]:
+    extra: dict[str, Any] = scores["extra"] if isinstance(scores.get("extra"), dict) else {}
+    mode = extra.get("f1_labels") or config.get("f1_labels") or "fixed"
+    k = len(_RINO_LABELS)
+    src = "recomputed from per-item gold_score and predicted_score (unparseable = wrong)"
+    if mode == "present":
+        macro = ItemMetric("f1_macro", f"macro-F1 over the classes present in gold or predictions, {src}",
+                           _rino_counts, lambda s: f1_from_counts(s, k=k, average="present"), "statistic")
+    else:
+        macro = ItemMetric("f1_macro", f"macro-F1 over classes 1-5, {src}",
+                           _rino_counts, lambda s: f1_from_counts(s, k=k, average="macro"), "statistic")
+    out = {"f1_macro": macro}
+    for j, c in enumerate(_RINO_LABELS):
+        out[f"f1_{c}"] = ItemMetric(f"f1_{c}", f"F1 of class {c}, {src}", _rino_counts, _class_f1(j, k), "statistic")
+    out["unparseable_rate"] = _mean_of("unparseable_rate", "unparseable")
+    out["mean_absolute_error_unparseable_worst"] = ItemMetric(
+        "mean_absolute_error_unparseable_worst",
+        "mean of |gold - predicted|, max(g - 1, 5 - g) for an unparseable answer, from gold_score and predicted_score",
+        _rino_worst_error)
+    return out
+
+
+SYSTEM_METRICS: dict[str, Callable[[dict[str, Any], dict[str, Any]], dict[str, ItemMetric]]] = {
+    "rinobench": _rinobench,
+}
+"""System -> (scores.json, config.json) -> the metrics it declares as statistics of items."""
+
+
+def _candidates(name: str) -> list[str]:
+    return list(dict.fromkeys([name, name.removeprefix("mean_")]))
+
+
+def _close(x: float, y: float) -> bool:
+    return abs(x - y) <= 1e-9 * max(1.0, abs(x), abs(y))
+
+
+def plan_metrics(system: str, scores: dict[str, Any], config: dict[str, Any], groups: Groups) -> tuple[dict[str, ItemMetric], dict[str, str]]:
+    """Split a run's metrics into those compared item by item and those not (with why).
+
+    Args:
+        system: The run's system (``scores.json`` ``benchmark``).
+        scores: Its ``scores.json``.
+        config: Its ``config.json``.
+        groups: Its ``per_item.jsonl`` rows, grouped by item id.
+
+    Returns:
+        ``(compared, skipped)``: ``{name: ItemMetric}`` in ``scores.json`` order, and
+        ``{name: reason}``.
+    """
+    metrics: dict[str, Any] = scores["metrics"] if isinstance(scores.get("metrics"), dict) else {}
+    rows = [r for g in groups for r in g]
+    declared = SYSTEM_METRICS[system](scores, config) if system in SYSTEM_METRICS else {}
+    compared: dict[str, ItemMetric] = {}
+    skipped: dict[str, str] = {}
+    for name, m in metrics.items():
+        m = m if isinstance(m, dict) else {"mean": m}
+        want: Any = m.get("mean")
+        n_want: Any = m.get("n")
+        options = [declared[name]] if name in declared else [
+            _mean_of(name, f) for f in _candidates(name) if any(f in r for r in rows)]
+        if not options:
+            skipped[name] = "no per-item field holds it (a statistic of the whole set)"
+            continue
+        reason = ""
+        for im in options:
+            got, n_got = im.value(groups)
+            has_value = isinstance(want, (int, float)) and not isinstance(want, bool)
+            if n_got == 0:
+                reason = "no item has a value" + ("" if not has_value else f" ({im.how}), though scores.json has one")
+            elif not has_value:
+                reason = f"not reproduced: scores.json has no value, {im.how} gives {got:.4g}"
+            elif not _close(got, float(want)):
+                reason = f"not reproduced from per_item.jsonl: {im.how} gives {got:.6g}, scores.json says {float(want):.6g}"
+            elif isinstance(n_want, int) and not isinstance(n_want, bool) and n_want != n_got:
+                reason = f"not reproduced from per_item.jsonl: {im.how} counts {n_got} items, scores.json says n = {n_want}"
+            else:
+                compared[name] = im
+                break
+        if name not in compared:
+            skipped[name] = reason
+    return compared, skipped
+
+
+def lower_is_better(name: str, scores: dict[str, Any]) -> bool:
+    """Whether a lower value of a metric is better.
+
+    The primary metric's direction comes from ``scores.json`` (``greater_is_better``);
+    for the others, the report's rule: names that say error, MAE, KL, hallucination,
+    unparseable, loss, fail(ed) or perplexity are lower-is-better, everything else
+    higher-is-better (``--metric NAME:lower`` overrides it on the command line).
+    """
+    from noveval.report.fmt import lower_is_better as by_name
+
+    if name == scores.get("primary_metric") and isinstance(scores.get("greater_is_better"), bool):
+        return not scores["greater_is_better"]
+    return by_name(name)
