@@ -13,6 +13,7 @@ import gzip
 import json
 import os
 import re
+import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -25,6 +26,7 @@ from noveval.errors import InputError
 T = TypeVar("T", bound=BaseModel)
 
 __all__ = [
+    "open_db",
     "read_bytes",
     "read_json",
     "read_jsonl",
@@ -395,3 +397,18 @@ def append_jsonl(path: str | Path, row: Any) -> None:
         f.write(line)
         f.flush()
         os.fsync(f.fileno())
+
+
+def open_db(path: str | Path, schema: str) -> sqlite3.Connection:
+    """Open (creating folders and ``schema``) a SQLite file shared safely by threads and processes.
+
+    WAL journal, NORMAL sync, 60 s busy timeout, autocommit; guard the connection with
+    a lock when several threads use it. Used by the response, vector and fit caches.
+    """
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(Path(path), timeout=60, check_same_thread=False, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA busy_timeout=60000")
+    conn.executescript(schema)
+    return conn

@@ -8,7 +8,8 @@ import re
 import numpy as np
 import pytest
 
-from noveval.benchmarks.axioms.pools import load_corpus, load_references, sample_paths
+from noveval.benchmarks.axioms.pools import load_references, sample_paths
+from noveval.corpus import load_corpus
 
 
 class HashEmbedder:

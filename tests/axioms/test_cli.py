@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from noveval.benchmarks.axioms import cli
+from noveval.cli.novelty import app as novelty_app
 
 
 @pytest.fixture(autouse=True)
@@ -47,7 +48,7 @@ def test_novelty_score(tmp_path):
                       + json.dumps({"id": "far", "title": "Quantum lattice chromodynamics",
                                     "abstract": "Hadron spectroscopy on the lattice."}) + "\n")
     out = tmp_path / "out.jsonl"
-    r = CliRunner().invoke(cli.novelty_app, ["score", "--papers", str(papers), "--pool", str(pool),
+    r = CliRunner().invoke(novelty_app, ["score", "--papers", str(papers), "--pool", str(pool),
                                              "-o", str(out), "-k", "2"])
     assert r.exit_code == 0, r.output
     rows = [json.loads(x) for x in out.read_text().splitlines()]
@@ -55,7 +56,7 @@ def test_novelty_score(tmp_path):
     assert rows[0]["scores"]["Yin"] < rows[1]["scores"]["Yin"]
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"abstract": "x"}\n')
-    r = CliRunner().invoke(cli.novelty_app, ["score", "--papers", str(bad), "--pool", str(pool)])
+    r = CliRunner().invoke(novelty_app, ["score", "--papers", str(bad), "--pool", str(pool)])
     assert r.exit_code == 2 and "title" in r.output
 
 

@@ -81,3 +81,27 @@ def test_ax3_unseen_counts_edits_that_embed_like_the_original():
     emb = np.array([[1.0, 0.0], [1.0, 0.0], [0.9, 0.1], [1.0, 0.0], [0.5, 0.5]])
     extra = {"a": {"nn": 0, "cov1": 1, "cov2": 2, "cov4": 3}, "b": {"paraphrase": 4}}
     assert ax3_unseen(emb, extra) == {"edits": 3, "unseen": 2}
+
+
+def test_resume_after_a_kill_keeps_every_finished_row_and_recomputes_only_the_rest(tmp_path, sample, embedder,
+                                                                                   paraphraser):
+    """Axioms resumes through RunDir: a torn last line is skipped, the rows after it are kept."""
+    corpus, refs = sample
+    cfg = _cfg(semnovel_mode="approx", fasttext_mode="approx", metrics=("Yin", "RND"))
+    full = run_benchmark(cfg, tmp_path / "full", corpus=corpus, refs=refs, embedder=embedder,
+                         paraphraser=paraphraser, progress=False)
+    f = tmp_path / "full" / "per_item.jsonl"
+    lines = f.read_text().splitlines()
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    (cut / "config.json").write_text((tmp_path / "full" / "config.json").read_text())
+    # a kill mid-write: the first task's rows, then a torn row, then (another process) a later row
+    first = [x for x in lines if json.loads(x)["task"] == "graph learning"]
+    (cut / "per_item.jsonl").write_text("\n".join(first) + "\n" + lines[-1][:25])
+    res = run_benchmark(cfg, cut, corpus=corpus, refs=refs, embedder=embedder, paraphraser=paraphraser,
+                        progress=False)
+    assert res["extra"]["table"] == full["extra"]["table"]
+    assert set(res["extra"]["task_stats"]) == {"motion planning"}  # only the unfinished task ran again
+    assert (cut / "per_item.jsonl").read_text() == f.read_text()  # ends identical to the uninterrupted run
+    cfg_json = json.loads((cut / "config.json").read_text())
+    assert cfg_json["benchmark"] == "axioms" and cfg_json["resumed"] == 1 and "noveval_version" in cfg_json

@@ -10,11 +10,11 @@ from noveval.benchmarks.axioms.pools import (
     PoolRules,
     build_task,
     cited_split,
-    load_corpus,
     load_references,
     newest_slice,
     select_focals,
 )
+from noveval.corpus import load_corpus
 
 pytestmark = pytest.mark.realdata
 

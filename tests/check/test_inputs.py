@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from noveval.check.corpus import load_corpus
 from noveval.check.inputs import load_input
 from noveval.cli.main import app
+from noveval.corpus import load_corpus
 from noveval.errors import InputError
 
 
@@ -76,7 +76,7 @@ def test_corpus_errors(tmp_path: Path) -> None:
 
 def test_corpus_filters(tmp_path: Path) -> None:
     c = load_corpus(_corpus(tmp_path / "c.jsonl", n=9), before_year=2022)
-    assert len(c) == 6 and c.dropped_by_year == 3 and max(c.years()) == 2021
+    assert len(c) == 6 and c.dropped_by_year == 3 and max(c.known_years()) == 2021
     s = load_corpus(_corpus(tmp_path / "c.jsonl", n=9), max_papers=4)
     assert len(s) == 4 and s.sampled_from == 9
 

@@ -13,8 +13,9 @@ pytest.importorskip("bm25s")
 from index_helpers import PAPERS, embedder_for, write_jsonl  # noqa: E402
 from noveval.errors import InputError  # noqa: E402
 from noveval.index import BM25Params, build_index  # noqa: E402
+from noveval.index.novelty import score_papers  # noqa: E402
 from noveval.novelty import RND, Yin  # noqa: E402
-from noveval.novelty.score import RNDPool, score_papers  # noqa: E402
+from noveval.novelty.pool import RNDPool  # noqa: E402
 
 QUERIES = [
     {"id": "q1", "title": "Graph molecules", "abstract": "graph molecules diffusion", "year": 2024},

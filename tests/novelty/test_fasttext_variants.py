@@ -22,7 +22,8 @@ from gensim.parsing.preprocessing import (
 )
 from sklearn.neighbors import LocalOutlierFactor
 
-from noveval.benchmarks.axioms.pools import load_corpus, sample_paths
+from noveval.benchmarks.axioms.pools import sample_paths
+from noveval.corpus import load_corpus
 from noveval.novelty import FastTextLOF, get_metric
 from noveval.novelty.fasttext_lof import reference_tokens
 

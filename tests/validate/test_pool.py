@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from noveval.benchmarks.axioms.pools import Corpus
 from noveval.benchmarks.validate.pool import Candidates, build_candidates, field_pools, retrieve
+from noveval.corpus import Corpus
 from noveval.errors import InputError
 
 

@@ -6,8 +6,8 @@ NovBench-style structured evaluation citing the retrieved works, and says when t
 corpus cannot support a judgment.
 """
 
-from noveval.check.corpus import Corpus, load_corpus
 from noveval.check.inputs import CheckInput, load_input
 from noveval.check.opinion import CheckOptions, check_idea
+from noveval.corpus import Corpus, load_corpus
 
 __all__ = ["CheckInput", "CheckOptions", "Corpus", "check_idea", "load_corpus", "load_input"]

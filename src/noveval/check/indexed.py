@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 
 class IndexView:
-    """The kept part of an index, with the interface abstention needs (``len``, ``years``).
+    """The kept part of an index, with the interface abstention needs (``len``, ``known_years``).
 
     Args:
         idx: The index.
@@ -51,7 +51,7 @@ class IndexView:
     def __len__(self) -> int:
         return int(self.mask.sum())
 
-    def years(self) -> list[int]:
+    def known_years(self) -> list[int]:
         """Known years of the kept papers."""
         y = np.asarray(self.idx.years)[self.mask]
         return [int(v) for v in y[y > 0]]

@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from noveval.check.corpus import Corpus, embed_corpus, load_corpus
 from noveval.check.inputs import CheckInput, load_input
 from noveval.check.metrics import corpus_metrics
 from noveval.check.retrieve import nearest
+from noveval.corpus import Corpus, load_corpus
 from noveval.models.client import run_async
 
 __all__ = ["CheckOptions", "check_idea", "abstention", "prepare"]
@@ -69,7 +69,7 @@ def abstention(best_similarity: float, corpus: Corpus, input_year: int | None, o
     if best_similarity < opts.min_similarity:
         reasons.append(f"nothing similar was found: the closest paper has similarity {best_similarity:.2f} "
                        f"(below {opts.min_similarity:.2f}), so the corpus probably does not cover this topic")
-    ys = corpus.years()
+    ys = corpus.known_years()
     if ys and input_year is not None and input_year - max(ys) > opts.max_year_gap:
         reasons.append(f"the corpus ends in {max(ys)}, {input_year - max(ys)} years before the input ({input_year}); "
                        "recent related work is missing")
@@ -137,7 +137,7 @@ def check_idea(
 
         embedder = get_embedder(opts.embedder)
     timings: dict[str, float] = {}
-    mat = embed_corpus(c, embedder)
+    mat = np.asarray(embedder.encode(c.texts(), batch_size=64, progress="check: embedding corpus"), dtype=np.float32)
     focal = np.asarray(embedder.encode([inp.embedding_text()]), dtype=np.float32)[0]
     timings["embed_s"] = time.perf_counter() - t0
     neighbours = nearest(focal, mat, c.papers, opts.top_k)
@@ -145,7 +145,7 @@ def check_idea(
     pool_idx = np.arange(len(c)) if len(c) <= opts.pool_size else np.sort(rng.choice(len(c), opts.pool_size, replace=False))
     t1 = time.perf_counter()
     log.info("check: corpus metrics on %d papers", len(pool_idx))
-    metrics = corpus_metrics(focal, inp.title or None, mat[pool_idx], [c.papers[i]["title"] for i in pool_idx],
+    metrics = corpus_metrics(focal, inp.title or None, mat[pool_idx], [c.titles[i] for i in pool_idx],
                              metrics=opts.metrics, seed=opts.seed)
     timings["metrics_s"] = time.perf_counter() - t1
     return finish(inp, c, neighbours, metrics, opts, corpus_summary={**c.summary(), "metric_pool": int(len(pool_idx)),

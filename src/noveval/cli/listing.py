@@ -24,12 +24,10 @@ def _commands(name: str, mod: Any) -> list[str]:
         out.append(f"noveval run {name}")
     if hasattr(mod, "score"):
         out.append(f"noveval score {name}")
-    for attr, group in (("app", name), ("novelty_app", "novelty")):
-        sub = getattr(mod, attr, None)
-        if sub is None:
-            continue
+    sub = getattr(mod, "app", None)
+    if sub is not None:
         cmd = typer.main.get_command(sub)
-        out.extend(f"noveval {group} {c}" for c in sorted(getattr(cmd, "commands", {}) or {}))
+        out.extend(f"noveval {name} {c}" for c in sorted(getattr(cmd, "commands", {}) or {}))
     if hasattr(mod, "demo"):
         out.append(f"noveval demo --only {name}")
     return list(dict.fromkeys(out))

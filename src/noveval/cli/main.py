@@ -181,14 +181,15 @@ def _mount_benchmarks() -> None:
             score_app.command(name, help=(mod.score.__doc__ or "").strip().split("\n")[0] or None)(mod.score)
         if hasattr(mod, "app"):
             app.add_typer(mod.app, name=name)
-        if hasattr(mod, "novelty_app"):
-            app.add_typer(mod.novelty_app, name="novelty")
 
 
 def _mount_extras() -> None:
     import importlib
     import importlib.util
 
+    from noveval.cli.novelty import app as novelty_app
+
+    app.add_typer(novelty_app, name="novelty")
     for modname, attr in (("noveval.report.cli", "register"), ("noveval.check.cli", "register"),
                          ("noveval.index.cli", "register")):
         try:

@@ -32,27 +32,15 @@ from noveval.index.store import FORMAT_VERSION, CorpusIndex
 
 __all__ = ["as_embedder", "read_corpus", "build_index", "add_papers", "fill_vectors", "fill_from_cache"]
 
-_TEXT_RULE = "title + '\\n\\n' + abstract (noveval.benchmarks.axioms.pools.paper_text)"
+_TEXT_RULE = "title + '\\n\\n' + abstract (noveval.corpus.paper_text)"
 
 
 def _now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
-def _year(path: Path, line: int, v: Any) -> int:
-    if v is None or (isinstance(v, str) and not v.strip()):
-        return 0
-    try:
-        y = int(v) if not isinstance(v, str) else int(v.strip()[:4])
-    except (TypeError, ValueError):
-        raise InputError(path, line, "year", f"must be a year such as 2024, got {v!r}") from None
-    if isinstance(v, bool) or not 1000 <= y <= 3000:
-        raise InputError(path, line, "year", f"must be a year such as 2024, got {v!r}")
-    return y
-
-
 def read_corpus(path: str | Path) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """Validated papers of a corpus file and counts of what was read and skipped.
+    """Validated papers of a corpus file (:func:`noveval.corpus.load_corpus`) and counts.
 
     Returns:
         ``(papers, counts)``; papers are ``{id, title, abstract, year, field}`` (year 0 =
@@ -62,37 +50,12 @@ def read_corpus(path: str | Path) -> tuple[list[dict[str, Any]], dict[str, int]]
         InputError: unreadable file, a row that is not an object, a missing title, a
             non-string abstract or field, a year that is not a year, or no usable paper.
     """
-    from noveval.io import iter_jsonl
+    from noveval.corpus import load_corpus
 
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(p, None, None, "corpus file not found")
-    papers: list[dict[str, Any]] = []
-    counts = {"read": 0, "skipped_no_abstract": 0}
-    for line, row in iter_jsonl(p):
-        counts["read"] += 1
-        if not isinstance(row, dict):
-            raise InputError(p, line, None, "each corpus line must be a JSON object with title, abstract, year")
-        title = row.get("title")
-        if not isinstance(title, str) or not title.strip():
-            raise InputError(p, line, "title", "each corpus paper needs a non-empty title")
-        abstract = row.get("abstract")
-        if abstract is not None and not isinstance(abstract, str):
-            raise InputError(p, line, "abstract", "must be a string")
-        fld = row.get("field")
-        if fld is not None and not isinstance(fld, str):
-            raise InputError(p, line, "field", "must be a string")
-        year = _year(p, line, row.get("year"))
-        if not (abstract or "").strip():
-            counts["skipped_no_abstract"] += 1
-            continue
-        papers.append({"id": str(row.get("id") or f"{p.name}:{line}"), "title": title.strip(),
-                       "abstract": abstract.strip(), "year": year, "field": (fld or "").strip()})  # type: ignore[union-attr]
-    if counts["read"] == 0:
-        raise InputError(p, None, None, "the corpus is empty")
-    if not papers:
-        raise InputError(p, None, "abstract", f"no corpus paper has an abstract ({counts['read']} read)")
-    return papers, counts
+    c = load_corpus(path)
+    papers = [{"id": c.ids[i], "title": c.titles[i], "abstract": c.abstracts[i], "year": int(c.years[i]),
+               "field": c.fields[i]} for i in range(len(c))]
+    return papers, {"read": c.n_read, "skipped_no_abstract": c.skipped_no_abstract}
 
 
 def _write_papers(folder: Path, papers: Sequence[dict[str, Any]], field_names: list[str]) -> None:
@@ -109,7 +72,7 @@ def _write_papers(folder: Path, papers: Sequence[dict[str, Any]], field_names: l
 
 
 def _texts(papers: Iterable[dict[str, Any]]) -> list[str]:
-    from noveval.benchmarks.axioms.pools import paper_text
+    from noveval.corpus import paper_text
 
     return [paper_text(p["title"], p["abstract"]) for p in papers]
 

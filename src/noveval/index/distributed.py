@@ -4,7 +4,7 @@ The papers become a Ray dataset; ``map_batches`` runs a pool of scorer actors, e
 which opens the *shared* corpus index (memory-mapped, so every actor on a node shares the
 page cache), embeds its batch through the shared vector cache (or an embedding server,
 ``-e openai-compatible/...``), and scores it with the same code as the in-process path
-(:func:`noveval.novelty.score.score_group`), so the result equals it paper for paper.
+(:func:`noveval.novelty.pool.score_group`), so the result equals it paper for paper.
 Each actor keeps the pools it has loaded (one per distinct year limit). Rows come back
 in input order.
 
@@ -33,7 +33,7 @@ class BatchScorer:
     Args:
         index: Index folder (a path every worker can read).
         metrics, embedder, top_k, before_year, prior_only, fields: As in
-            :func:`noveval.novelty.score.score_papers`.
+            :func:`noveval.index.novelty.score_papers`.
     """
 
     def __init__(self, index: str, metrics: Sequence[str], embedder: str, top_k: int, before_year: int | None,
@@ -56,7 +56,7 @@ class BatchScorer:
 
     def _pool(self, lim: int | None) -> Any:
         if lim not in self._pools:
-            from noveval.novelty.score import index_pool
+            from noveval.index.novelty import index_pool
 
             rows = np.flatnonzero(self.idx.mask(before_year=lim, fields=self.fields))
             filled = self.idx.filled()
@@ -69,8 +69,8 @@ class BatchScorer:
         return self._pools[lim]
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, list[Any]]:
-        from noveval.benchmarks.axioms.pools import paper_text
-        from noveval.novelty.score import _pool_limit, score_group
+        from noveval.corpus import paper_text
+        from noveval.novelty.pool import pool_limit, score_group
 
         titles = [str(t) for t in batch["title"]]
         years = [None if int(y) == 0 else int(y) for y in batch["year"]]
@@ -80,7 +80,7 @@ class BatchScorer:
         out_rows: list[str] = []
         by_lim: dict[int | None, list[int]] = {}
         for j, y in enumerate(years):
-            by_lim.setdefault(_pool_limit(self.before_year, y if self.prior_only else None), []).append(j)
+            by_lim.setdefault(pool_limit(self.before_year, y if self.prior_only else None), []).append(j)
         for lim, members in by_lim.items():
             sp = self._pool(lim)
             res = score_group(vecs[members], [titles[j] for j in members], sp, self.metrics, self.top_k)
@@ -94,7 +94,7 @@ def score_papers_ray(papers: Path, index: str | Path, *, metrics: Sequence[str],
                      top_k: int = 5, before_year: int | None = None, prior_only: bool = False,
                      fields: Sequence[str] | None = None, address: str | None = None, batch_size: int = 64,
                      actors: int | None = None, num_cpus: int | None = None) -> list[dict[str, Any]]:
-    """Score papers against an index as a Ray Data job; same rows as :func:`~noveval.novelty.score.score_papers`.
+    """Score papers against an index as a Ray Data job; same rows as :func:`~noveval.index.novelty.score_papers`.
 
     Args:
         papers: JSONL of papers to score.
@@ -114,8 +114,8 @@ def score_papers_ray(papers: Path, index: str | Path, *, metrics: Sequence[str],
         import ray
     except ImportError as e:
         raise ConfigError("--engine ray needs Ray: pip install 'noveval[distributed]'") from e
+    from noveval.index.novelty import _groups, load_papers
     from noveval.index.store import open_index
-    from noveval.novelty.score import _groups, load_papers
 
     ps = load_papers(Path(papers))
     _groups(ps, Path(papers), prior_only)  # validates years before anything starts

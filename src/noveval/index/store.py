@@ -95,8 +95,8 @@ class CorpusIndex:
                 yield json.loads(line)
 
     def texts(self, rows: Sequence[int] | np.ndarray) -> list[str]:
-        """Embedding/BM25 text (title and abstract, :func:`~noveval.benchmarks.axioms.pools.paper_text`) of rows."""
-        from noveval.benchmarks.axioms.pools import paper_text
+        """Embedding/BM25 text (title and abstract, :func:`~noveval.corpus.paper_text`) of rows."""
+        from noveval.corpus import paper_text
 
         return [paper_text(p["title"], p["abstract"]) for p in self.papers(rows)]
 

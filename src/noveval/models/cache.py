@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
+from noveval.io import open_db  # noqa: F401  (re-exported: the SQLite opener moved below the models)
 from noveval.models.chat import ChatRequest, ChatResponse
 
 SCHEMA = """
@@ -39,21 +39,6 @@ def cache_key(model_id: str, base_url: str | None, request: ChatRequest) -> str:
     }
     blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-
-def open_db(path: str | Path, schema: str) -> sqlite3.Connection:
-    """Open (creating folders and ``schema``) a SQLite file shared safely by threads and processes.
-
-    WAL journal, NORMAL sync, 60 s busy timeout, autocommit; guard the connection with
-    a lock when several threads use it.
-    """
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(Path(path), timeout=60, check_same_thread=False, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute("PRAGMA busy_timeout=60000")
-    conn.executescript(schema)
-    return conn
 
 
 class ResponseCache:

@@ -21,7 +21,7 @@ class FitCache:
     """
 
     def __init__(self, path: str | Path) -> None:
-        from noveval.models.cache import open_db
+        from noveval.io import open_db
 
         self.path = Path(path)
         self._lock = threading.Lock()

@@ -1,5 +1,6 @@
-"""CLI for the axiomatic benchmark (``noveval axioms ...``, ``noveval run/score axioms``) and
-``noveval novelty score``. Heavy imports happen inside the commands."""
+"""CLI for the axiomatic benchmark (``noveval axioms ...``, ``noveval run/score axioms``).
+
+Heavy imports happen inside the commands (``noveval novelty score`` is :mod:`noveval.cli.novelty`)."""
 
 from __future__ import annotations
 
@@ -10,17 +11,9 @@ import typer
 
 from noveval.cli.common import cli_errors
 from noveval.cli.options import DataDirOpt, EmbedderOpt, OutOpt, SeedOpt
-from noveval.cli.outcome import model_command, run_command
+from noveval.cli.outcome import run_command
 
 app = typer.Typer(help="Axiomatic benchmark of novelty metrics (Liu & Zhai 2026).", no_args_is_help=True)
-novelty_app = typer.Typer(help="Score papers' novelty against a reference pool.", no_args_is_help=True)
-
-
-
-@novelty_app.callback()
-def _novelty() -> None:
-    """Score papers' novelty against a reference pool (RND, Yin, SemNovel, FastTextLOF)."""
-
 
 MetricsOpt = Annotated[list[str] | None, typer.Option(
     "--metric", "-m", help="Metric (repeatable): Yin, RND, SemNovel, FastTextLOF. Default: all four.")]
@@ -219,56 +212,6 @@ def _metrics(names: list[str]) -> list[str]:
             raise InputError(None, None, "--metric", f"unknown metric {n!r}; choose from {', '.join(METRIC_ORDER)}")
         out.append(hit[0])
     return out
-
-
-@novelty_app.command("score")
-@model_command
-def novelty_score(
-    papers: Annotated[Path, typer.Option("--papers", help="JSONL of papers to score (title, abstract, optional id, year).")],
-    pool: Annotated[Path | None, typer.Option("--pool", help="JSONL(.gz) reference pool (title, abstract, optional id, year).")] = None,
-    index: Annotated[Path | None, typer.Option("--index", help="Corpus index folder as the pool (`noveval index build`); "
-                                               "its vectors are read, never re-embedded.")] = None,
-    before_year: Annotated[int | None, typer.Option("--before-year", help="Pool papers published before this year only.")] = None,
-    prior_only: Annotated[bool, typer.Option("--prior-only", help="Each paper's pool: papers published before its own year.")] = False,
-    field: Annotated[list[str] | None, typer.Option("--field", help="With --index: pool papers of this field only (repeatable).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write results as JSONL here.")] = None,
-    metric: MetricsOpt = None,
-    embedder: EmbedderOpt = "local",
-    top_k: Annotated[int, typer.Option("--neighbours", "-k", min=0, help="Nearest pool papers listed per paper.")] = 5,
-    engine: Annotated[str, typer.Option("--engine", help="local (in-process) | ray (a Ray Data job over shards of "
-                                        "--papers against the shared --index).")] = "local",
-    ray_address: Annotated[str | None, typer.Option("--ray-address", help="Ray cluster address (default: start a local one).")] = None,
-    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Papers per Ray batch.")] = 64,
-) -> None:
-    """Score papers against a pool (file or index) with chosen metrics; list each paper's nearest neighbours."""
-    from noveval.errors import InputError
-
-    metrics = _metrics(metric or ["Yin", "RND"])
-    if field and index is None:
-        raise InputError(None, None, "--field", "field filters need --index")
-    if engine == "ray":
-        if index is None:
-            raise InputError(None, None, "--engine", "the Ray engine scores against a shared --index")
-        from noveval.index.distributed import score_papers_ray
-
-        rows = score_papers_ray(papers, index, metrics=metrics, embedder=embedder, top_k=top_k, before_year=before_year,
-                                prior_only=prior_only, fields=field, address=ray_address, batch_size=batch_size)
-    elif engine == "local":
-        from noveval.novelty.score import score_papers
-
-        rows = score_papers(papers, pool, metrics=metrics, embedder=embedder, top_k=top_k, index=index,
-                            before_year=before_year, prior_only=prior_only, fields=field)
-    else:
-        raise InputError(None, None, "--engine", f"must be local or ray, got {engine!r}")
-    if out is not None:
-        from noveval.io import write_jsonl
-
-        write_jsonl(out, rows)
-    for r in rows:
-        sc = ", ".join(f"{m}={v:.3f}" for m, v in r["scores"].items())
-        typer.echo(f"{r['id']}: {sc}  (pool {r['pool']['size']})")
-        for nb in r["neighbours"]:
-            typer.echo(f"    {nb['similarity']:.3f}  {nb['title'][:90]}")
 
 
 def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,

@@ -24,12 +24,13 @@ import gzip
 import json
 import math
 import re
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from noveval.corpus import Corpus, TitleIndex, normalize_title, paper_text, parse_references
 
 
 @dataclass(frozen=True)
@@ -67,60 +68,6 @@ def sample_paths() -> tuple[Path, Path]:
     return here / "corpus.jsonl", here / "fulltext.jsonl"
 
 
-@dataclass
-class Corpus:
-    """Column view of ``papers.jsonl.gz`` (only the fields the benchmark needs)."""
-
-    ids: list[str]
-    titles: list[str]
-    abstracts: list[str]
-    years: np.ndarray
-    fields: list[str]
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    def text(self, i: int) -> str:
-        """Embedding text of paper ``i``: title and abstract."""
-        return paper_text(self.titles[i], self.abstracts[i])
-
-
-def paper_text(title: str, abstract: str) -> str:
-    """Title and abstract joined as one embedding text (§4: concatenated, not separate)."""
-    return f"{title.strip()}\n\n{abstract.strip()}"
-
-
-def _year(v: object, path: str | Path | None = None, line: int | None = None) -> int:
-    """The record's year, 0 when absent; a value that is not a year is an InputError."""
-    from noveval.io import parse_year
-
-    return parse_year(v, path=path, line=line) or 0
-
-
-def load_corpus(path: str | Path) -> Corpus:
-    """Load the corpus JSONL(.gz) (fields ``id, title, abstract, year, field``)."""
-    from noveval.errors import InputError
-
-    path = Path(path)
-    opener = gzip.open if path.suffix == ".gz" else open
-    ids, titles, abstracts, years, fields = [], [], [], [], []
-    with opener(path, "rt", encoding="utf-8") as fh:
-        for ln, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                r = json.loads(line)
-                ids.append(str(r["id"]))
-                titles.append(str(r.get("title") or ""))
-                abstracts.append(str(r.get("abstract") or ""))
-                years.append(_year(r.get("year"), path, ln))
-                fields.append(str(r.get("field") or ""))
-            except (json.JSONDecodeError, KeyError, TypeError) as e:
-                raise InputError(str(path), ln, "id" if isinstance(e, KeyError) else None,
-                                 f"bad corpus record: {e}") from e
-    return Corpus(ids, titles, abstracts, np.array(years, dtype=np.int64), fields)
-
-
 def task_members(corpus: Corpus, spec: TaskSpec) -> np.ndarray:
     """Corpus indices of a task: field match and whole-phrase match in title+abstract."""
     pat = re.compile(r"\b" + re.escape(spec.phrase.lower()) + r"\b")
@@ -129,79 +76,6 @@ def task_members(corpus: Corpus, spec: TaskSpec) -> np.ndarray:
         if corpus.fields[i] == spec.field
         and pat.search((corpus.titles[i] + " " + corpus.abstracts[i]).lower())
     ], dtype=np.int64)
-
-
-# ---------------------------------------------------------------- reference matching
-
-_NON_ALNUM = re.compile(r"[^0-9a-z]+")
-
-
-def normalize_title(text: str) -> str:
-    """Lower-case, ASCII letters/digits only, single spaces (hyphens and quotes become spaces)."""
-    return _NON_ALNUM.sub(" ", text.lower()).strip()
-
-
-class TitleIndex:
-    """Exact normalised-title containment matcher for reference strings.
-
-    A corpus title matches a reference when its normalised word sequence occurs
-    contiguously in the normalised reference. Titles shorter than ``min_words`` words
-    are not indexed (generic short titles would match by chance). When several titles
-    match, the longest wins (ties: the lowest index).
-    """
-
-    def __init__(self, titles: Sequence[str], *, min_words: int = 4) -> None:
-        self.min_words = min_words
-        self._words: list[tuple[str, ...]] = []
-        self._by_prefix: dict[tuple[str, ...], list[int]] = defaultdict(list)
-        for i, t in enumerate(titles):
-            w = tuple(normalize_title(t).split())
-            self._words.append(w)
-            if len(w) >= min_words:
-                self._by_prefix[w[:min_words]].append(i)
-
-    def match(self, reference: str) -> int | None:
-        """Index of the corpus title contained in ``reference``, or None."""
-        ref = normalize_title(reference).split()
-        best: tuple[int, int] | None = None
-        m = self.min_words
-        for s in range(len(ref) - m + 1):
-            for i in self._by_prefix.get(tuple(ref[s:s + m]), ()):
-                w = self._words[i]
-                if tuple(ref[s:s + len(w)]) == w and (best is None or (len(w), -i) > (best[0], -best[1])):
-                    best = (len(w), i)
-        return None if best is None else best[1]
-
-
-def match_reference_to_title(reference: str, titles: Sequence[str], *, min_words: int = 4) -> int | None:
-    """Match one reference string to a list of titles (see :class:`TitleIndex`)."""
-    return TitleIndex(titles, min_words=min_words).match(reference)
-
-
-_REF_HEAD = re.compile(r"^#+\s*(references|bibliography)\s*$", re.I | re.M)
-_HEAD = re.compile(r"^#+\s", re.M)
-_ITEM = re.compile(r"^\s*(?:[-*]\s+|\[\d+\]\s*|\d+\.\s+)", re.M)
-
-
-def parse_references(markdown: str) -> list[str]:
-    """Reference entries of a paper's Markdown full text (first References section).
-
-    The section runs from a ``References``/``Bibliography`` heading to the next heading;
-    entries are list items (``- [1] ...``, ``[1] ...``, ``1. ...``) or, failing that,
-    non-empty lines.
-    """
-    m = _REF_HEAD.search(markdown)
-    if not m:
-        return []
-    rest = markdown[m.end():]
-    nxt = _HEAD.search(rest)
-    body = rest[: nxt.start()] if nxt else rest
-    starts = [x.start() for x in _ITEM.finditer(body)]
-    if not starts:
-        return [ln.strip() for ln in body.splitlines() if ln.strip()]
-    starts.append(len(body))
-    return [" ".join(body[a:b].split()) for a, b in zip(starts, starts[1:], strict=False)
-            if body[a:b].strip()]
 
 
 @dataclass

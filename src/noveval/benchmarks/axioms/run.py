@@ -10,7 +10,7 @@ focal papers are all in ``per_item.jsonl`` is skipped on resume. Then the table
 
 from __future__ import annotations
 
-import json
+import logging
 import re
 import time
 from collections.abc import Sequence
@@ -22,7 +22,6 @@ import numpy as np
 from noveval.benchmarks.axioms.axioms import AXIOMS, decide
 from noveval.benchmarks.axioms.pools import (
     DEFAULT_TASKS,
-    Corpus,
     FocalItem,
     PoolRules,
     References,
@@ -32,13 +31,15 @@ from noveval.benchmarks.axioms.pools import (
     build_task,
     cited_split,
     distant_pool,
-    load_corpus,
     load_references,
     newest_slice,
     oldest_slice,
     replace_row,
     select_focals,
 )
+from noveval.corpus import Corpus, load_corpus
+
+log = logging.getLogger("noveval")
 
 METRIC_ORDER = ("Yin", "RND", "SemNovel", "FastTextLOF")
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
@@ -381,19 +382,6 @@ def format_table(tab: dict, metrics: Sequence[str]) -> str:
 # ------------------------------------------------------------------ orchestration
 
 
-def _load_done(path: Path) -> dict[str, dict]:
-    done = {}
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").split("\n"):
-            if line.strip():
-                try:
-                    r = json.loads(line)
-                except json.JSONDecodeError:
-                    break  # a torn last line from a killed run: ignore it
-                done[r["id"]] = r
-    return done
-
-
 def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | None = None,
                   refs: References | None = None, embedder=None, paraphraser=None,
                   progress: bool = True) -> dict:
@@ -409,27 +397,19 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
         paraphraser: callable ``[(title, abstract)] -> [(title, abstract) | None]``; default
             :func:`paraphrase.paraphrase_many` with ``cfg.paraphrase_model`` (None: Ax2 skipped).
     """
-    from noveval.io import append_jsonl, make_dir, write_json, write_text
+    from noveval.io import write_text
+    from noveval.progress import track
+    from noveval.runs import RunDir
 
     conf = cfg.to_json()
     if cfg.paraphrase_model:  # the Ax2 prompt in effect, checked before any call or output
         from noveval.benchmarks.axioms.paraphrase import prompt_hash
 
         conf["prompts"] = {"paraphrase": prompt_hash()}
-    out = Path(out_dir)
-    make_dir(out, "--out")
-    cpath = out / "config.json"
-    if cpath.exists():
-        old = json.loads(cpath.read_text())
-        if old.get("config") != json.loads(json.dumps(conf)):
-            from noveval.errors import InputError
-
-            raise InputError(str(cpath), None, "config",
-                             "run directory holds a different configuration; use a new --out")
-    else:
-        write_json(cpath, {"benchmark": "axioms", "config": conf})
-    corpus = corpus or load_corpus(cfg.corpus)
+    corpus = corpus or load_corpus(cfg.corpus)  # inputs first: a bad file leaves no run folder behind
     refs = refs if refs is not None else (load_references(cfg.fulltext, corpus) if cfg.fulltext else References())
+    rd = RunDir.create(out_dir, {"benchmark": "axioms", "config": conf})  # resumes a run with this config
+    out = rd.path
     if embedder is None:
         from noveval.models.embed import get_embedder
 
@@ -441,55 +421,52 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
             return paraphrase_many(papers, model=cfg.paraphrase_model, seed=cfg.seed,
                                    progress="paraphrase" if progress else None)
 
-    per_item = out / "per_item.jsonl"
-    done = _load_done(per_item)
+    done = rd.done("per_item")  # finished focal papers (a torn last line is skipped, as in every run)
     from noveval.novelty.fitcache import default_fit_cache
 
     fit_cache = default_fit_cache() if {"SemNovel", "FastTextLOF"} & set(cfg.metrics) else None
     by_name = {t.name: t for t in cfg.tasks}
     timings: dict[str, float] = {}
     stats: dict[str, dict] = {}
-    for spec in cfg.tasks:
-        t0 = time.perf_counter()
-        distant = by_name.get(spec.distant) or next(t for t in DEFAULT_TASKS if t.name == spec.distant)
-        task = build_task(corpus, spec, distant, refs, seed=cfg.seed)
-        items = select_focals(corpus, task, refs, n=cfg.n_focal, seed=cfg.seed, min_base=cfg.min_base,
-                              max_fulltext=cfg.max_fulltext, fulltext_share=cfg.fulltext_share)
-        if items and all(it.item_id in done for it in items):
-            continue
-        para: dict[str, tuple[str, str] | None] = {}
-        if paraphraser is not None:
-            todo = items if cfg.ax2_limit is None else items[: cfg.ax2_limit]
-            res = paraphraser([(task.titles[it.local], task.abstracts[it.local]) for it in todo])
-            para = {it.item_id: r for it, r in zip(todo, res, strict=True)}
-        variants, extra = build_variants(task, items, cfg.rules, para, ax3_position=cfg.ax3_position)
-        emb = np.asarray(embedder.encode(task.texts, batch_size=64,
-                                         progress=f"embed {spec.name}" if progress else None))
-        t_prep = time.perf_counter() - t0
-        scores = score_task(cfg, task, items, variants, extra, emb, fit_cache=fit_cache,
-                            timings=timings, progress=progress)
-        for row in item_rows(task, items, scores):
-            if row["id"] not in done:
-                append_jsonl(per_item, row)
-                done[row["id"]] = row
-        hidden = ax3_unseen(emb, extra)
-        stats[spec.name] = {"items": len(items), "rows": len(task.texts), "prep_s": round(t_prep, 2),
-                            "ax3_unseen": hidden,
-                            "paraphrases": {"asked": len(para), "usable": sum(v is not None for v in para.values())}}
-        if hidden["edits"] and hidden["unseen"] / hidden["edits"] > 0.2:
-            import logging
-
-            logging.getLogger("noveval").warning(
-                "axioms %s: %d of %d Ax3 edits leave the neighbour's embedding unchanged (text past "
-                "the embedder's input limit); --ax3-position prepend makes them visible",
-                spec.name, hidden["unseen"], hidden["edits"])
-        if progress:
-            print(f"[axioms] {spec.name}: {len(items)} focal papers, {len(task.texts)} texts, "
-                  f"prep {t_prep:.1f}s, cumulative metric time {timings}", flush=True)
+    with track(len(cfg.tasks), "axioms: tasks" if progress else "") as tracker:
+        for spec in cfg.tasks:
+            t0 = time.perf_counter()
+            distant = by_name.get(spec.distant) or next(t for t in DEFAULT_TASKS if t.name == spec.distant)
+            task = build_task(corpus, spec, distant, refs, seed=cfg.seed)
+            items = select_focals(corpus, task, refs, n=cfg.n_focal, seed=cfg.seed, min_base=cfg.min_base,
+                                  max_fulltext=cfg.max_fulltext, fulltext_share=cfg.fulltext_share)
+            if items and all(it.item_id in done for it in items):
+                tracker.advance()
+                continue
+            para: dict[str, tuple[str, str] | None] = {}
+            if paraphraser is not None:
+                todo = items if cfg.ax2_limit is None else items[: cfg.ax2_limit]
+                res = paraphraser([(task.titles[it.local], task.abstracts[it.local]) for it in todo])
+                para = {it.item_id: r for it, r in zip(todo, res, strict=True)}
+            variants, extra = build_variants(task, items, cfg.rules, para, ax3_position=cfg.ax3_position)
+            emb = np.asarray(embedder.encode(task.texts, batch_size=64,
+                                             progress=f"embed {spec.name}" if progress else None))
+            t_prep = time.perf_counter() - t0
+            scores = score_task(cfg, task, items, variants, extra, emb, fit_cache=fit_cache,
+                                timings=timings, progress=progress)
+            for row in item_rows(task, items, scores):
+                if row["id"] not in done:
+                    rd.append("per_item", row)
+                    done[row["id"]] = row
+            hidden = ax3_unseen(emb, extra)
+            stats[spec.name] = {"items": len(items), "rows": len(task.texts), "prep_s": round(t_prep, 2),
+                                "ax3_unseen": hidden,
+                                "paraphrases": {"asked": len(para), "usable": sum(v is not None for v in para.values())}}
+            if hidden["edits"] and hidden["unseen"] / hidden["edits"] > 0.2:
+                log.warning(
+                    "axioms %s: %d of %d Ax3 edits leave the neighbour's embedding unchanged (text past "
+                    "the embedder's input limit); --ax3-position prepend makes them visible",
+                    spec.name, hidden["unseen"], hidden["edits"])
+            log.info("axioms %s: %d focal papers, %d texts, prep %.1fs, cumulative metric time %s",
+                     spec.name, len(items), len(task.texts), t_prep, timings)
+            tracker.advance()
     order = [it for spec in cfg.tasks for it in done.values() if it["task"] == spec.name]
-    from noveval.io import write_jsonl
-
-    write_jsonl(per_item, order)
+    rd.write("per_item", order)
     tab = table(order, cfg.metrics)
     scores_json = {
         "benchmark": "axioms", "model": cfg.paraphrase_model, "embedder": cfg.embedder,
@@ -498,7 +475,7 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
         "extra": {"table": tab, "timings_s": {k: round(v, 2) for k, v in timings.items()},
                   "task_stats": stats},
     }
-    write_json(out / "scores.json", scores_json)
+    rd.write_scores(scores_json)
     write_text(out / "table.md", format_table(tab, cfg.metrics) + "\n")
     from noveval.benchmarks.axioms.plots import heatmap
 

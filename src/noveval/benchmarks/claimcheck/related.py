@@ -7,13 +7,13 @@ reviewed paper's own reference list and a corpus of titles and abstracts
 (``--corpus``, e.g. ``corpus/papers.jsonl.gz``):
 
 1. **Reference list.** The entries of the full text's References section
-   (:func:`~noveval.benchmarks.axioms.pools.parse_references`), numbered by their
+   (:func:`~noveval.corpus.parse_references`), numbered by their
    printed ``[n]`` marker, else by position (1-based).
 2. **Corpus match.** An entry matches a corpus paper when the paper's normalised title
    (lower case, letters and digits only, single spaces) occurs as a contiguous word
    sequence in the normalised entry; titles shorter than four words are not matched;
    when several titles occur the longest wins
-   (:class:`~noveval.benchmarks.axioms.pools.TitleIndex`). A match with the reviewed
+   (:class:`~noveval.corpus.TitleIndex`). A match with the reviewed
    paper's own title is dropped. Unmatched entries are left out (the corpus has no
    text for them).
 3. **Mention.** A matched work is *mentioned* by a text (a weakness, a target claim)
@@ -85,7 +85,7 @@ def numbered_references(fulltext: str) -> list[tuple[int, str]]:
     The number is the entry's printed ``[n]`` marker when it has one, else its 1-based
     position; the marker (and a list bullet) is removed from the entry.
     """
-    from noveval.benchmarks.axioms.pools import parse_references
+    from noveval.corpus import parse_references
 
     out = []
     for pos, entry in enumerate(parse_references(fulltext), 1):
@@ -148,7 +148,7 @@ class RelatedCorpus:
         Raises:
             InputError: The file is missing or a line is not a corpus record.
         """
-        from noveval.benchmarks.axioms.pools import load_corpus
+        from noveval.corpus import load_corpus
         from noveval.errors import InputError
 
         if not Path(path).exists():
@@ -158,7 +158,7 @@ class RelatedCorpus:
 
     def _matcher(self) -> object:
         if self._index is None:
-            from noveval.benchmarks.axioms.pools import TitleIndex
+            from noveval.corpus import TitleIndex
 
             self._index = TitleIndex(self.titles)
         return self._index
@@ -182,7 +182,7 @@ class RelatedCorpus:
 
     def references_of(self, fulltext: str, *, own_title: str = "") -> list[RelatedWork]:
         """The reviewed paper's references that match a corpus paper (module docstring)."""
-        from noveval.benchmarks.axioms.pools import normalize_title
+        from noveval.corpus import normalize_title
 
         index = self._matcher()
         own = normalize_title(own_title)
@@ -199,7 +199,7 @@ class RelatedCorpus:
 
 
 def _mentions(text: str, work: RelatedWork, cited: set[int], norm_text: str) -> bool:
-    from noveval.benchmarks.axioms.pools import normalize_title
+    from noveval.corpus import normalize_title
 
     if work.number in cited:
         return True
@@ -238,7 +238,7 @@ def mentioned_works(texts: list[str], works: list[RelatedWork], *, max_works: in
     Returns:
         Mentioned works ordered by reference number, at most ``max_works``.
     """
-    from noveval.benchmarks.axioms.pools import normalize_title
+    from noveval.corpus import normalize_title
 
     text = "\n".join(t for t in texts if t)
     cited = cited_numbers(text)

@@ -6,11 +6,11 @@ before ``before_year``. Nobody here wrote these labels: they come from the autho
 own bibliographies.
 
 Matching rule (:func:`match_references`), applied to each entry of the References
-section (:func:`noveval.benchmarks.axioms.pools.parse_references`: from a
+section (:func:`noveval.corpus.parse_references`: from a
 ``References``/``Bibliography`` heading to the next heading, one list item per entry):
 
 1. normalise the entry and every corpus title: lower-case, every run of characters other
-   than ASCII letters and digits becomes one space (:func:`~noveval.benchmarks.axioms.pools.normalize_title`);
+   than ASCII letters and digits becomes one space (:func:`~noveval.corpus.normalize_title`);
 2. a corpus title matches the entry when its normalised words occur contiguously in the
    normalised entry, and the normalised title has at least ``min_words`` words (4) and
    more than ``min_chars`` characters (20) — short generic titles ("Attention is all you
@@ -56,7 +56,7 @@ class GoldPaper:
 
 class _Matcher:
     def __init__(self, titles: Sequence[str], min_words: int, min_chars: int) -> None:
-        from noveval.benchmarks.axioms.pools import TitleIndex, normalize_title
+        from noveval.corpus import TitleIndex, normalize_title
 
         norm = [normalize_title(t) for t in titles]
         ok = [len(t) > min_chars for t in norm]
@@ -74,7 +74,7 @@ class _Matcher:
 def match_references(entries: Sequence[str], titles: Sequence[str], *, min_words: int = 4,
                      min_chars: int = 20, exclude_title: str | None = None) -> list[int]:
     """Corpus rows cited by reference entries (rule in the module docstring), in first-cited order."""
-    from noveval.benchmarks.axioms.pools import normalize_title
+    from noveval.corpus import normalize_title
 
     m = _Matcher(titles, min_words, min_chars)
     me = normalize_title(exclude_title) if exclude_title else None
@@ -99,7 +99,7 @@ def citation_gold(fulltext: str | Path, titles: Sequence[str], eligible: Sequenc
     Returns:
         One :class:`GoldPaper` per full text, in file order (``gold`` may be empty).
     """
-    from noveval.benchmarks.axioms.pools import parse_references
+    from noveval.corpus import parse_references
 
     m = _Matcher(titles, min_words, min_chars)
     opener: Any = gzip.open if str(fulltext).endswith(".gz") else open
@@ -110,7 +110,7 @@ def citation_gold(fulltext: str | Path, titles: Sequence[str], eligible: Sequenc
                 continue
             r = json.loads(line)
             entries = parse_references(str(r.get("fulltext_markdown") or ""))
-            from noveval.benchmarks.axioms.pools import normalize_title
+            from noveval.corpus import normalize_title
 
             me = normalize_title(str(r.get("title") or ""))
             gp = GoldPaper(str(r.get("id")), str(r.get("title") or ""), str(r.get("abstract") or ""),

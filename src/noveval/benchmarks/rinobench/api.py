@@ -9,6 +9,7 @@ Everything the CLI does is one call here::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -187,8 +188,8 @@ def run(
 
 
 def score(
-    predictions: str | Path,
-    gold: str | Path,
+    predictions: str | Path | Sequence[dict[str, Any]],
+    gold: str | Path | Sequence[dict[str, Any]],
     *,
     judge: str | Any | None = None,
     out: str | Path | None = None,
@@ -203,11 +204,13 @@ def score(
 ) -> dict[str, Any]:
     """Score saved predictions (published ``[{reasoning, novelty_score}]`` or ours).
 
-    Both files are fully validated before anything is written.
+    Both inputs are fully validated before anything is written.
 
     Args:
-        predictions: Predictions file (aligned with the gold by id, else by order).
-        gold: Gold ``test.json``-format file, or ``hf:NAME[:SPLIT]``.
+        predictions: Predictions file (aligned with the gold by id, else by order), or a
+            list of ``{reasoning, novelty_score[, id]}`` dicts.
+        gold: Gold ``test.json``-format file, ``hf:NAME[:SPLIT]``, or a list of records in
+            that format.
         judge: Judge model spec/client for the justification metrics (None: skip).
         out: Run directory for judgments / per-item rows / scores (None: write nothing).
         judge_options: Judge settings.
@@ -223,13 +226,21 @@ def score(
 
     Returns:
         The ``scores.json`` dict.
+
+    Raises:
+        InputError: a bad file or record (file or ``<in-memory records>``, line, field),
+            predictions that do not align with the gold, or an input that is neither a
+            path nor a list.
     """
+    from noveval.benchmarks.rinobench.data import IN_MEMORY
     from noveval.benchmarks.rinobench.scoring import align_predictions, ascore
 
     _check_f1_labels(f1_labels)
     items = load_items(gold, require_gold=True)
     preds = load_predictions(predictions)
-    align_predictions(items, preds, path=predictions)  # validate before writing anything
+    in_memory = not isinstance(predictions, str | Path)
+    pred_label: str | Path = IN_MEMORY if in_memory else predictions  # type: ignore[assignment]
+    align_predictions(items, preds, path=pred_label)  # validate before writing anything
     judge_client = _client(judge, cache=cache, concurrency=concurrency) if judge is not None else None
     jopts = judge_options or JudgeOptions()
     rd = None
@@ -241,8 +252,8 @@ def score(
             {
                 "benchmark": "rinobench",
                 "task": "score",
-                "predictions": str(Path(predictions).resolve()),
-                "gold": source_label(gold),
+                "predictions": IN_MEMORY if in_memory else str(Path(pred_label).resolve()),
+                "gold": IN_MEMORY if not isinstance(gold, str | Path) else source_label(gold),
                 "judge": judge_client.model_id if judge_client else None,
                 "judge_options": jopts.model_dump() if judge_client else None,
                 "f1_labels": f1_labels,
@@ -252,9 +263,9 @@ def score(
         )
     return run_async(
         ascore(
-            items, preds, run=rd, judge=judge_client, judge_options=jopts, predictions_path=predictions,
-            model=Path(predictions).stem, n_resamples=n_resamples, seed=seed,
-            f1_labels=f1_labels, protocol=_saved_protocol(predictions),  # type: ignore[arg-type]
+            items, preds, run=rd, judge=judge_client, judge_options=jopts, predictions_path=pred_label,
+            model="predictions" if in_memory else Path(pred_label).stem, n_resamples=n_resamples, seed=seed,
+            f1_labels=f1_labels, protocol=None if in_memory else _saved_protocol(pred_label),  # type: ignore[arg-type]
             progress="rinobench: judging justifications" if progress else None,
         ),
         judge_client,

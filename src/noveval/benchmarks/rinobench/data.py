@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -99,21 +100,55 @@ def coerce_score(value: Any) -> int | None:
     return None
 
 
-def load_items(path: str | Path, *, require_gold: bool = False) -> list[RINoBenchItem]:
-    """Load RINoBench items from a ``.json`` array or ``.jsonl`` file.
+IN_MEMORY = "<in-memory records>"
+"""How errors name records given as a Python list instead of a file."""
+
+
+def _records_in_memory(source: Any, kind: str, what: str) -> list[Any] | None:
+    """``source`` as a list of records when it is a list/tuple, None for a path; else an InputError."""
+    if isinstance(source, str | Path):
+        return None
+    if isinstance(source, list | tuple):
+        if not source:
+            raise InputError(IN_MEMORY, None, kind, "the list is empty: no records")
+        return list(source)
+    raise InputError(None, None, kind, f"must be a file path or a list of {what} records, got {type(source).__name__}")
+
+
+def load_items(path: str | Path | Sequence[dict[str, Any] | RINoBenchItem], *,
+               require_gold: bool = False) -> list[RINoBenchItem]:
+    """Load RINoBench items from a ``.json`` array or ``.jsonl`` file (or a list of records).
 
     Args:
-        path: The file (published ``train.json`` / ``test.json`` format).
+        path: The file (published ``train.json`` / ``test.json`` format), ``hf:NAME[:SPLIT]``,
+            or the records themselves (dicts in that format or :class:`RINoBenchItem`).
         require_gold: Demand ``novelty_score`` and ``novelty_reasoning`` on every item.
 
     Returns:
-        The items in file order, each with an id (``str(index)`` when absent).
+        The items in order, each with an id (``str(index)`` when absent).
 
     Raises:
-        InputError: naming the file, line and field of the first problem (duplicate ids too).
+        InputError: naming the file (or ``<in-memory records>``), line and field of the
+            first problem (duplicate ids too); a ``path`` that is neither a path nor a list.
     """
-    p = Path(path)
-    items = read_records(p, RINoBenchItem)
+    rows = _records_in_memory(path, "items", "RINoBench item")
+    if rows is None:
+        p: Any = Path(path)  # type: ignore[arg-type]
+        items = read_records(p, RINoBenchItem)
+    else:
+        p = IN_MEMORY
+        items = []
+        for i, r in enumerate(rows):
+            if isinstance(r, RINoBenchItem):
+                items.append(r.model_copy())
+                continue
+            if not isinstance(r, dict):
+                raise InputError(p, None, f"[{i}]", f"expected an object, got {type(r).__name__}")
+            try:
+                items.append(RINoBenchItem.model_validate(r))
+            except ValidationError as e:
+                field, msg = validation_field(e)
+                raise InputError(p, None, f"[{i}].{field}", msg) from e
     seen: set[str] = set()
     for i, it in enumerate(items):
         if it.id is None:
@@ -129,8 +164,12 @@ def load_items(path: str | Path, *, require_gold: bool = False) -> list[RINoBenc
     return items
 
 
-def load_predictions(path: str | Path) -> list[Prediction]:
+def load_predictions(path: str | Path | Sequence[dict[str, Any] | Prediction]) -> list[Prediction]:
     """Load predictions: a published ``[{reasoning, novelty_score}]`` file or our JSONL.
+
+    ``path`` may also be the records themselves (a list of such dicts or of
+    :class:`Prediction`); they are checked by the same rules, and errors name
+    ``<in-memory records>`` and the list index.
 
     ``novelty_score`` must be a score: an integer 1..5 (also written ``4.0``, ``"4"`` or
     ``"4/5"``), or null for a prediction without one — kept as unparseable, never dropped
@@ -143,9 +182,16 @@ def load_predictions(path: str | Path) -> list[Prediction]:
             missing ``novelty_score`` key, a ``novelty_score`` that is not a score in 1..5,
             or a ``reasoning`` that is not text.
     """
-    p = Path(path)
+    given = _records_in_memory(path, "predictions", "{reasoning, novelty_score}")
+    p: Any
+    if given is None:
+        p = Path(path)  # type: ignore[arg-type]
+        rows = _read_rows(p)
+    else:
+        p = IN_MEMORY
+        rows = [(None, r.model_dump() if isinstance(r, Prediction) else r) for r in given]
     out: list[Prediction] = []
-    for i, (line, row) in enumerate(_read_rows(p)):
+    for i, (line, row) in enumerate(rows):
         where = f"[{i}]"
         if not isinstance(row, dict):
             raise InputError(p, line, where, f"expected an object, got {type(row).__name__}")

@@ -86,7 +86,7 @@ def build_candidates(
     """Corpus papers published before ``before_year`` (with an abstract), embedded.
 
     Args:
-        corpus: A :class:`noveval.benchmarks.axioms.pools.Corpus`.
+        corpus: A :class:`noveval.corpus.Corpus`.
         embedder: An :class:`noveval.models.embed.Embedder`.
         before_year: Keep papers with a known year strictly before it (the newest focal year).
         field: Keep only this corpus ``field`` (None: all).
@@ -96,7 +96,7 @@ def build_candidates(
     Raises:
         InputError: no candidate left.
     """
-    from noveval.benchmarks.axioms.pools import paper_text
+    from noveval.corpus import paper_text
     from noveval.models.embed import text_hash
 
     years = np.asarray(corpus.years)
@@ -146,7 +146,7 @@ class Retrieval:
 
 def excluded_titles(cands: Candidates, focal_titles: Sequence[str]) -> list[np.ndarray]:
     """Per focal paper, the candidate positions it may not use (same normalised title)."""
-    from noveval.benchmarks.axioms.pools import normalize_title
+    from noveval.corpus import normalize_title
 
     by_title: dict[str, list[int]] = {}
     for j, t in enumerate(cands.titles):

@@ -53,7 +53,7 @@ class Prepared:
 
 def _paper_fields(corpus: Any, titles: list[str]) -> list[str | None]:
     """Each title's field from its own corpus record (any year), matched by normalised title."""
-    from noveval.benchmarks.axioms.pools import normalize_title
+    from noveval.corpus import normalize_title
 
     by_title: dict[str, str] = {}
     for t, f in zip(corpus.titles, corpus.fields):
@@ -74,7 +74,6 @@ def prepare(reviews: str | Path, corpus: str | Path, opts: Any, embedder: Any) -
     Raises:
         InputError: bad files, no rating, a rated paper without a year, an unknown field.
     """
-    from noveval.benchmarks.axioms.pools import load_corpus, paper_text
     from noveval.benchmarks.validate.data import load_rated_papers
     from noveval.benchmarks.validate.pool import (
         build_candidates,
@@ -82,6 +81,7 @@ def prepare(reviews: str | Path, corpus: str | Path, opts: Any, embedder: Any) -
         field_pools,
         retrieve,
     )
+    from noveval.corpus import load_corpus, paper_text
     from noveval.models.embed import text_hash
 
     timings: dict[str, float] = {}

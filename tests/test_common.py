@@ -1,0 +1,138 @@
+"""Checks every registered system must pass (issue 15 item 1; scikit-learn's ``test_common`` style).
+
+Parametrised over :data:`noveval.benchmarks.BENCHMARKS`, so a new system is checked the
+moment it is registered:
+
+* the registry entry is whole: package, CLI ``run``/``score`` commands, prose for
+  ``noveval benchmarks``, and its prompts found by the prompt catalogue;
+* a bad input file gives one line naming the file (and line, field where the reader
+  knows them), exit code 2, no traceback, and no run folder;
+* a system with Python entry points runs its shipped sample (or a tiny input) with the
+  bundled model, a second run makes zero model calls, and ``noveval.score`` recomputes
+  the run's own scores from the saved outputs alone;
+* a prompt override under ``$NOVEVAL_PROMPTS_DIR`` is what the system reads (through
+  :mod:`noveval.prompts`).
+
+What is not yet checked for every system (left for the systems' own entry points):
+running their shipped samples from Python (novbench, focus, claimcheck, axioms, validate
+run from the CLI and their demos; see tests/report for the demo).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import noveval
+from noveval.benchmarks import BENCHMARKS
+from noveval.cli.main import app
+
+NAMES = list(BENCHMARKS)
+
+# How each system's `run` command is given one input file (the CLI vocabulary is part C's).
+BAD_INPUT_ARGS: dict[str, list[str]] = {
+    "chat": ["-i", "{bad}"],
+    "novbench": ["--data", "{bad}"],
+    "rinobench": ["--items", "{bad}"],
+    "focus": ["--papers", "{bad}"],
+    "claimcheck": ["--task", "extract", "--papers", "{bad}"],
+    "axioms": ["--corpus", "{bad}", "--fulltext", "{bad}"],
+    "validate": ["--reviews", "{bad}", "--corpus", "{bad}"],
+}
+BAD_RECORD = {"id": "p1", "title": 7, "abstract": ["not", "text"], "year": "n.d.", "prompt": 5,
+              "research_idea": 3, "reviews": "none", "paper_novelty": 1}
+
+
+def test_every_registered_system_is_in_this_table() -> None:
+    assert set(BAD_INPUT_ARGS) == set(BENCHMARKS)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_registry_entry_is_whole(name: str) -> None:
+    b = BENCHMARKS[name]
+    importlib.import_module(b.package)
+    cli = importlib.import_module(b.cli)
+    assert callable(cli.run) and callable(cli.score), "every system has `noveval run/score <name>`"
+    about = b.about
+    assert about is not None and about.task and about.needs, "every system has its prose for `noveval benchmarks`"
+    from importlib.resources import files
+
+    from noveval.prompts import PROMPT_PACKAGES
+
+    if files(b.package).joinpath("prompts").is_dir():
+        assert PROMPT_PACKAGES.get(name) == b.package, "the prompt catalogue must find the system's templates"
+    if b.api is not None:
+        assert b.entry("run") is not None and b.entry("score") is not None
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_bad_input_is_one_line_exit_2_and_nothing_written(name: str, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(BAD_RECORD) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    args = ["run", name, *[a.format(bad=bad) for a in BAD_INPUT_ARGS[name]], "-o", str(out)]
+    r = CliRunner().invoke(app, args)
+    text = r.output.strip()
+    assert r.exit_code == 2, text
+    assert "Traceback" not in text and f"{bad}:1: " in text, text  # file:line: field: problem
+    assert not out.exists(), f"{name} wrote {sorted(p.name for p in out.iterdir())} before failing"
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("name", [n for n in NAMES if BENCHMARKS[n].api is not None])
+def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> None:
+    from noveval.io import read_json
+    from noveval.models.calls import ledger_scope
+
+    data, options, score_kw = None, {"limit": 2, "max_tokens": 128}, {}
+    if name == "focus":  # one paper, one human review, short reviews; no BERTScore
+        options = {"limit": 1, "max_reviews": 1, "max_tokens": 128, "text_metrics": False, "plot": False}
+        score_kw = {"text_metrics": False, "plot": False}
+    if name == "novbench":  # scoring reads the reviewers' comments from the records file
+        from noveval.benchmarks._contract import sample_file
+        from noveval.benchmarks.novbench.contract import SAMPLE
+
+        score_kw = {"data": sample_file(*SAMPLE)}
+    if name == "chat":  # chat ships no sample: two prompts, one with its reference
+        data = tmp_path / "prompts.jsonl"
+        data.write_text(json.dumps({"id": "a", "prompt": "Say yes.", "reference": "yes"}) + "\n"
+                        + json.dumps({"id": "b", "prompt": "Say no."}) + "\n", encoding="utf-8")
+        options, score_kw = {"max_tokens": 8}, {"data": data}
+    out = tmp_path / "run"
+    folder = noveval.run(name, model="local", out=out, data=data, options=options)
+    with ledger_scope() as ledger:
+        assert noveval.run(name, model="local", out=out, data=data, options=options) == folder
+    assert ledger.totals()["requests"] == 0, "a finished run re-run must make zero model calls"
+    with ledger_scope() as ledger:
+        scores = noveval.score(folder, **score_kw)
+    assert ledger.totals()["requests"] == 0, "scoring saved outputs makes no model call"
+    written = noveval.read_scores(folder)
+    assert scores.primary_metric == written.primary_metric and scores.primary_metric in scores.metrics
+    for metric, m in written.metrics.items():
+        if m.mean is not None:
+            assert scores.metrics[metric].mean == pytest.approx(m.mean), metric
+            assert scores.metrics[metric].n == m.n, metric
+    assert read_json(folder / "config.json")["benchmark"] == name
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n in __import__("noveval.prompts").prompts.packages()])
+def test_prompt_override_is_read(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from noveval.prompts import export_prompts, load, shipped_names
+
+    export_prompts(tmp_path)
+    mine = shipped_names(name)
+    assert mine, f"{name} has a prompts package but no templates"
+    target = next((tmp_path / name).glob(f"{mine[0]}.*"))
+    shipped = load(name, mine[0])
+    target.write_text(target.read_text(encoding="utf-8") + "\nOVERRIDDEN-FOR-TEST\n", encoding="utf-8")
+    monkeypatch.setenv("NOVEVAL_PROMPTS_DIR", str(tmp_path))
+    got = load(name, mine[0])
+    assert got.overridden and "OVERRIDDEN-FOR-TEST" in got.text and got.sha != shipped.sha
+    monkeypatch.delenv("NOVEVAL_PROMPTS_DIR")
+    assert not load(name, mine[0]).overridden
+    assert os.environ.get("NOVEVAL_PROMPTS_DIR") is None
