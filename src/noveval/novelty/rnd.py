@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -92,7 +93,7 @@ class RND:
             out[i] = rnd_from_distances(d_f, d_pool[pos], pos, q=self.q)
         return out
 
-    def score_indexed(self, sim: np.ndarray, focal: int, pool_idx: Sequence[int] | np.ndarray) -> float:
+    def score_indexed(self, sim: np.ndarray | Any, focal: int, pool_idx: Sequence[int] | np.ndarray) -> float:
         """RND with the pool given as row indices of a precomputed similarity matrix ``sim``.
 
         Identical result to ``score(E[focal], E[pool_idx])`` when ``sim = E @ E.T``; only the

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -41,6 +42,6 @@ class Yin:
         """Yin score of each focal row against the same pool (one matrix product)."""
         return np.asarray(self._reduce(pairwise_cosine_distance(focals, pool)), dtype=np.float64)
 
-    def score_indexed(self, sim: np.ndarray, focal: int, pool_idx: Sequence[int] | np.ndarray) -> float:
+    def score_indexed(self, sim: np.ndarray | Any, focal: int, pool_idx: Sequence[int] | np.ndarray) -> float:
         """Yin score with the pool as row indices of a precomputed similarity matrix."""
         return float(self._reduce(cosine_distance(sim[focal, np.asarray(pool_idx)])))

@@ -41,8 +41,9 @@ TITLE_ONLY_SKIP = {"Ax3grad", "Ax3<base"}
 
 def check(axiom: str, scores: Mapping[str, float | None]) -> bool | None:
     """Pass/fail of one check from variant scores; None when a variant is missing or NaN."""
-    vals = [scores.get(v) for v in AXIOM_VARIANTS[axiom]]
-    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in vals):
+    raw = [scores.get(v) for v in AXIOM_VARIANTS[axiom]]
+    vals = [v for v in raw if v is not None and not (isinstance(v, float) and math.isnan(v))]
+    if len(vals) < len(raw):
         return None
     if axiom in _GREATER:
         return bool(vals[0] > vals[1])

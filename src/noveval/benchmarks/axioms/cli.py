@@ -178,7 +178,7 @@ def compare_cmd(
         raise InputError(str(run_b / "per_item.jsonl"), None, "id", f"no focal paper or metric in common with {run_a}")
     for m, agr in res.items():
         frac, n = agr["all"]
-        cells = " ".join(f"{ax}={'–' if agr[ax][0] is None else f'{100 * agr[ax][0]:.0f}'}" for ax in AXIOMS)
+        cells = " ".join(f"{ax}={_pct0(agr[ax][0])}" for ax in AXIOMS)
         typer.echo(f"{m}: {_p(None if frac is None else 100 * frac)} of {n} checks agree; {cells}")
 
 
@@ -195,6 +195,10 @@ def format_combine(res: dict) -> str:
     lines.append("ablation (dropped -> test avg): " + ", ".join(
         f"{k}: {_p(v['test_avg'])}" for k, v in res["ablation"].items()))
     return "\n".join(lines)
+
+
+def _pct0(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.0f}"
 
 
 def _p(x: float | None) -> str:

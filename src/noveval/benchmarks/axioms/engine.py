@@ -16,6 +16,7 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import numpy as np
 
@@ -283,7 +284,8 @@ def score_fasttext(metric: FastTextLOF, task: TaskData, items: Sequence[FocalIte
                 (it.item_id, v, task.titles[it.local], added))
     out: Scores = {it.item_id: {} for it in items}
     cache = cache if cache is not None else {}
-    jobs, keys = [], []
+    jobs: list[Any] = []
+    keys: list[Any] = []
     for _k, (rows, focal, qs) in groups.items():
         titles = [task.titles[int(r)] for r in rows]
         todo = []
@@ -360,7 +362,7 @@ def naive_variant_scores(metric_name: str, metric, emb: np.ndarray, task: TaskDa
 
 def group_sizes(variants: dict[str, Variants]) -> dict[str, int]:
     """How many distinct pool contents the variants have (shared-work diagnostics)."""
-    keys = defaultdict(int)
+    keys: defaultdict[Any, int] = defaultdict(int)
     for vs in variants.values():
         for rows in vs.values():
             keys[pool_key(rows)] += 1

@@ -60,11 +60,15 @@ def parse_paraphrase(text: str, *, fallback_title: str = "") -> tuple[str, str] 
     if t_at is not None or a_at is not None:
         title, after_title = "", 0
         if t_at is not None:
-            title, after_title = _clean(_TITLE.match(lines[t_at]).group(1)), t_at + 1
+            t_match = _TITLE.match(lines[t_at])
+            assert t_match is not None  # t_at was chosen by this pattern
+            title, after_title = _clean(t_match.group(1)), t_at + 1
             if not title and after_title < len(lines) and after_title != a_at:  # "Title:" alone on its line
                 title, after_title = _clean(lines[after_title]), after_title + 1
         if a_at is not None:
-            body = [_ABSTRACT.match(lines[a_at]).group(1), *lines[a_at + 1:]]
+            a_match = _ABSTRACT.match(lines[a_at])
+            assert a_match is not None  # a_at was chosen by this pattern
+            body = [a_match.group(1), *lines[a_at + 1:]]
         else:
             body = lines[after_title:]
         abstract = " ".join(b for b in (_clean(x) for x in body) if b and not _TITLE.match(b))

@@ -131,8 +131,8 @@ def run_focus(
         raise InputError(papers_path, None, "accepted", f"no paper qualifies under --protocol "
                          f"{proto.name} ({selection['rule']}; {selection['accepted']} accepted)")
     annotator = annotator or model
-    kw = {"cache": "default" if cache else None, "refresh": refresh, "concurrency": concurrency,
-          "timeout_s": timeout_s}
+    kw: dict[str, Any] = {"cache": "default" if cache else None, "refresh": refresh, "concurrency": concurrency,
+                          "timeout_s": timeout_s}
     gen_client = get_client(model, **kw)
     ann_client = gen_client if annotator == model else get_client(annotator, **kw)
     config = {

@@ -255,4 +255,4 @@ async def agenerate(
         })
         return out
 
-    return await run_items(run, "predictions", list(items), worker, id_of=lambda it: it.id, progress=progress)
+    return await run_items(run, "predictions", list(items), worker, id_of=lambda it: str(it.id), progress=progress)
