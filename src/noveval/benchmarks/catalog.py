@@ -63,7 +63,7 @@ CATALOG: dict[str, About] = {
                "the Fluency Score (--ppl-model, default the bundled SmolLM2)"),
         data=("released with the paper: github.com/njust-winchy/llm4novelty (coling2020.json, the EMNLP 2023 "
               "sample, the labelled sentence files); here under $D/novbench/",),
-        demo=("4 invented records, zero-shot and RAG prompting, 384 answer tokens",
+        demo=("2 of 4 invented records, zero-shot and RAG prompting, 256 answer tokens",
               "Fluency Score perplexity from the bundled SmolLM2-135M (the paper used distilgpt2)"),
         examples=("noveval run novbench --data $D/novbench/coling2020.json --prompting zero-shot -o runs/nb-zs",
                   "noveval score novbench --predictions runs/nb-zs --data $D/novbench/coling2020.json"),
@@ -100,7 +100,7 @@ CATALOG: dict[str, About] = {
                "a chat model (--model) and an annotator model (--annotator, default --model)"),
         data=("the paper's own dataset is not public; NeurIPS 2023-2025 OpenReview reviews are: "
               "$D/reviews/neurips-2024.jsonl.gz here",),
-        demo=("3 invented papers, 1 human review each, 400-token reviews; the same bundled model annotates",),
+        demo=("2 of 3 invented papers, 1 human review each, 300-token reviews; the same bundled model annotates",),
         examples=("noveval run focus -p $D/reviews/neurips-2024.jsonl.gz --limit 5 -o runs/focus",
                   "noveval score focus runs/focus"),
     ),

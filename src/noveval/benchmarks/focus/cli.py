@@ -157,7 +157,7 @@ def agreement_cmd(
 
 def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
          data_dir: Path | None = None) -> list[Path]:
-    """Tiny end-to-end: the shipped sample papers (or 3 real NeurIPS 2024 papers with ``real``)."""
+    """Tiny end-to-end: 2 shipped sample papers (or 2 real NeurIPS 2024 papers with ``real``)."""
     from importlib import resources
 
     from noveval.benchmarks.focus.pipeline import run_focus
@@ -173,5 +173,5 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
     else:
         papers = Path(str(resources.files("noveval") / "samples" / "focus" / "sample_reviews.jsonl"))
     out = Path(out_dir) / "focus"
-    run_focus(papers, out, model=model, limit=3, max_reviews=1, max_tokens=400)
+    run_focus(papers, out, model=model, limit=2, max_reviews=1, max_tokens=300)
     return [out / "scores.json", out / "per_item.jsonl", out / "focus.png"]

@@ -387,13 +387,13 @@ def demo(
         from importlib import resources
 
         data = Path(str(resources.files("noveval.samples").joinpath("novbench/records.json")))
-        limit = None
+        limit = 2  # the demo's time budget (issue 20: under 5 min cold for all systems)
     client = _mk(model)
     runs = []
     for prompting in ("zero-shot", "rag"):
         run_dir = Path(out_dir) / f"novbench-{prompting}"
         run_generation(
-            data, run_dir, client=client, prompting=prompting, limit=limit, max_tokens=384, progress=None  # type: ignore[arg-type]
+            data, run_dir, client=client, prompting=prompting, limit=limit, max_tokens=256, progress=None  # type: ignore[arg-type]
         )
         score_run(run_dir, data, embedder=embedder)
         runs.append(run_dir)
