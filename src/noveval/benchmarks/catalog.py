@@ -85,7 +85,9 @@ CATALOG: dict[str, About] = {
               "and pass it with --items (run) or --gold (score)",
               "published predictions of 7 models and the rubric: the same repository "
               "(data/novelty_predictions/, label_descriptions.json); here under $D/rinobench/"),
-        demo=("2 of 4 invented ideas, 256 answer tokens; the same bundled model is the judge",),
+        demo=("2 of 4 invented ideas, 256 answer tokens; the same bundled model is the judge",
+              "judge capped for time: at most 3 arguments per justification and kind, 3 related works "
+              "(600-character abstracts), 256-token judge replies (the paper: all arguments)"),
         examples=("noveval run rinobench --items test.json -o runs/rino -m SPEC",
                   "noveval score rinobench --predictions $D/rinobench/predictions/"
                   "novelty_predictions-o3-2025-04-16.json --gold test.json -o runs/rino-o3"),

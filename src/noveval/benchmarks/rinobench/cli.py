@@ -147,6 +147,7 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
     (no gold test set is available there, so the items stay the shipped samples).
     """
     from noveval.benchmarks.rinobench.api import run as api_run
+    from noveval.benchmarks.rinobench.judge import JudgeOptions
 
     rubric = None
     if real and data_dir is not None and (Path(data_dir) / "rinobench" / "label_descriptions.json").exists():
@@ -154,5 +155,7 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
     path = api_run(
         _samples() / "test.json", model=model, judge=model, out=Path(out_dir) / "run", rubric=rubric, limit=2,
         max_tokens=256, overwrite=True,
+        # the demo's time budget: the paper's judge reads every argument; here at most 3 of each kind
+        judge_options=JudgeOptions(max_arguments=3, max_tokens=256, max_related_works=3, max_abstract_chars=600),
     )
     return [path]
