@@ -105,9 +105,13 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
         options, score_kw = {"max_tokens": 8}, {"data": data}
     out = tmp_path / "run"
     folder = noveval.run(name, model="local", out=out, data=data, options=options)
+    # a call that failed in the first run (e.g. a timeout on a loaded machine) is redone on the
+    # re-run by design; every call that succeeded is recorded and must not be made again
+    failed_first = (read_json(folder / "scores.json").get("calls") or {}).get("failed", 0)
     with ledger_scope() as ledger:
         assert noveval.run(name, model="local", out=out, data=data, options=options) == folder
-    assert ledger.totals()["requests"] == 0, "a finished run re-run must make zero model calls"
+    assert ledger.totals()["requests"] <= failed_first, (
+        f"a re-run may only redo the {failed_first} failed calls of the first run")
     with ledger_scope() as ledger:
         scores = noveval.score(folder, **score_kw)
     assert ledger.totals()["requests"] == 0, "scoring saved outputs makes no model call"
