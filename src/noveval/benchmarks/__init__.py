@@ -75,7 +75,7 @@ BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (
     _b("novbench", api=True),
     _b("rinobench", api=True),
     _b("focus", api=True),
-    _b("claimcheck"),
+    _b("claimcheck", api=True),
     _b("axioms"),
     _b("validate"),
 )}
