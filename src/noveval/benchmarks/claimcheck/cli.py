@@ -9,19 +9,8 @@ from typing import Annotated, Any, cast
 
 import typer
 
+from noveval.cli import options as opt  # the shared option definitions (one CLI vocabulary)
 from noveval.cli.common import cli_errors
-from noveval.cli.options import (
-    ConcurrencyOpt,
-    DataDirOpt,
-    JudgeOpt,
-    ModelOpt,
-    NoCacheOpt,
-    OutOpt,
-    OverwriteOpt,
-    RefreshOpt,
-    SeedOpt,
-    TimeoutOpt,
-)
 from noveval.cli.outcome import run_command
 
 app = typer.Typer(help="CLAIMCHECK utilities: annotator agreement, WLE human judging.",
@@ -33,14 +22,14 @@ TASK_HELP = "extract | wi | ca | wl | cv | wle"
 @run_command
 def run(
     task: Annotated[str, typer.Option("--task", help=TASK_HELP)],
-    out: OutOpt,
-    model: ModelOpt = "local",
-    judge: JudgeOpt = None,
+    out: opt.OutOpt,
+    model: opt.ModelOpt = "local",
+    judge: opt.JudgeOpt = None,
     annotations: Annotated[Path | None, typer.Option(
         "--annotations", "-a", help="Annotation file (gold or converted WI output).")] = None,
     papers: Annotated[Path | None, typer.Option(
         "--papers", help="Papers file (id, title, abstract, fulltext, reviews) instead of shared data.")] = None,
-    data_dir: DataDirOpt = None,
+    data_dir: opt.DataDirOpt = None,
     paper_id: Annotated[list[str] | None, typer.Option("--paper-id", help="Only this paper (repeatable).")] = None,
     limit: Annotated[int | None, typer.Option("--limit", "-n", min=1, help="At most N papers.")] = None,
     limit_items: Annotated[int | None, typer.Option("--limit-items", help="At most N task items.")] = None,
@@ -51,7 +40,7 @@ def run(
     max_tokens: Annotated[int, typer.Option("--max-tokens")] = 512,
     temperature: Annotated[float | None, typer.Option(
         "--temperature", help="Default: 0.9 for ca, 0.3 otherwise (Appendix C.1).")] = None,
-    seed: SeedOpt = 0,
+    seed: opt.SeedOpt = 0,
     protocol: Annotated[str, typer.Option(
         "--protocol", help="noveval (default) | paper: WL on weaknesses with targets, one WLE call that "
         "labels and rewrites, cited related works (needs --corpus), seeds 0/42/2025 averaged. "
@@ -62,11 +51,11 @@ def run(
     corpus: Annotated[Path | None, typer.Option(
         "--corpus", help="Corpus (id, title, abstract; e.g. corpus/papers.jsonl.gz) to match the "
         "paper's references against: ca/wl/cv/wle then see the related works a weakness or claim cites.")] = None,
-    concurrency: ConcurrencyOpt = None,
-    timeout: TimeoutOpt = 120.0,
-    no_cache: NoCacheOpt = False,
-    refresh: RefreshOpt = False,
-    overwrite: OverwriteOpt = False,
+    concurrency: opt.ConcurrencyOpt = None,
+    timeout: opt.TimeoutOpt = 120.0,
+    no_cache: opt.NoCacheOpt = False,
+    refresh: opt.RefreshOpt = False,
+    overwrite: opt.OverwriteOpt = False,
 ) -> Path:
     """Run one CLAIMCHECK task (resumable) into OUT."""
     from noveval.benchmarks.claimcheck._common import PROTOCOLS, TaskOptions
