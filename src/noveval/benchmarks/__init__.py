@@ -77,7 +77,7 @@ BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (
     _b("focus", api=True),
     _b("claimcheck", api=True),
     _b("axioms"),
-    _b("validate"),
+    _b("validate", api=True),
 )}
 """Every registered system, in the order ``noveval benchmarks`` and the demo use."""
 
