@@ -24,6 +24,7 @@ import importlib
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -93,7 +94,9 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
     from noveval.io import read_json
     from noveval.models.calls import ledger_scope
 
-    data, options, score_kw = None, {"limit": 2, "max_tokens": 128}, {}
+    data: Path | None = None
+    options: dict[str, Any] = {"limit": 2, "max_tokens": 128}
+    score_kw: dict[str, Any] = {}
     if name == "focus":  # one paper, one human review, short reviews; no BERTScore
         options = {"limit": 1, "max_reviews": 1, "max_tokens": 128, "text_metrics": False, "plot": False}
         score_kw = {"text_metrics": False, "plot": False}
