@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from noveval.errors import InputError
+from noveval.io import complete_rows
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -85,16 +86,7 @@ def _rows(p: Path) -> list[dict[str, Any]]:
     """Complete rows of a JSONL file (a torn last line from a killed run is skipped)."""
     if not p.is_file():
         return []
-    out = []
-    for line in p.read_text(encoding="utf-8").split("\n"):
-        if line.strip():
-            try:
-                row = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(row, dict):
-                out.append(row)
-    return out
+    return complete_rows(p.read_text(encoding="utf-8"))
 
 
 def _flatten(row: dict[str, Any], prefix: str = "") -> dict[str, Any]:

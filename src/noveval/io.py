@@ -31,6 +31,7 @@ __all__ = [
     "read_json",
     "read_jsonl",
     "iter_jsonl",
+    "complete_rows",
     "iter_records",
     "read_records",
     "write_json",
@@ -108,6 +109,24 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
             yield i, json.loads(line)
         except json.JSONDecodeError as e:
             raise InputError(p, i, None, f"invalid JSON: {e.msg} (column {e.colno})") from e
+
+
+def complete_rows(text: str) -> list[dict[str, Any]]:
+    """The JSON objects of a JSONL text, skipping blank, torn or non-object lines.
+
+    For reading what a run (possibly killed mid-write) or a provider left behind, where a
+    bad line is not the user's input error; user files go through :func:`read_jsonl`.
+    """
+    out = []
+    for line in text.split("\n"):
+        if line.strip():
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(row, dict):
+                out.append(row)
+    return out
 
 
 @overload

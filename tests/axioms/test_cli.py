@@ -20,7 +20,7 @@ def _fast_embedder(monkeypatch, embedder):
 
 def test_axioms_run_combine_score(tmp_path):
     r = CliRunner().invoke(cli.app, ["run", "--out", str(tmp_path / "r"), "--sample", "--focal", "4",
-                                     "--model", "none", "-m", "Yin", "-m", "RND", "--task", "graph learning",
+                                     "--model", "none", "--metric", "Yin", "--metric", "RND", "--task", "graph learning",
                                      "--task", "motion planning"])
     assert r.exit_code == 0, r.output
     assert "| All | Yin |" in r.output
@@ -62,7 +62,7 @@ def test_novelty_score(tmp_path):
 
 def test_compare_runs_counts_changed_decisions(tmp_path):
     r = CliRunner().invoke(cli.app, ["run", "--out", str(tmp_path / "a"), "--sample", "--focal", "4",
-                                     "--model", "none", "-m", "Yin", "--task", "graph learning"])
+                                     "--model", "none", "--metric", "Yin", "--task", "graph learning"])
     assert r.exit_code == 0, r.output
     rows = [json.loads(x) for x in (tmp_path / "a" / "per_item.jsonl").read_text().splitlines()]
     n = sum(v is not None for row in rows for v in row["checks"]["Yin"].values())

@@ -105,7 +105,7 @@ def test_cli_options_reach_the_config(tmp_path):
     from noveval.benchmarks.axioms import cli
 
     r = CliRunner().invoke(cli.app, ["run", "--out", str(tmp_path / "r"), "--sample", "--focal", "3", "--model", "none",
-                                     "-m", "Yin", "-m", "RND", "--task", "graph learning", "--rnd-p", "7", "--rnd-q", "3",
+                                     "--metric", "Yin", "--metric", "RND", "--task", "graph learning", "--rnd-p", "7", "--rnd-q", "3",
                                      "--ax56-rule", "paper", "--seeds", "2", "--semnovel-metric", "euclidean",
                                      "--fasttext-variant", "normalized"])
     assert r.exit_code == 0, r.output

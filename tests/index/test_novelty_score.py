@@ -129,7 +129,7 @@ def test_cli_novelty_score_with_year_filters(files, tmp_path: Path):
     pool, papers = files
     out = tmp_path / "rows.jsonl"
     r = CliRunner().invoke(app, ["novelty", "score", "--papers", str(papers), "--pool", str(pool), "--prior-only",
-                                 "-m", "Yin", "-k", "2", "-o", str(out)])
+                                 "--metric", "Yin", "-k", "2", "-o", str(out)])
     assert r.exit_code == 0, r.output
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert [x["pool"]["size"] for x in rows] == [3, 2, 5] and "q2: Yin=" in r.output and "(pool 2)" in r.output

@@ -57,7 +57,7 @@ def test_cli_run_and_score_samples_rag(tmp_path, cli):
     assert scores["extra"]["embedder"] == scores["extra"]["relevance_embedder"]
     folder = str(bundled_minilm_path())
     r = CliRunner().invoke(
-        cli, ["score", "novbench", "--predictions", str(out), "--data", str(SAMPLES), "--clarity", "reference",
+        cli, ["score", "novbench", str(out), "--data", str(SAMPLES), "--clarity", "reference",  # positional run folder
               "--relevance-embedder", f"local:{folder}"]
     )
     assert r.exit_code == 0, r.output

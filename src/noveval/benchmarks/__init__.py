@@ -75,9 +75,9 @@ BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (
     _b("novbench", api=True),
     _b("rinobench", api=True),
     _b("focus", api=True),
-    _b("claimcheck"),
+    _b("claimcheck", api=True),
     _b("axioms"),
-    _b("validate"),
+    _b("validate", api=True),
 )}
 """Every registered system, in the order ``noveval benchmarks`` and the demo use."""
 

@@ -48,7 +48,7 @@ CATALOG: dict[str, About] = {
                "a chat model (--model)"),
         data=("your own prompts",),
         examples=("noveval run chat -i prompts.jsonl -o runs/chat -m local",
-                  "noveval score chat -i prompts.jsonl -r runs/chat"),
+                  "noveval score chat runs/chat -i prompts.jsonl"),
     ),
     "novbench": About(
         title="NovBench",
@@ -66,7 +66,7 @@ CATALOG: dict[str, About] = {
         demo=("2 of 4 invented records, zero-shot and RAG prompting, 256 answer tokens",
               "Fluency Score perplexity from the bundled SmolLM2-135M (the paper used distilgpt2)"),
         examples=("noveval run novbench --data $D/novbench/coling2020.json --prompting zero-shot -o runs/nb-zs",
-                  "noveval score novbench --predictions runs/nb-zs --data $D/novbench/coling2020.json"),
+                  "noveval score novbench runs/nb-zs --data $D/novbench/coling2020.json"),
     ),
     "rinobench": About(
         title="RINoBench",
@@ -89,7 +89,7 @@ CATALOG: dict[str, About] = {
               "judge capped for time: at most 3 arguments per justification and kind, 3 related works "
               "(600-character abstracts), 256-token judge replies (the paper: all arguments)"),
         examples=("noveval run rinobench --items test.json -o runs/rino -m SPEC",
-                  "noveval score rinobench --predictions $D/rinobench/predictions/"
+                  "noveval score rinobench $D/rinobench/predictions/"
                   "novelty_predictions-o3-2025-04-16.json --gold test.json -o runs/rino-o3"),
     ),
     "focus": About(

@@ -132,7 +132,7 @@ def cache_stats() -> None:
 @cache_app.command("clear")
 @cli_errors
 def cache_clear(
-    model: Annotated[str | None, typer.Option("--model", help="Only this model id's responses.")] = None,
+    model: Annotated[str | None, typer.Option("--model", "-m", help="Only this model id's responses.")] = None,
     vectors: Annotated[bool, typer.Option("--vectors", help="Also clear the vector cache.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
 ) -> None:

@@ -20,7 +20,7 @@ __all__ = ["app"]
 app = typer.Typer(help="Score papers' novelty against a reference pool.", no_args_is_help=True)
 
 MetricsOpt = Annotated[list[str] | None, typer.Option(
-    "--metric", "-m", help="Metric (repeatable): Yin, RND, SemNovel, FastTextLOF. Default: Yin and RND.")]
+    "--metric", help="Metric (repeatable): Yin, RND, SemNovel, FastTextLOF. Default: Yin and RND.")]
 
 
 @app.callback()

@@ -48,3 +48,23 @@ MaxCostOpt = Annotated[
 ]
 HF_SOURCE_HELP = "or hf:NAME[:SPLIT], a Hugging Face dataset (hub id, read offline from the local cache, or a save_to_disk folder)"
 """Help text every data option that reads records through :func:`noveval.io.read_records` may append."""
+
+
+def positional_or_alias(positional: list[Path] | None, alias: list[Path] | None, *, what: str, alias_name: str) -> list[Path]:
+    """The inputs of a ``score`` command, given positionally or through its old (hidden) option.
+
+    Every ``score <system>`` takes its run folder (or predictions) as the first positional
+    argument; the option spelling it had before (e.g. ``--predictions``) is kept hidden, so
+    scripts that use it keep working. Giving both is an error.
+
+    Raises:
+        InputError: neither or both spellings given.
+    """
+    from noveval.errors import InputError
+
+    if positional and alias:
+        raise InputError(None, None, alias_name, f"give the {what} once: positionally or with {alias_name}, not both")
+    got = list(positional or alias or [])
+    if not got:
+        raise InputError(None, None, what.upper().replace(" ", "_"), f"missing: give the {what} as the first argument")
+    return got

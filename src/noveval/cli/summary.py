@@ -35,16 +35,9 @@ def _rows(path: Path, kind: str) -> list[dict[str, Any]]:
     f = path / f"{kind}.jsonl"
     if not f.is_file():
         return []
-    out = []
-    for line in f.read_text(encoding="utf-8", errors="replace").split("\n"):
-        if line.strip():
-            try:
-                row = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(row, dict):
-                out.append(row)
-    return out
+    from noveval.io import complete_rows
+
+    return complete_rows(f.read_text(encoding="utf-8", errors="replace"))
 
 
 def _config(run_dir: str | Path | None) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from noveval.errors import ConfigError
+from noveval.io import complete_rows
 from noveval.models.chat import (
     ChatRequest,
     PermanentBackendError,
@@ -199,17 +200,6 @@ def wait(api: BatchAPI, entry: dict[str, Any], store: BatchStore, *, poll_s: flo
             time.sleep(poll)
 
 
-def _lines(text: str) -> list[dict[str, Any]]:
-    out = []
-    for line in text.split("\n"):
-        if line.strip():
-            try:
-                row = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(row, dict):
-                out.append(row)
-    return out
 
 
 def store_results(
@@ -231,7 +221,7 @@ def store_results(
     for file_id in (getattr(batch, "output_file_id", None), getattr(batch, "error_file_id", None)):
         if not file_id:
             continue
-        for row in _lines(api.download(file_id)):
+        for row in complete_rows(api.download(file_id)):
             key = str(row.get("custom_id") or "")
             if key not in keys:
                 continue

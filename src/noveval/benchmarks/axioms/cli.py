@@ -16,7 +16,7 @@ from noveval.cli.outcome import run_command
 app = typer.Typer(help="Axiomatic benchmark of novelty metrics (Liu & Zhai 2026).", no_args_is_help=True)
 
 MetricsOpt = Annotated[list[str] | None, typer.Option(
-    "--metric", "-m", help="Metric (repeatable): Yin, RND, SemNovel, FastTextLOF. Default: all four.")]
+    "--metric", help="Metric (repeatable): Yin, RND, SemNovel, FastTextLOF. Default: all four.")]
 
 
 def _data_dir(data_dir: Path | None) -> Path:
@@ -31,7 +31,7 @@ def _data_dir(data_dir: Path | None) -> Path:
 @run_command
 def run(
     out: OutOpt,
-    model: Annotated[str, typer.Option("--model", help="Chat model for the Ax2 paraphrases ('none' skips Ax2).")] = "local",
+    model: Annotated[str, typer.Option("--model", "-m", help="Chat model for the Ax2 paraphrases ('none' skips Ax2).")] = "local",
     embedder: EmbedderOpt = "local",
     metric: MetricsOpt = None,
     data_dir: DataDirOpt = None,
@@ -44,7 +44,7 @@ def run(
     semnovel_mode: Annotated[str, typer.Option("--semnovel", help="exact (refit t-SNE per variant) or approx (openTSNE transform into per-pool maps).")] = "exact",
     fasttext_mode: Annotated[str, typer.Option("--fasttext", help="exact (retrain per pool content) or approx (reuse base-pool models).")] = "exact",
     ax3_position: Annotated[str, typer.Option("--ax3-position", help="append (paper) or prepend Ax3 fragments to the neighbour abstract (short-context embedders truncate appended text).")] = "append",
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes for t-SNE / fastText.")] = 2,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Processes for t-SNE / fastText.")] = 2,
     seed: SeedOpt = 0,
     seeds: Annotated[int, typer.Option("--seeds", min=1, help="SemNovel t-SNE seeds (seed, seed+1, ...); pass rates are "
                                        "reported as mean ± SD over them.")] = 3,

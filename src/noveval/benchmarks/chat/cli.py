@@ -53,11 +53,16 @@ def run(
 @run_command
 def score(
     input: InputOpt,
-    run_dir: Annotated[Path, typer.Option("--run", "-r", help="Run directory with predictions.jsonl.")],
+    run_dir: Annotated[Path | None, typer.Argument(help="Run directory with predictions.jsonl.", show_default=False)] = None,
+    run_opt: Annotated[Path | None, typer.Option("--run", "-r", hidden=True, help="Old spelling of RUN_DIR.")] = None,
 ) -> Path:
     """Exact-match accuracy of a chat run against the prompts' ``reference`` fields."""
     from noveval.benchmarks.chat.task import load_prompts, score_predictions
+    from noveval.cli.options import positional_or_alias
     from noveval.runs import RunDir
+
+    run_dir = positional_or_alias([run_dir] if run_dir else None, [run_opt] if run_opt else None,
+                                  what="run dir", alias_name="--run")[0]
 
     score_predictions(load_prompts(input), RunDir.open(run_dir))
     return run_dir

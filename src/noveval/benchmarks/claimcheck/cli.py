@@ -4,14 +4,13 @@ nothing heavy is imported at module level."""
 
 from __future__ import annotations
 
-import functools
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, cast
 
 import typer
 
+from noveval.cli import options as opt  # the shared option definitions (one CLI vocabulary)
+from noveval.cli.common import cli_errors
 from noveval.cli.outcome import run_command
 
 app = typer.Typer(help="CLAIMCHECK utilities: annotator agreement, WLE human judging.",
@@ -20,35 +19,19 @@ app = typer.Typer(help="CLAIMCHECK utilities: annotator agreement, WLE human jud
 TASK_HELP = "extract | wi | ca | wl | cv | wle"
 
 
-def _errors(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn InputError into one line on stderr and exit code 2."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from noveval.errors import InputError
-
-        try:
-            return fn(*args, **kwargs)
-        except InputError as e:
-            print(f"error: {e}", file=sys.stderr)
-            raise typer.Exit(2) from None
-
-    return wrapper
-
-
 @run_command
 def run(
     task: Annotated[str, typer.Option("--task", help=TASK_HELP)],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Run directory.")],
-    model: Annotated[str, typer.Option("--model", "-m", help="Model spec.")] = "local",
-    judge: Annotated[str | None, typer.Option("--judge", help="Judge model spec (cv, wle).")] = None,
+    out: opt.OutOpt,
+    model: opt.ModelOpt = "local",
+    judge: opt.JudgeOpt = None,
     annotations: Annotated[Path | None, typer.Option(
         "--annotations", "-a", help="Annotation file (gold or converted WI output).")] = None,
     papers: Annotated[Path | None, typer.Option(
         "--papers", help="Papers file (id, title, abstract, fulltext, reviews) instead of shared data.")] = None,
-    data_dir: Annotated[Path | None, typer.Option("--data-dir", help="Shared data folder.")] = None,
+    data_dir: opt.DataDirOpt = None,
     paper_id: Annotated[list[str] | None, typer.Option("--paper-id", help="Only this paper (repeatable).")] = None,
-    limit: Annotated[int | None, typer.Option("--limit", help="At most N papers.")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", "-n", min=1, help="At most N papers.")] = None,
     limit_items: Annotated[int | None, typer.Option("--limit-items", help="At most N task items.")] = None,
     max_chunks: Annotated[int | None, typer.Option("--max-chunks", help="extract: chunks per paper.")] = None,
     chunk_chars: Annotated[int, typer.Option("--chunk-chars", help="extract: chunk size.")] = 3000,
@@ -57,7 +40,7 @@ def run(
     max_tokens: Annotated[int, typer.Option("--max-tokens")] = 512,
     temperature: Annotated[float | None, typer.Option(
         "--temperature", help="Default: 0.9 for ca, 0.3 otherwise (Appendix C.1).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Sampling seed (noveval protocol, one seed).")] = 0,
+    seed: opt.SeedOpt = 0,
     protocol: Annotated[str, typer.Option(
         "--protocol", help="noveval (default) | paper: WL on weaknesses with targets, one WLE call that "
         "labels and rewrites, cited related works (needs --corpus), seeds 0/42/2025 averaged. "
@@ -68,11 +51,11 @@ def run(
     corpus: Annotated[Path | None, typer.Option(
         "--corpus", help="Corpus (id, title, abstract; e.g. corpus/papers.jsonl.gz) to match the "
         "paper's references against: ca/wl/cv/wle then see the related works a weakness or claim cites.")] = None,
-    concurrency: Annotated[int | None, typer.Option("--concurrency")] = None,
-    timeout: Annotated[float, typer.Option("--timeout", help="Per-call timeout in seconds.")] = 120.0,
-    no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
-    refresh: Annotated[bool, typer.Option("--refresh")] = False,
-    overwrite: Annotated[bool, typer.Option("--overwrite")] = False,
+    concurrency: opt.ConcurrencyOpt = None,
+    timeout: opt.TimeoutOpt = 120.0,
+    no_cache: opt.NoCacheOpt = False,
+    refresh: opt.RefreshOpt = False,
+    overwrite: opt.OverwriteOpt = False,
 ) -> Path:
     """Run one CLAIMCHECK task (resumable) into OUT."""
     from noveval.benchmarks.claimcheck._common import PROTOCOLS, TaskOptions
@@ -119,7 +102,7 @@ def score(
 
 
 @app.command("agreement")
-@_errors
+@cli_errors
 def agreement(
     files: Annotated[list[Path], typer.Argument(help="Annotation files (any number of annotators).")],
     model: Annotated[Path | None, typer.Option(
@@ -145,7 +128,7 @@ def agreement(
 
 
 @app.command("wle-export")
-@_errors
+@cli_errors
 def wle_export(
     run_dir: Annotated[Path, typer.Argument(help="A WLE run directory.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="CSV for the human judges.")],
@@ -160,7 +143,7 @@ def wle_export(
 
 
 @app.command("wle-import")
-@_errors
+@cli_errors
 def wle_import(
     csv_path: Annotated[Path, typer.Argument(help="The CSV with the 'choice' column filled.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Judgments JSONL to write.")],

@@ -120,11 +120,15 @@ def run(
 
 @run_command
 def score(
-    predictions: Annotated[
-        list[Path],
-        typer.Option("--predictions", "-r", help="Run directory or predictions JSONL (repeat for a table)."),
-    ],
     data: DataOpt,
+    predictions: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Run directories or predictions JSONL files (several: a table).", show_default=False),
+    ] = None,
+    predictions_opt: Annotated[
+        list[Path] | None,
+        typer.Option("--predictions", "-r", hidden=True, help="Old spelling of PREDICTIONS (repeatable)."),
+    ] = None,
     embedder: EmbedderOpt = "local",
     relevance_embedder: Annotated[
         str | None,
@@ -149,10 +153,12 @@ def score(
     """Score NovBench predictions: Relevance, Coverage, Clarity, DistAcc (+ Human row)."""
     from noveval.benchmarks.novbench.analyses import render_table
     from noveval.benchmarks.novbench.score import score_run
+    from noveval.cli.options import positional_or_alias
     from noveval.errors import InputError
 
+    predictions = positional_or_alias(predictions, predictions_opt, what="predictions", alias_name="--predictions")
     if out is not None and len(predictions) > 1:
-        raise InputError(None, None, "--out", "--out works with a single --predictions input")
+        raise InputError(None, None, "--out", "--out works with a single predictions input")
     results = []
     for p in predictions:
         s = score_run(

@@ -93,8 +93,12 @@ def run(
 
 @run_command(batch=True, budget=True)
 def score(
-    predictions: Annotated[Path, typer.Option("--predictions", "-p", help="Predictions: published [{reasoning, novelty_score}] JSON or our predictions.jsonl.")],
     gold: Annotated[Path, typer.Option("--gold", "-g", help=f"Gold items (test.json format), {HF_SOURCE_HELP}.")],
+    predictions: Annotated[Path | None, typer.Argument(
+        help="Predictions: published [{reasoning, novelty_score}] JSON, our predictions.jsonl, or a run folder "
+        "holding it.", show_default=False)] = None,
+    predictions_opt: Annotated[Path | None, typer.Option(
+        "--predictions", "-p", hidden=True, help="Old spelling of PREDICTIONS.")] = None,
     judge: JudgeOpt = None,
     f1_labels: F1LabelsOpt = "fixed",
     max_arguments: MaxArgumentsOpt = None,
@@ -107,7 +111,12 @@ def score(
 ) -> Path | dict:
     """Score saved RINoBench predictions: F1 1..5/macro, MAE, and with --judge the justification metrics."""
     from noveval.benchmarks.rinobench.api import score as api_score
+    from noveval.cli.options import positional_or_alias
 
+    predictions = positional_or_alias([predictions] if predictions else None, [predictions_opt] if predictions_opt else None,
+                                      what="predictions", alias_name="--predictions")[0]
+    if predictions.is_dir():  # a run folder of `noveval run rinobench`
+        predictions = predictions / "predictions.jsonl"
     scores = api_score(
         predictions, gold, judge=judge, out=out, seed=seed, concurrency=concurrency,
         cache=None if no_cache else "default", overwrite=overwrite, f1_labels=f1_labels,
