@@ -8,7 +8,15 @@ consistent over both orders), position consistency, position bias, tie and unpar
 rates, with 95% bootstrap CIs over pairs (:func:`.task.score_pairs`).
 """
 
-from noveval.benchmarks.pairs.data import Pair, PairSide, load_neurips, build_pairs, neurips_pairs, rinobench_sides, sample_pairs
+from noveval.benchmarks.pairs.data import (
+           Pair,
+           PairSide,
+           build_pairs,
+           load_neurips,
+           neurips_pairs,
+           rinobench_sides,
+           sample_pairs,
+)
 from noveval.benchmarks.pairs.task import parse_choice, score_pairs
 
 __all__ = ["Pair", "PairSide", "build_pairs", "load_neurips", "neurips_pairs", "rinobench_sides", "sample_pairs",

@@ -106,12 +106,12 @@ def rinobench_sides(path: str | Path | Sequence[Any]) -> list[PairSide]:
 
 class _Scores(BaseModel):
     model_config = ConfigDict(extra="allow")
-    originality: int | None = Field(None, ge=1, le=4)
+    originality: int | None = Field(default=None, ge=1, le=4)
 
 
 class _Review(BaseModel):
     model_config = ConfigDict(extra="allow")
-    scores: _Scores = Field(default_factory=_Scores)
+    scores: _Scores = Field(default_factory=lambda: _Scores())
 
 
 class NeurIPSPaper(BaseModel):
