@@ -166,7 +166,7 @@ CATALOG: dict[str, About] = {
         data=("the shipped RINoBench sample (default); $D/reviews/neurips-2025.jsonl.gz with --source neurips",),
         examples=("noveval run novelty-pairs -o runs/pairs-sample -m local",
                   "noveval run novelty-pairs --source neurips --data $D/reviews/neurips-2025.jsonl.gz "
-                  "--limit 60 -o runs/pairs-neurips -m local",
+                  "--limit 100 -o runs/pairs-neurips -m local",
                   "noveval score novelty-pairs -r runs/pairs-sample"),
     ),
 }
