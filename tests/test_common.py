@@ -44,6 +44,7 @@ BAD_INPUT_ARGS: dict[str, list[str]] = {
     "claimcheck": ["--task", "extract", "--papers", "{bad}"],
     "axioms": ["--corpus", "{bad}", "--fulltext", "{bad}"],
     "validate": ["--reviews", "{bad}", "--corpus", "{bad}"],
+    "novelty-pairs": ["--data", "{bad}"],
 }
 BAD_RECORD = {"id": "p1", "title": 7, "abstract": ["not", "text"], "year": "n.d.", "prompt": 5,
               "research_idea": 3, "reviews": "none", "paper_novelty": 1}

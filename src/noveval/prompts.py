@@ -74,6 +74,7 @@ PROMPT_PACKAGES: dict[str, str] = {
     "check": "noveval.check",
     "index": "noveval.index",
     "validate": "noveval.benchmarks.validate",
+    "novelty-pairs": "noveval.benchmarks.pairs",
 }
 """System name -> package whose ``prompts/`` folder holds its templates."""
 

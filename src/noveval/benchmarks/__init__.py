@@ -78,6 +78,8 @@ BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (
     _b("claimcheck", api=True),
     _b("axioms"),
     _b("validate", api=True),
+    Benchmark("novelty-pairs", "noveval.benchmarks.pairs", "noveval.benchmarks.pairs.cli",
+              "noveval.benchmarks.pairs.contract", paper=False),
 )}
 """Every registered system, in the order ``noveval benchmarks`` and the demo use."""
 

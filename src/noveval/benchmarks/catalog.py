@@ -156,6 +156,21 @@ CATALOG: dict[str, About] = {
                   "--field ML",
                   "noveval validate ceiling $D/reviews/neurips-2025.jsonl.gz"),
     ),
+    "novelty-pairs": About(
+        title="novelty-pairs",
+        paper="none: a pairwise task (issue 18) on RINoBench items and NeurIPS 2025 originality scores",
+        task="Say which of two research ideas (or papers) is more novel, each pair asked in both orders; "
+             "accuracy against the gold (per order and consistent over both), position consistency, "
+             "position bias, tie and unparseable rates, 95% bootstrap CIs over pairs.",
+        needs=("items: a RINoBench test.json-format file (gold novelty_score 1-5), or "
+               "reviews/neurips-2025.jsonl.gz (id, title, abstract, keywords, reviews[].scores.originality 1-4)",
+               "a chat model (--model)"),
+        data=("the shipped RINoBench sample (default); $D/reviews/neurips-2025.jsonl.gz with --source neurips",),
+        examples=("noveval run novelty-pairs -o runs/pairs-sample -m local",
+                  "noveval run novelty-pairs --source neurips --data $D/reviews/neurips-2025.jsonl.gz "
+                  "--limit 100 -o runs/pairs-neurips -m local",
+                  "noveval score novelty-pairs -r runs/pairs-sample"),
+    ),
 }
 
 
