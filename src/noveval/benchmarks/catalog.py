@@ -169,7 +169,7 @@ CATALOG: dict[str, About] = {
         examples=("noveval run novelty-pairs -o runs/pairs-sample -m local",
                   "noveval run novelty-pairs --source neurips --data $D/reviews/neurips-2025.jsonl.gz "
                   "--limit 100 -o runs/pairs-neurips -m local",
-                  "noveval score novelty-pairs -r runs/pairs-sample"),
+                  "noveval score novelty-pairs runs/pairs-sample"),
     ),
 }
 

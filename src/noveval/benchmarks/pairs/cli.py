@@ -48,7 +48,7 @@ def run(
 
 @run_command
 def score(
-    run_dir: Annotated[Path, typer.Option("--run", "-r", help="A novelty-pairs run folder (pairs.jsonl + predictions.jsonl).")],
+    run_dir: Annotated[Path, typer.Argument(help="A novelty-pairs run folder (pairs.jsonl + predictions.jsonl).")],
 ) -> Path:
     """Recompute a novelty-pairs run's scores from its saved pairs and answers (no model call)."""
     from noveval.benchmarks.pairs.contract import score as api_score
