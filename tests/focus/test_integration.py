@@ -24,7 +24,7 @@ def test_focus_end_to_end(data_dir, tmp_path):
     assert any(j["source"] == "human" for j in judg)
     # labels are always from the label set or a recorded failure
     for j in judg:
-        assert (j["target"] is not None and j["aspect"] is not None) or j["error"]
+        assert (j["target"] is not None and j["aspect"] is not None) or j["error"] or j["parse_error"]
     extra = scores["extra"]
     for side in ("human", "model"):
         for dist in extra["distributions"][side].values():

@@ -228,7 +228,7 @@ def test_unknown_label_in_a_model_reply_is_a_counted_failure():
     point = FocusPoint(id="p|m|w0", paper_id="p", source="m", polarity="weakness", index=0, text="t")
     row = judgment_row(point, ChatResponse(text='{"target": "Banana"}'),
                        ChatResponse(text='{"aspect": "Validity"}'), "m")
-    assert row["target"] is None and "Banana" in row["error"] and row["aspect"] == "Validity"
+    assert row["target"] is None and "Banana" in row["parse_error"] and row["error"] is None and row["aspect"] == "Validity"
     (scored,) = per_paper_rows(["p"], [_pt("weakness", "Method", "Validity")], [row], text_metrics=False)
     assert scored["n_failed_model"] == 1 and scored["f1_weakness"] == 0.0
 

@@ -144,6 +144,21 @@ class Case:
     is_sha: bool = True  # the recorded value is the template's sha itself (else a signature over it)
 
 
+def _pairs() -> list[dict[str, str]]:
+    from noveval.benchmarks.pairs.data import Pair, PairSide
+    from noveval.benchmarks.pairs.task import build_request
+
+    pair = Pair(id="a|b", a=PairSide(id="a", text="Idea A", gold=4), b=PairSide(id="b", text="Idea B", gold=2),
+                kind="research idea")
+    return _messages(build_request(pair, "ab"))
+
+
+def _pairs_hash() -> str:
+    from noveval.benchmarks.pairs.prompts import prompt_hashes
+
+    return prompt_hashes()["compare"]  # what run() records as config["prompts"]
+
+
 CASES = [
     Case("novbench", "generate_zero_shot", _novbench, _novbench_hash),
     Case("rinobench", "judge_novelty", _rinobench, _rinobench_hash),
@@ -153,6 +168,7 @@ CASES = [
     Case("check", "structured_evaluation", _check, _check_hash),
     Case("index", "rerank", _index, _index_hash),
     Case("validate", "rubric", _validate, _validate_hash, is_sha=False),
+    Case("novelty-pairs", "compare", _pairs, _pairs_hash),
 ]
 
 

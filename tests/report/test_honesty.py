@@ -79,6 +79,9 @@ def test_demo_marks_its_runs_and_ends_with_a_summary_and_the_report(demo_benchma
     assert lines[-1] == f"report: {html.resolve()}"
     scores = json.loads((tmp_path / "d" / "rinobench" / "rinobench-tiny" / "scores.json").read_text())
     assert scores["demo"]["data"] == "invented sample items shipped with noveval"
-    assert scores["demo"]["notes"] == ["2 of 4 invented ideas, 256 answer tokens; the same bundled model is the judge"]
+    from noveval.benchmarks.catalog import CATALOG
+
+    assert scores["demo"]["notes"] == list(CATALOG["rinobench"].demo)  # the demo's caps, named
+    assert scores["demo"]["notes"][0] == "2 of 4 invented ideas, 256 answer tokens; the same bundled model is the judge"
     assert scores["complete"] is True and scores["calls"]["requests"] == 0
     assert 'id="demo-banner"' in html.read_text()

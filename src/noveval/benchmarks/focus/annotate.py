@@ -171,7 +171,7 @@ def judgment_row(point: FocusPoint, target_resp: Any, aspect_resp: Any, annotato
     """One judgments.jsonl row from the two replies of a point."""
     row: dict[str, Any] = point.model_dump()
     row["annotator"] = annotator
-    errors = []
+    errors, unparsed = [], []
     for family, resp in (("target", target_resp), ("aspect", aspect_resp)):
         row[f"raw_{family}"] = resp.text
         if not resp.ok:
@@ -181,6 +181,9 @@ def judgment_row(point: FocusPoint, target_resp: Any, aspect_resp: Any, annotato
         label, err = parse_label(resp.text, family, point.polarity)
         row[family] = label
         if err:
-            errors.append(f"{family}: {err}")
+            unparsed.append(f"{family}: {err}")
+    # a failed call is redone on a re-run ("error"); an answer that does not parse is the
+    # annotator's answer (a failed point in the metrics), kept as it is ("parse_error")
     row["error"] = "; ".join(errors) or None
+    row["parse_error"] = "; ".join(unparsed) or None
     return row
