@@ -170,9 +170,13 @@ def render_review(summary: str, strengths: list[str], weaknesses: list[str]) -> 
 def prediction_row(paper: FocusPaper, response: Any, info: dict[str, Any], model_id: str) -> dict:
     """One predictions.jsonl row from a model's reply."""
     if response.ok:
-        review, err = parse_review(response.text)
+        review, parse_err = parse_review(response.text)
+        err = None
     else:
         review, err = {"summary": "", "strengths": [], "weaknesses": []}, response.error
+        parse_err = None
+    # "error": the call failed (redone on a re-run); "parse_error": the reply is the model's
+    # answer but has no usable strengths/weaknesses (kept: a re-run would get the same reply)
     return {
         "id": paper.id,
         "model": model_id,
@@ -183,6 +187,7 @@ def prediction_row(paper: FocusPaper, response: Any, info: dict[str, Any], model
         "review_text": render_review(review["summary"], review["strengths"], review["weaknesses"]),
         "truncation": info,
         "error": err,
+        "parse_error": parse_err,
     }
 
 

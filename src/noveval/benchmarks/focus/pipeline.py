@@ -321,6 +321,7 @@ def score_run(
         "truncated": sum(1 for r in preds if (r.get("truncation") or {}).get("truncated")),
     }
     extra["generation_failures"] = sum(1 for r in preds if r.get("error"))
+    extra["generation_unparsed"] = sum(1 for r in preds if r.get("parse_error"))
     ref = "mean over" if proto.text_reference == "mean" else "best over"
     extra["text_metrics_note"] = (
         "ROUGE-L (rouge_score, stemmed), BLEU-4 (sacrebleu sentence BLEU /100), BERTScore F1 "
