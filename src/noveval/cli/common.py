@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import typer
@@ -27,22 +28,31 @@ def path_error(e: OSError) -> str:
     return f"{e.filename}: {(e.strerror or str(e)).lower()}"
 
 
+@contextlib.contextmanager
+def user_errors(interrupted_note: str = "") -> Iterator[None]:
+    """Turn :class:`InputError` / :class:`ConfigError` (and an OSError on a path) into one line
+    and exit 2, and Ctrl-C into one line and exit 130 (``interrupted_note`` is appended to it)."""
+    try:
+        yield
+    except (InputError, ConfigError) as e:
+        fail(str(e))
+    except OSError as e:
+        if e.filename is None:
+            raise
+        fail(path_error(e))
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: finished items are saved; run the same command again to resume{interrupted_note}",
+                   err=True)
+        raise typer.Exit(130) from None
+
+
 def cli_errors(fn: F) -> F:
-    """Turn :class:`InputError` / :class:`ConfigError` (and an OSError on a path) into one line and exit 2."""
+    """Run a command inside :func:`user_errors`: one line and exit 2 for bad input."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
+        with user_errors():
             return fn(*args, **kwargs)
-        except (InputError, ConfigError) as e:
-            fail(str(e))
-        except OSError as e:
-            if e.filename is None:
-                raise
-            fail(path_error(e))
-        except KeyboardInterrupt:
-            typer.echo("interrupted: finished items are saved; run the same command again to resume", err=True)
-            raise typer.Exit(130) from None
 
     return wrapper  # type: ignore[return-value]
 

@@ -37,7 +37,7 @@ from typing import Annotated, Any, TypeVar, overload
 
 import typer
 
-from noveval.cli.common import fail, path_error
+from noveval.cli.common import fail, user_errors
 from noveval.errors import ConfigError, InputError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -225,28 +225,20 @@ def _wrap(fn: F, *, summary: bool, batch: bool = False, budget: bool = False) ->
         except (InputError, ConfigError) as e:
             fail(str(e))
         with ledger_scope(max_cost=max_cost) as ledger, heartbeat(label, status=ledger.progress_line):
-            try:
-                result = _call(fn, args, kwargs, batch)
-            except BudgetExceeded as e:
-                _stopped_by_budget(e, ledger, json_out)
-            except EndpointError as e:
-                if not e.midrun:
-                    fail(str(e))
-                for d in ledger.run_dirs:
-                    if d.is_dir():
-                        mark_complete(d, ledger)
-                typer.echo(f"error: {e}; finished items are saved: run the same command again to resume", err=True)
-                raise typer.Exit(EXIT_INCOMPLETE) from None
-            except (InputError, ConfigError) as e:
-                fail(str(e))
-            except OSError as e:
-                if e.filename is None:
-                    raise
-                fail(path_error(e))
-            except KeyboardInterrupt:
-                note = " (a submitted batch keeps running at the provider: the same command collects it)" if batch else ""
-                typer.echo(f"interrupted: finished items are saved; run the same command again to resume{note}", err=True)
-                raise typer.Exit(130) from None
+            note = " (a submitted batch keeps running at the provider: the same command collects it)" if batch else ""
+            with user_errors(note):  # outermost: EndpointError is a ConfigError, handled first below
+                try:
+                    result = _call(fn, args, kwargs, batch)
+                except BudgetExceeded as e:
+                    _stopped_by_budget(e, ledger, json_out)
+                except EndpointError as e:
+                    if not e.midrun:
+                        fail(str(e))
+                    for d in ledger.run_dirs:
+                        if d.is_dir():
+                            mark_complete(d, ledger)
+                    typer.echo(f"error: {e}; finished items are saved: run the same command again to resume", err=True)
+                    raise typer.Exit(EXIT_INCOMPLETE) from None
             complete = finish(result if summary else None, ledger, json_out=json_out)
         if not complete and not allow_failures:
             raise typer.Exit(EXIT_INCOMPLETE)
