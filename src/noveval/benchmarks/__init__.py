@@ -76,7 +76,7 @@ BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (
     _b("rinobench", api=True),
     _b("focus", api=True),
     _b("claimcheck", api=True),
-    _b("axioms"),
+    _b("axioms", api=True),
     _b("validate", api=True),
     Benchmark("novelty-pairs", "noveval.benchmarks.pairs", "noveval.benchmarks.pairs.cli",
               "noveval.benchmarks.pairs.contract", paper=False),

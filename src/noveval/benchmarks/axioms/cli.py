@@ -60,57 +60,35 @@ def run(
                                            "them in the pool) or paper (>= 20 references, any found).")] = "ours",
 ) -> Path:
     """Run the axiomatic benchmark: pass rates per metric x axiom x task (Table 2), heatmap."""
-    from dataclasses import replace
-
-    from noveval.benchmarks.axioms.pools import (
-        AX56_RULES,
-        DEFAULT_TASKS,
-        SAMPLE_TASKS,
-        PoolRules,
-        sample_paths,
-    )
-    from noveval.benchmarks.axioms.run import METRIC_ORDER, AxiomsConfig, run_benchmark
+    from noveval.benchmarks.axioms.contract import AxiomsOptions, build_config
+    from noveval.benchmarks.axioms.pools import AX56_RULES, sample_paths
+    from noveval.benchmarks.axioms.run import run_benchmark
     from noveval.errors import InputError
     from noveval.novelty.fasttext_lof import VARIANTS
     from noveval.novelty.semnovel import TSNE_METRICS
 
-    metrics = _metrics(metric or list(METRIC_ORDER))
-    for name, val in (("--semnovel", semnovel_mode), ("--fasttext", fasttext_mode)):
-        if val not in ("exact", "approx"):
-            raise InputError(None, None, name, f"must be exact or approx, got {val!r}")
-    if ax3_position not in ("append", "prepend"):
-        raise InputError(None, None, "--ax3-position", f"must be append or prepend, got {ax3_position!r}")
-    for name, val, allowed in (("--semnovel-metric", semnovel_metric, TSNE_METRICS),
+    for name, val, allowed in (("--semnovel", semnovel_mode, ("exact", "approx")),
+                               ("--fasttext", fasttext_mode, ("exact", "approx")),
+                               ("--ax3-position", ax3_position, ("append", "prepend")),
+                               ("--semnovel-metric", semnovel_metric, TSNE_METRICS),
                                ("--fasttext-variant", fasttext_variant, tuple(VARIANTS)),
                                ("--ax56-rule", ax56_rule, tuple(AX56_RULES))):
         if val not in allowed:
             raise InputError(None, None, name, f"must be {' or '.join(allowed)}, got {val!r}")
     if sample:
         c, f = sample_paths()
-        specs = list(SAMPLE_TASKS)
-        rules = PoolRules(min_refs=20, min_cited=5, ax7_min_pool=40, ax8_min_newer=10, slice_size=20)
-        min_base = 20
     else:
         d = _data_dir(data_dir)
         c = corpus or d / "corpus" / "papers.jsonl.gz"
         f = fulltext or d / "fulltext" / "neurips-2025-fulltext.jsonl.gz"
         if not Path(c).exists():
             raise InputError(str(c), None, None, "corpus not found (use --data-dir, --corpus or --sample)")
-        specs = list(DEFAULT_TASKS)
-        rules, min_base = PoolRules(), 100
-    rules = replace(rules, min_cited=AX56_RULES[ax56_rule])
-    if tasks:
-        unknown = set(tasks) - {t.name for t in specs}
-        if unknown:
-            raise InputError(None, None, "--task", f"unknown task(s): {', '.join(sorted(unknown))}")
-        specs = [t for t in specs if t.name in tasks]
-    cfg = AxiomsConfig(corpus=str(c), fulltext=str(f) if Path(f).exists() else None, tasks=specs,
-                       n_focal=n_focal, seed=seed, min_base=min_base, rules=rules, metrics=metrics,
-                       embedder=embedder, paraphrase_model=None if model == "none" else model,
-                       ax2_limit=ax2_limit, semnovel_mode=semnovel_mode, fasttext_mode=fasttext_mode,
-                       n_jobs=jobs, rnd_p=rnd_p or (20 if sample else 100), rnd_q=rnd_q or (5 if sample else 50),
-                       ft_bucket=20_000 if sample else 2_000_000, ax3_position=ax3_position,
-                       fasttext_variant=fasttext_variant, semnovel_metric=semnovel_metric, semnovel_seeds=seeds)
+    opts = AxiomsOptions.model_validate(dict(
+        tasks=tasks, metrics=metric, embedder=embedder, n_focal=n_focal, ax2_limit=ax2_limit,
+        semnovel_mode=semnovel_mode, fasttext_mode=fasttext_mode, fasttext_variant=fasttext_variant,
+        semnovel_metric=semnovel_metric, seeds=seeds, ax3_position=ax3_position, ax56_rule=ax56_rule,
+        rnd_p=rnd_p, rnd_q=rnd_q, jobs=jobs, seed=seed))
+    cfg = build_config(c, f, opts, paraphrase_model=None if model == "none" else model, sample=sample)
     res = run_benchmark(cfg, out)
     typer.echo((Path(out) / "table.md").read_text())
     typer.echo(f"timings (s): {res['extra']['timings_s']}")
@@ -121,18 +99,12 @@ def run(
 def score(
     run_dir: Annotated[Path, typer.Argument(help="A finished or partial axioms run directory.")],
 ) -> Path:
-    """Recompute the pass-rate table and heatmap of a run from its per_item.jsonl (no model calls)."""
-    import json
+    """Recompute the pass-rate table, scores.json and heatmap of a run from its per_item.jsonl (no model calls)."""
+    from noveval.benchmarks.axioms.contract import score as score_run
+    from noveval.benchmarks.axioms.run import format_table
 
-    from noveval.benchmarks.axioms.plots import heatmap
-    from noveval.benchmarks.axioms.run import format_table, table
-    from noveval.io import read_jsonl
-
-    rows = read_jsonl(run_dir / "per_item.jsonl")
-    metrics = json.loads((run_dir / "config.json").read_text())["config"]["metrics"]
-    tab = table(rows, metrics)
-    heatmap(tab, metrics, run_dir / "heatmap.png")
-    typer.echo(format_table(tab, metrics))
+    res = score_run(run_dir)
+    typer.echo(format_table(res["extra"]["table"], list(res["metrics"])))
     return run_dir
 
 
@@ -206,39 +178,32 @@ def _p(x: float | None) -> str:
 
 
 def _metrics(names: list[str]) -> list[str]:
-    from noveval.benchmarks.axioms.run import METRIC_ORDER
-    from noveval.errors import InputError
+    from noveval.benchmarks.axioms.contract import metric_names
 
-    out = []
-    for n in names:
-        hit = [m for m in METRIC_ORDER if m.lower() == n.lower()]
-        if not hit:
-            raise InputError(None, None, "--metric", f"unknown metric {n!r}; choose from {', '.join(METRIC_ORDER)}")
-        out.append(hit[0])
-    return out
+    return metric_names(names)
 
 
 def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
          data_dir: Path | None = None) -> list[Path]:
     """Tiny configuration: the shipped sample (or 1 real task, 10 focal papers with ``real``)."""
     from noveval.benchmarks.axioms.combine import combine
-    from noveval.benchmarks.axioms.pools import DEFAULT_TASKS, SAMPLE_TASKS, PoolRules, sample_paths
-    from noveval.benchmarks.axioms.run import AxiomsConfig, run_benchmark
+    from noveval.benchmarks.axioms.contract import AxiomsOptions, build_config
+    from noveval.benchmarks.axioms.pools import DEFAULT_TASKS, sample_paths
+    from noveval.benchmarks.axioms.run import run_benchmark
     from noveval.io import read_jsonl, write_json
 
     out = Path(out_dir) / "axioms"
+    tiny = {"embedder": embedder, "semnovel_mode": "approx", "fasttext_mode": "approx"}
     if real:
         d = _data_dir(data_dir)
-        cfg = AxiomsConfig(corpus=str(d / "corpus" / "papers.jsonl.gz"),
-                           fulltext=str(d / "fulltext" / "neurips-2025-fulltext.jsonl.gz"),
-                           tasks=[DEFAULT_TASKS[3]], n_focal=10, embedder=embedder, paraphrase_model=model,
-                           ax2_limit=3, semnovel_mode="approx", fasttext_mode="approx", metrics=["Yin", "RND"])
+        opts = AxiomsOptions.model_validate({**tiny, "tasks": [DEFAULT_TASKS[3].name], "n_focal": 10,
+                                             "ax2_limit": 3, "metrics": ["Yin", "RND"]})
+        cfg = build_config(d / "corpus" / "papers.jsonl.gz", d / "fulltext" / "neurips-2025-fulltext.jsonl.gz",
+                           opts, paraphrase_model=model)
     else:
         c, f = sample_paths()
-        cfg = AxiomsConfig(corpus=str(c), fulltext=str(f), tasks=list(SAMPLE_TASKS), n_focal=6, min_base=20,
-                           rules=PoolRules(min_refs=20, min_cited=5, ax7_min_pool=40, ax8_min_newer=10, slice_size=20),
-                           embedder=embedder, paraphrase_model=model, ax2_limit=2, semnovel_mode="approx",
-                           fasttext_mode="approx", rnd_p=20, rnd_q=5, ft_bucket=20_000)
+        opts = AxiomsOptions.model_validate({**tiny, "n_focal": 6, "ax2_limit": 2})
+        cfg = build_config(c, f, opts, paraphrase_model=model, sample=True)
     run_benchmark(cfg, out, progress=False)
     rows = read_jsonl(out / "per_item.jsonl")
     write_json(out / "combine.json", combine(rows, cfg.metrics))

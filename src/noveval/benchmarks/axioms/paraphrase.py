@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 
 def make_messages(title: str, abstract: str) -> list[dict[str, str]]:
@@ -94,17 +95,19 @@ def usable(original: str, rewritten: str, *, min_len_ratio: float = 0.4, min_dis
     return len(words) < 50 or len(set(words)) / len(words) >= min_distinct
 
 
-def paraphrase_many(papers: Sequence[tuple[str, str]], *, model: str = "local",
+def paraphrase_many(papers: Sequence[tuple[str, str]], *, model: str | Any = "local",
                     max_tokens: int = 400, seed: int = 0, progress: str | None = "paraphrase",
                     ) -> list[tuple[str, str] | None]:
     """Paraphrase (title, abstract) pairs with a chat model.
 
     None where a call failed or the reply is not :func:`usable` (Ax2 is then not
-    evaluated for that paper; the run's ``task_stats`` count them).
+    evaluated for that paper; the run's ``task_stats`` count them). ``model``: a spec or
+    a chat client.
     """
-    from noveval.models import ChatRequest, GenerationParams, get_client
+    from noveval.benchmarks._contract import client_of
+    from noveval.models import ChatRequest, GenerationParams
 
-    client = get_client(model)
+    client = client_of(model)
     reqs = [ChatRequest(messages=make_messages(t, a),
                         params=GenerationParams(temperature=0.0, max_tokens=max_tokens, seed=seed),
                         tag="axioms-paraphrase") for t, a in papers]

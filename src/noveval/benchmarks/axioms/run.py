@@ -397,7 +397,6 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
         paraphraser: callable ``[(title, abstract)] -> [(title, abstract) | None]``; default
             :func:`paraphrase.paraphrase_many` with ``cfg.paraphrase_model`` (None: Ax2 skipped).
     """
-    from noveval.io import write_text
     from noveval.progress import track
     from noveval.runs import RunDir
 
@@ -467,17 +466,31 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
             tracker.advance()
     order = [it for spec in cfg.tasks for it in done.values() if it["task"] == spec.name]
     rd.write("per_item", order)
-    tab = table(order, cfg.metrics)
-    scores_json = {
-        "benchmark": "axioms", "model": cfg.paraphrase_model, "embedder": cfg.embedder,
-        "primary_metric": "overall Avg pass rate", "greater_is_better": True,
-        "metrics": {m: {"mean": tab["overall"][m]["Avg"], "n": len(order)} for m in cfg.metrics},
-        "extra": {"table": tab, "timings_s": {k: round(v, 2) for k, v in timings.items()},
-                  "task_stats": stats},
-    }
-    rd.write_scores(scores_json)
-    write_text(out / "table.md", format_table(tab, cfg.metrics) + "\n")
-    from noveval.benchmarks.axioms.plots import heatmap
+    return write_results(out, order, cfg.metrics, model=cfg.paraphrase_model, embedder=cfg.embedder,
+                         timings={k: round(v, 2) for k, v in timings.items()}, task_stats=stats)
 
-    heatmap(tab, cfg.metrics, out / "heatmap.png")
+
+def write_results(out: Path, rows: Sequence[dict], metrics: Sequence[str], *, model: str | None,
+                  embedder: str | None, timings: dict, task_stats: dict) -> dict:
+    """Write a run's ``scores.json``, ``table.md`` and ``heatmap.png`` from its ``per_item`` rows.
+
+    The headline metric of each scorer is its overall ``Avg`` pass rate (%, 0-100, higher
+    is better: the share of applicable axiom checks it passes, §6.1).
+
+    Returns:
+        The ``scores.json`` dict.
+    """
+    from noveval.benchmarks.axioms.plots import heatmap
+    from noveval.io import write_json, write_text
+
+    tab = table(rows, metrics)
+    scores_json = {
+        "benchmark": "axioms", "model": model, "embedder": embedder,
+        "primary_metric": "overall Avg pass rate", "greater_is_better": True,
+        "metrics": {m: {"mean": tab["overall"][m]["Avg"], "n": len(rows)} for m in metrics},
+        "extra": {"table": tab, "timings_s": timings, "task_stats": task_stats},
+    }
+    write_json(Path(out) / "scores.json", scores_json)
+    write_text(Path(out) / "table.md", format_table(tab, metrics) + "\n")
+    heatmap(tab, metrics, Path(out) / "heatmap.png")
     return scores_json

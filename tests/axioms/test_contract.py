@@ -1,0 +1,72 @@
+"""Axioms' Python entry points (issue 15): options, the CLI's config equals the API's, score from rows alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from noveval.benchmarks.axioms import contract
+from noveval.errors import InputError
+
+
+@pytest.fixture(autouse=True)
+def _fast_embedder(monkeypatch, embedder):
+    import noveval.models.embed as emb
+
+    monkeypatch.setattr(emb, "get_embedder", lambda spec="local", **kw: embedder)
+
+
+def test_bad_option_names_the_field(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as e:
+        contract.run("none", tmp_path / "r", options={"semnovel_mode": "fast"})
+    assert "options.semnovel_mode" in str(e.value)
+    with pytest.raises(InputError) as e:
+        contract.run("none", tmp_path / "r", options={"focal": 3})  # the CLI flag, not the field
+    assert "options.focal" in str(e.value)
+    with pytest.raises(InputError, match="--metric"):
+        contract.run("none", tmp_path / "r", options={"metrics": ["Yinn"]})
+    assert not (tmp_path / "r").exists()
+
+
+def test_sample_config_is_the_scaled_down_one() -> None:
+    from noveval.benchmarks.axioms.pools import SAMPLE_TASKS, sample_paths
+
+    c, f = sample_paths()
+    cfg = contract.build_config(c, f, contract.AxiomsOptions(metrics=["yin", "FASTTEXTLOF"]),
+                                paraphrase_model=None, sample=True)
+    assert cfg.metrics == ["Yin", "FastTextLOF"]  # case-insensitive, canonical names
+    assert [t.name for t in cfg.tasks] == [t.name for t in SAMPLE_TASKS]
+    assert (cfg.min_base, cfg.rnd_p, cfg.rnd_q, cfg.rules.slice_size) == (20, 20, 5, 20)
+    real = contract.build_config(c, f, contract.AxiomsOptions(ax56_rule="paper"), paraphrase_model="local")
+    assert (real.min_base, real.rnd_p, real.rnd_q, real.rules.min_cited, real.semnovel_seeds) == (100, 100, 50, 1, 3)
+
+
+def test_score_rebuilds_the_run_scores_from_rows_and_skips_a_torn_line(tmp_path: Path) -> None:
+    out = contract.run("none", tmp_path / "r", options={"metrics": ["Yin", "RND"], "n_focal": 4, "progress": False})
+    written = json.loads((out / "scores.json").read_text())
+    (out / "scores.json").unlink()
+    rescored = contract.score(out)
+    assert rescored["metrics"] == written["metrics"] and rescored["extra"]["table"] == written["extra"]["table"]
+    assert json.loads((out / "scores.json").read_text())["metrics"] == written["metrics"]
+    rows = (out / "per_item.jsonl").read_text().splitlines()
+    first_task = json.loads(rows[0])["task"]
+    kept = [r for r in rows if json.loads(r)["task"] == first_task]
+    (out / "per_item.jsonl").write_text("\n".join(kept) + "\n" + rows[-1][:40])  # killed mid-write
+    partial = contract.score(out)
+    assert all(m["n"] == len(kept) for m in partial["metrics"].values())
+    assert list(partial["extra"]["table"]["tasks"]) == [first_task]
+    # by hand: the pass rate of Ax1 for Yin is the share of True among the applicable decisions
+    ax1 = [json.loads(r)["checks"]["Yin"].get("Ax1") for r in kept]
+    applicable = [x for x in ax1 if x is not None]
+    expect = 100.0 * sum(applicable) / len(applicable) if applicable else None
+    assert partial["extra"]["table"]["by_task"][first_task]["Yin"]["rates"]["Ax1"] == expect
+
+
+def test_score_refuses_a_folder_that_is_not_an_axioms_run(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="config.json"):
+        contract.score(tmp_path)
+    (tmp_path / "config.json").write_text(json.dumps({"benchmark": "rinobench", "config": {}}))
+    with pytest.raises(InputError, match="not an axioms run"):
+        contract.score(tmp_path)
