@@ -119,3 +119,26 @@ def test_page_size_is_bounded(tmp_path: Path) -> None:
     assert data["total"] == MAX_ITEMS + 50 and data["shown"] == MAX_ITEMS
     html = write_report([d], tmp_path / "r.html")
     assert html.stat().st_size < 2_500_000
+
+
+def test_report_reads_typed_scores(tmp_path: Path, make_rinobench_run) -> None:
+    """The report reads scores through :class:`noveval.scores.Scores`: an old file's bare-number
+    metric becomes a value, a malformed metric entry is a listed problem, not a crash."""
+    d = make_rinobench_run(tmp_path / "a")
+    scores = json.loads((d / "scores.json").read_text())
+    scores["metrics"]["f1_macro"] = 0.375  # bare number, as very old run folders wrote it
+    (d / "scores.json").write_text(json.dumps(scores))
+    run = load_run(d)
+    assert run.metrics["f1_macro"].mean == 0.375 and run.typed.primary_metric == "f1_macro"
+    rep = build_report([d])
+    head = next(b for b in rep.benchmarks if b.name == "rinobench").headline
+    assert head is not None
+    f1_row = next(cells for label, cells in head.rows if label.startswith("F1") or "macro" in label.lower())
+    assert f1_row[0].value == 0.375
+    bad = make_rinobench_run(tmp_path / "b")
+    scores["metrics"]["f1_macro"] = {"mean": "high"}
+    (bad / "scores.json").write_text(json.dumps(scores))
+    run = load_run(bad)
+    assert any("scores.json" in p and "f1_macro" in p for p in run.problems), run.problems
+    assert run.metrics == {}
+    build_report([bad])  # still renders

@@ -14,6 +14,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from noveval.scores import Scores, read_scores
+
 __all__ = ["format_summary", "item_counts", "format_calls", "format_cost"]
 
 _STREAMS = ("predictions", "judgments")
@@ -101,6 +103,16 @@ def format_cost(cost: dict[str, Any] | None) -> list[str]:
     return cost_lines(cost)
 
 
+def _typed(scores: dict[str, Any]) -> Scores:
+    """``scores`` as :class:`Scores` (a malformed dict: the empty scores, so the summary still prints)."""
+    from noveval.errors import InputError
+
+    try:
+        return read_scores(scores)
+    except InputError:
+        return Scores()
+
+
 def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) -> str:
     """The terminal summary of one run (see module docstring).
 
@@ -112,7 +124,8 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
         Multi-line text, no trailing newline.
     """
     config = _config(run_dir)
-    bench = scores.get("benchmark") or config.get("benchmark") or "run"
+    typed = _typed(scores)
+    bench = typed.benchmark or config.get("benchmark") or "run"
     head = [str(bench)]
     for key in ("task", "prompting"):
         v = scores.get(key) or config.get(key)
@@ -123,8 +136,7 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
         v = v.get("model_id") if isinstance(v, dict) else v
         if isinstance(v, str) and v:
             head.append(f"{key} {v}")
-    raw_extra = scores.get("extra")
-    extra: dict = raw_extra if isinstance(raw_extra, dict) else {}
+    extra = typed.extra
     for key in ("protocol", "f1_labels"):  # settings that change what a number means
         v = scores.get(key) or extra.get(key) or config.get(key)
         if isinstance(v, str) and v:
@@ -135,22 +147,21 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
             lines.append(prefix + extra[key])
     if scores.get("demo"):
         lines.append("DEMO: invented sample items and a tiny model; these numbers say nothing about any model")
-    metrics = scores.get("metrics") or {}
-    primary = scores.get("primary_metric")
+    metrics = typed.metrics
+    primary = typed.primary_metric
     if metrics:
         rows = []
         for name, m in metrics.items():
-            m = m if isinstance(m, dict) else {"mean": m}
-            lo, hi = m.get("ci_low"), m.get("ci_high")
+            lo, hi = m.ci_low, m.ci_high
             ci = f"[{_num(lo)}, {_num(hi)}]" if lo is not None and hi is not None else "–"
             label = f"{name} *" if name == primary else name
-            rows.append((label, _num(m.get("mean")), ci, _num(m.get("n"))))
+            rows.append((label, _num(m.mean), ci, _num(m.n)))
         w = [max(len(r[i]) for r in [("metric", "mean", "95% CI", "n"), *rows]) for i in range(4)]
         lines.append(f"  {'metric':<{w[0]}}  {'mean':>{w[1]}}  {'95% CI':<{w[2]}}  {'n':>{w[3]}}")
         for r in rows:
             lines.append(f"  {r[0]:<{w[0]}}  {r[1]:>{w[1]}}  {r[2]:<{w[2]}}  {r[3]:>{w[3]}}")
         if primary in metrics:
-            better = "higher" if scores.get("greater_is_better", True) else "lower"
+            better = "higher" if typed.greater_is_better is not False else "lower"
             lines.append(f"  * primary metric ({better} is better)")
     else:
         lines.append("  no metrics (nothing to score against: no gold, or not scored yet)")
@@ -158,17 +169,16 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
         c = item_counts(run_dir)
         if c["items"]:
             lines.append(f"items: {c['items']} ({c['unparseable']} answered unparseably, {c['failed']} failed)")
-    lines.append(format_calls(scores.get("calls")))
-    lines.extend(format_cost(scores.get("cost")))
-    got = scores.get("calls")
-    calls: dict[str, Any] = got if isinstance(got, dict) else {}
+    lines.append(format_calls(typed.calls))
+    lines.extend(format_cost(typed.cost))
+    calls: dict[str, Any] = typed.calls or {}
     if calls.get("batched"):
         lines.append(f"batch: {calls['batched']} request(s) answered through the batch API in this invocation "
                      "(ids in batches.json)")
     if calls.get("stopped"):
         lines.append(f"STOPPED AT THE BUDGET: {calls['stopped']}; the items finished so far are saved: "
                      "run the same command with a higher --max-cost to finish")
-    elif scores.get("complete") is False:
+    elif typed.complete is False:
         lines.append("INCOMPLETE: some model calls failed, so these numbers are not a result; "
                      "run the same command again to redo them (answered calls come from the cache)")
     lines.append(f"run folder: {Path(run_dir).resolve()}" if run_dir is not None else "run folder: none (pass --out to save)")

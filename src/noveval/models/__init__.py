@@ -9,6 +9,7 @@ Public API (see ``docs/internals.md``)::
 
 from noveval.models.cache import ResponseCache, cache_key
 from noveval.models.chat import (
+    ChatClientProtocol,
     ChatRequest,
     ChatResponse,
     GenerationParams,
@@ -38,6 +39,7 @@ def get_embedder(*args, **kwargs):  # type: ignore[no-untyped-def]
 
 __all__ = [
     "ChatClient",
+    "ChatClientProtocol",
     "ChatRequest",
     "ChatResponse",
     "GenerationParams",

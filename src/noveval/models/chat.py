@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -133,4 +135,54 @@ class ChatBackend(Protocol):
 
     async def send(self, request: ChatRequest) -> ChatResponse:
         """Make one attempt; return a response with ``text`` set or raise."""
+        ...
+
+
+class ChatClientProtocol(Protocol):
+    """What every system asks of a chat client (:class:`noveval.models.client.ChatClient`
+    implements it; so can a user's own object, e.g. a client for an in-house service).
+
+    Requests go through ``acomplete``/``acomplete_many`` (never raising for a failed
+    request: the response carries ``error``); ``semaphore()`` bounds concurrent calls per
+    event loop; ``run`` runs a coroutine using the client; ``model_id`` names the model in
+    run configs and cache keys; ``stats`` and ``describe()`` are what run folders record.
+    """
+
+    @property
+    def model_id(self) -> str:
+        """The model's identity (no secrets)."""
+        ...
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        """Counters: requests, cache hits, failures, tokens, latency."""
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """What a run config records about the client (no secrets)."""
+        ...
+
+    def semaphore(self) -> asyncio.Semaphore:
+        """The client-wide bound on concurrent calls in the running event loop."""
+        ...
+
+    async def acomplete(self, request: ChatRequest) -> ChatResponse:
+        """One request (cached, retried); failures are in the response."""
+        ...
+
+    async def acomplete_many(self, requests: Sequence[ChatRequest], *, progress: str | None = None,
+                             on_result: Callable[[int, ChatResponse], None] | None = None) -> list[ChatResponse]:
+        """Many requests, answers in request order."""
+        ...
+
+    def complete_many(self, requests: Sequence[ChatRequest], *, progress: str | None = None) -> list[ChatResponse]:
+        """Synchronous :meth:`acomplete_many`."""
+        ...
+
+    def complete(self, messages: list[Message] | str, **params: Any) -> ChatResponse:
+        """One synchronous request from messages (or a user string) and generation parameters."""
+        ...
+
+    def run(self, coro: Any) -> Any:
+        """Run a coroutine that uses the client in a fresh event loop, closing connections after."""
         ...

@@ -68,8 +68,7 @@ def run_config(run: RunData) -> list[tuple[str, str]]:
     from_scores = {x: run.scores[x] for x in ("cache", "judge", "annotator", "embedder") if run.scores.get(x)}
     from_scores.update({x: run.scores[x] for x in ("complete", "calls") if run.scores.get(x) is not None})
     flat = _flat(run.config) + ([(f"scores.{k}", v) for k, v in _flat(from_scores)] if from_scores else [])
-    raw_extra = run.scores.get("extra")
-    extra: dict[str, Any] = raw_extra if isinstance(raw_extra, dict) else {}
+    extra = run.extra
     flat += [(f"extra.{k}", v) for k, v in extra.items() if _CONFIG_KEYS.search(k) and not isinstance(v, list)]
     important = [(k, v) for k, v in flat if _CONFIG_KEYS.search(k)]
     rest = [(k, v) for k, v in flat if not _CONFIG_KEYS.search(k)]
@@ -163,13 +162,13 @@ def cost_line(run: RunData) -> str:
     """What a run's model calls cost, in one line (empty for runs made before costs were recorded)."""
     from noveval.models.costs import cost_lines
 
-    lines = [x.strip() for x in cost_lines(run.scores.get("cost"))]
+    lines = [x.strip() for x in cost_lines(run.typed.cost)]
     return " · ".join(x.removeprefix("cost: ") for x in lines)
 
 
 def incomplete_line(run: RunData) -> str:
     """Why a run is incomplete, in one line: ``3 of 20 model calls failed (first: ...)``."""
-    got = run.scores.get("calls")
+    got = run.typed.calls
     calls: dict[str, Any] = got if isinstance(got, dict) else {}
     parts = []
     if calls.get("failed"):

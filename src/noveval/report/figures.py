@@ -50,8 +50,7 @@ def file_uri(path: Path) -> str:
 
 
 def _extra(r: RunData) -> dict[str, Any]:
-    e = r.scores.get("extra")
-    return e if isinstance(e, dict) else {}
+    return r.extra
 
 
 def focus_figures(runs: list[RunData]) -> list[Figure]:
@@ -219,9 +218,7 @@ def claimcheck_figures(runs: list[RunData]) -> list[Figure]:
     out = []
 
     def mean(r: RunData, k: str) -> float | None:
-        v = (r.scores.get("metrics") or {}).get(k)
-        v = v.get("mean") if isinstance(v, dict) else v
-        return float(v) if isinstance(v, (int, float)) else None
+        return r.typed.mean(k)
 
     wle = [r for r in runs if all(mean(r, k) is not None for k in ("win", "tie", "loss"))]
     if wle:
@@ -243,7 +240,7 @@ def claimcheck_figures(runs: list[RunData]) -> list[Figure]:
                           caption="Judge preference between the rewritten and the original weakness (Table 6)."))
     for r in runs:
         alphas: dict[str, float] = {}
-        for k in r.scores.get("metrics") or {}:
+        for k in r.metrics:
             a = mean(r, k) if k.startswith("alpha_") else None
             if a is not None:
                 alphas[k[6:]] = a

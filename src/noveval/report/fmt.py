@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from noveval.report.model import Cell
+from noveval.scores import MetricValue
 
 __all__ = ["num", "metric_cell", "lower_is_better", "pretty_name", "mark_best"]
 
@@ -71,13 +72,16 @@ def _as_float(v: Any) -> float | None:
 
 
 def metric_cell(m: Any, scale: float = 1.0, digits: int = 3) -> Cell:
-    """A :class:`Cell` from a scores.json metric entry (``{"mean","ci_low","ci_high","n"}``) or a bare number.
+    """A :class:`Cell` from a metric: a :class:`~noveval.scores.MetricValue`, a scores.json entry
+    (``{"mean","ci_low","ci_high","n"}``) or a bare number.
 
     Args:
         m: The metric entry, a number or None.
         scale: Multiply values (e.g. 100 for percentages).
         digits: Decimals.
     """
+    if isinstance(m, MetricValue):
+        m = m.model_dump()
     if isinstance(m, dict):
         mean = _as_float(m.get("mean"))
         lo, hi = _as_float(m.get("ci_low")), _as_float(m.get("ci_high"))

@@ -119,5 +119,7 @@ def load_run(path: Path) -> RunData:
     streams = {s: _read_jsonl(path / f"{s}.jsonl", problems) for s in _STREAMS}
     bench = str(scores.get("benchmark") or config.get("benchmark") or path.name)
     images = sorted(p for p in path.glob("*") if p.suffix.lower() in (".png", ".svg") and p.stat().st_size < 3_000_000)
-    return RunData(path=path, benchmark=bench, config=config, scores=scores, images=images, problems=problems,
-                   predictions=streams["predictions"], judgments=streams["judgments"], per_item=streams["per_item"])
+    run = RunData(path=path, benchmark=bench, config=config, scores=scores, images=images, problems=problems,
+                  predictions=streams["predictions"], judgments=streams["judgments"], per_item=streams["per_item"])
+    run.typed  # noqa: B018 -- read now, so a malformed scores.json is listed among the run's problems
+    return run

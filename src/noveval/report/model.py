@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
+
+from noveval.scores import MetricValue, Scores
 
 
 @dataclass
@@ -63,10 +66,37 @@ class RunData:
     label: str = ""
     slug: str = ""
 
+    @cached_property
+    def typed(self) -> Scores:
+        """``scores`` read as the typed :class:`~noveval.scores.Scores` every system writes.
+
+        The report reads metrics, the primary metric, its direction, the outcome and the
+        system's ``extra`` through it (``scores`` keeps the raw file for the configuration
+        listing). A malformed file becomes a problem of the run, not a crash.
+        """
+        from noveval.errors import InputError
+        from noveval.scores import read_scores
+
+        try:
+            return read_scores(self.scores)
+        except InputError as e:
+            self.problems.append(f"scores.json: {e}")
+            return Scores()
+
     @property
     def complete(self) -> bool:
         """False when the run recorded failed model calls (``scores.json`` ``complete: false``)."""
-        return self.scores.get("complete") is not False
+        return self.typed.complete is not False
+
+    @property
+    def metrics(self) -> dict[str, MetricValue]:
+        """Metric name -> typed value (a bare number in an old file becomes ``{mean}``)."""
+        return self.typed.metrics
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """The system's own additions to its scores (tables, protocol notes, ...)."""
+        return self.typed.extra
 
     @property
     def demo(self) -> dict[str, Any] | None:

@@ -7,23 +7,22 @@ list of *gaps* (what the paper's table needs but the runs' scores.json lack).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from noveval.report.fmt import lower_is_better, mark_best, metric_cell, pretty_name
 from noveval.report.model import Cell, RunData, Table
+from noveval.scores import MetricValue
 
 __all__ = ["headline_table", "PAPER_TABLES"]
 
 
-def _metrics(run: RunData) -> dict[str, Any]:
-    m = run.scores.get("metrics")
-    return m if isinstance(m, dict) else {}
+def _metrics(run: RunData) -> dict[str, MetricValue]:
+    return run.metrics
 
 
 def _task_headline(runs: list[RunData]) -> Table:
     rows = []
     for r in runs:
-        prim = str(r.scores.get("primary_metric") or next(iter(_metrics(r)), ""))
+        prim = str(r.typed.primary_metric or next(iter(_metrics(r)), ""))
         cell = metric_cell(_metrics(r).get(prim))
         rows.append((r.label, [Cell(str(r.scores.get("task") or r.config.get("task") or "–")), Cell(pretty_name(prim)), cell]))
     return Table("Headline results", ["Task", "Primary metric", "Value"], rows, kind="headline",
@@ -41,7 +40,7 @@ def headline_table(runs: list[RunData]) -> Table:
     if len(tasks) > 1:
         return _task_headline(runs)
     names: list[str] = []
-    primaries = {str(r.scores.get("primary_metric")) for r in runs if r.scores.get("primary_metric")}
+    primaries = {r.typed.primary_metric for r in runs if r.typed.primary_metric}
     for r in runs:
         for k in _metrics(r):
             if k not in names:
@@ -50,7 +49,7 @@ def headline_table(runs: list[RunData]) -> Table:
     rows = []
     for k in names:
         cells = [metric_cell(_metrics(r).get(k)) for r in runs]
-        gib = {r.scores.get("greater_is_better") for r in runs if r.scores.get("primary_metric") == k}
+        gib = {r.typed.greater_is_better for r in runs if r.typed.primary_metric == k}
         mark_best(cells, (gib == {False}) if len(gib) == 1 and None not in gib else lower_is_better(k))
         label = pretty_name(k) + (" ★" if k in primaries else "")
         rows.append((label, cells))
@@ -83,10 +82,10 @@ def novbench_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
             ("clarity_reference", "Clarity (ref.)"), ("dist_acc", "DistAcc")]
 
     def label(r: RunData) -> str:
-        p = r.config.get("prompting") or r.scores.get("prompting") or (r.scores.get("extra") or {}).get("prompting")
+        p = r.config.get("prompting") or r.scores.get("prompting") or r.extra.get("prompting")
         return f"{r.model} · {p}" if p else r.label
 
-    notes = list(dict.fromkeys(str(x) for r in runs if (x := (r.scores.get("extra") or {}).get("models_note"))))
+    notes = list(dict.fromkeys(str(x) for r in runs if (x := r.extra.get("models_note"))))
     t = _by_run(runs, cols, "Table 2 — novelty-evaluation quality",
                 "Rows: model · prompting (zero-shot, few-shot, RAG); “Human” scores the gold evaluations "
                 "as if they were predictions, so Coverage and DistAcc are undefined (–) there. "
@@ -94,7 +93,7 @@ def novbench_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
                 "Clarity (ref.) is the released comment_evaluate.py formula. "
                 + (" ".join(f"Models: {n}." for n in notes) if notes else "Models: not recorded in scores.json."),
                 row_label=label)
-    human = next((h for r in runs if isinstance(h := (r.scores.get("extra") or {}).get("human"), dict) and h), None)
+    human = next((h for r in runs if isinstance(h := r.extra.get("human"), dict) and h), None)
     if human:
         t.rows.insert(0, ("Human", [metric_cell(human.get(k)) for k, _ in cols]))
     return [t], _missing(runs, ["relevance", "coverage", "dist_acc"], "NovBench Table 2")
@@ -109,7 +108,7 @@ def rinobench_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
             ("mean_known_aspects_hallucination_rate", "Halluc. known"),
             ("mean_novelty_aspects_hallucination_rate", "Halluc. novel")]
     def setup(r: RunData) -> str:
-        extra = r.scores.get("extra") or {}
+        extra = r.extra
         labels = extra.get("f1_labels") or "fixed"
         bits = [f"F1 labels {labels}" + (" (classes 1-5)" if labels == "fixed" else " (released eval.py)"),
                 f"protocol {extra.get('protocol') or 'unknown'}"]
@@ -133,7 +132,7 @@ def focus_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
     dists = ["strength/target", "weakness/target", "strength/aspect", "weakness/aspect"]
     rows, gaps = [], []
     for r in runs:
-        extra = r.scores.get("extra") or {}
+        extra = r.extra
         kl = extra.get("kl") or {}
         m = _metrics(r)
         proto = str(r.scores.get("protocol") or "noveval")
@@ -161,7 +160,7 @@ def axioms_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
     """Axioms Table 2: pass rates (%) per metric × axiom, by field and overall."""
     tables, gaps = [], []
     for r in runs:
-        tab = (r.scores.get("extra") or {}).get("table")
+        tab = r.extra.get("table")
         if not isinstance(tab, dict) or "overall" not in tab:
             gaps.append(f"axioms Table 2: run {r.label} has no `extra.table`")
             continue

@@ -15,8 +15,7 @@ __all__ = ["validity_tables", "validity_figures"]
 
 
 def _extra(r: RunData) -> dict[str, Any]:
-    e = r.scores.get("extra")
-    return e if isinstance(e, dict) else {}
+    return r.extra
 
 
 def _cell(v: Any, lo: Any = None, hi: Any = None, n: Any = None, digits: int = 3) -> Cell:
