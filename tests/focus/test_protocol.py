@@ -300,3 +300,38 @@ def test_cli_protocol_option(tmp_path):
                                    "--protocol", "paper"])
     assert res.exit_code == 2 and "no paper qualifies" in res.output
     assert not (tmp_path / "r").exists()
+
+
+def test_expert_chain_answer_without_points_is_kept_not_redone(tmp_path):
+    """A chain whose final review has no strengths/weaknesses is the model's answer
+    (``parse_error``): a re-run asks nothing again, and scoring still leaves the paper out.
+    A real client over HTTP to a local server that answers without sections."""
+    import asyncio
+
+    from fake_openai import FakeOpenAIServer
+    from noveval.benchmarks.focus.data import FocusPaper
+    from noveval.benchmarks.focus.expert import expert_rows
+    from noveval.models.client import ChatClient, RetryPolicy
+    from noveval.models.openai_compat import OpenAICompatBackend
+    from noveval.models.spec import parse_spec
+    from noveval.runs import RunDir
+
+    paper = FocusPaper.model_validate({"id": "p", "title": "T", "reviews": [{"text": "r"}],
+                                       "meta_review": {"text": "The meta-review."}})
+    nometa = FocusPaper.model_validate({"id": "q", "title": "T2", "reviews": [{"text": "r"}]})
+    run = RunDir.create(tmp_path / "run", {"benchmark": "focus"})
+    with FakeOpenAIServer(responder=lambda prompt: "A review with no sections at all.") as server:
+        backend = OpenAICompatBackend(parse_spec(f"openai-compatible/scripted@{server.base_url}"))
+        client = ChatClient(backend, cache=None, retry=RetryPolicy(max_retries=0, base_s=0.01, cap_s=0.01))
+        rows = asyncio.run(expert_rows(run, client, [paper, nometa]))
+        asked = server.total
+        assert rows[0]["error"] is None and rows[0]["parse_error"].startswith("final review has no")
+        assert rows[1]["error"] is None and rows[1]["parse_error"] == "no meta-review"
+        asyncio.run(expert_rows(run, client, [paper, nometa]))
+        assert server.total == asked  # nothing redone (the client has no cache: the run folder decides)
+    run.write("predictions", [{"id": "p", "review_text": "x"}, {"id": "q", "review_text": "y"}])
+    run.write("judgments", [])
+    from noveval.benchmarks.focus.pipeline import score_run
+
+    s = score_run(run.path, text_metrics=False, plot=False)
+    assert set(s["extra"]["expert_failures"]["papers"]) == {"p", "q"}

@@ -10,7 +10,9 @@
 The final text is cut into sections and points with :mod:`.split`. Prompts are in
 our own words (``prompts/expert_*.txt``). Rows go to the run's ``expert.jsonl``
 (resumable): ``id, steps[3] (raw replies), review_text, strengths, weaknesses,
-error``.
+error, parse_error``. ``error`` is a failed call (redone on a re-run); ``parse_error``
+is an answer that yields no point, or a paper without a meta-review (kept: a re-run
+would get the same). A paper with either and no point is left out of scoring.
 """
 
 from __future__ import annotations
@@ -47,9 +49,9 @@ async def expert_chain(
     """Run the three prompts for one paper and return its ``expert.jsonl`` row."""
     meta = paper.meta_review.text if paper.meta_review else ""
     row: dict[str, Any] = {"id": paper.id, "steps": [], "strengths": [], "weaknesses": [],
-                           "review_text": "", "error": None}
+                           "review_text": "", "error": None, "parse_error": None}
     if not meta.strip():
-        row["error"] = "no meta-review"
+        row["parse_error"] = "no meta-review"
         return row
     reviews = "\n\n".join(
         f"[Review {i + 1}]\n{r.text[:MAX_REVIEW_CHARS]}" for i, r in enumerate(paper.reviews)
@@ -72,7 +74,7 @@ async def expert_chain(
     row["strengths"] = split_points(sec.get("strengths"))
     row["weaknesses"] = split_points(sec.get("weaknesses"))
     if not row["strengths"] and not row["weaknesses"]:
-        row["error"] = "final review has no strengths or weaknesses section"
+        row["parse_error"] = "final review has no strengths or weaknesses section"
     return row
 
 

@@ -283,8 +283,8 @@ def score_run(
     if not preds:
         raise InputError(run.path, None, None, "run has no predictions to score")
     expert_rows = run.rows("expert") if run.file("expert").exists() else []
-    expert_failed = {r["id"]: r.get("error") for r in expert_rows
-                     if r.get("error") and not (r.get("strengths") or r.get("weaknesses"))}
+    expert_failed = {r["id"]: r.get("error") or r.get("parse_error") for r in expert_rows
+                     if (r.get("error") or r.get("parse_error")) and not (r.get("strengths") or r.get("weaknesses"))}
     paper_ids = [r["id"] for r in preds if r["id"] not in expert_failed]
     human = [r for r in judgments if r["source"] == "human"]
     model = [r for r in judgments if r["source"] != "human"]
