@@ -36,25 +36,57 @@ MAP_POOL = {"base": "base", "copy": "base", "paraphrase": "base", "cov1": "base"
 """The focal-independent pool each variant is derived from (for the approximations)."""
 
 
+def _exit_with_parent(parent: int) -> None:
+    """Worker initializer: end this worker within a second of its parent's death.
+
+    A parent killed by SIGTERM or SIGKILL runs no clean-up, and a spawned worker would
+    otherwise finish its current fit (minutes for large t-SNE/fastText fits) as an orphan.
+    """
+    import os
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="noveval-parent-watch", daemon=True).start()
+
+
 def _pool(n_jobs: int) -> ProcessPoolExecutor:
     """Worker processes started by ``spawn``: a forked child of a process that has loaded
-    torch (the embedder) can hang on a lock held by one of the parent's threads."""
+    torch (the embedder) can hang on a lock held by one of the parent's threads. Each
+    worker ends when its parent dies (:func:`_exit_with_parent`)."""
     import multiprocessing
+    import os
 
-    return ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_exit_with_parent, initargs=(os.getpid(),))
 
 
 def _map_jobs(fn: Callable, args: Sequence, n_jobs: int, label: str | None) -> Iterator:
     """``fn(a)`` for each of ``args`` in order, in ``n_jobs`` spawned processes when more
-    than one job and process, with a progress display labelled ``label``."""
+    than one job and process, with a progress display labelled ``label``.
+
+    On an exception (Ctrl-C included) the queued jobs are cancelled and the workers are
+    terminated at once instead of finishing their current fits."""
     from noveval.progress import track
 
     with track(len(args), label or "") as bar:
         if n_jobs > 1 and len(args) > 1:
-            with _pool(n_jobs) as ex:
+            ex = _pool(n_jobs)
+            try:
                 for res in ex.map(fn, args, chunksize=1):
                     yield res
                     bar.advance()
+            except BaseException:
+                procs = list((getattr(ex, "_processes", None) or {}).values())
+                ex.shutdown(wait=False, cancel_futures=True)
+                for p in procs:
+                    p.terminate()
+                raise
+            ex.shutdown()
         else:
             for a in args:
                 yield fn(a)
