@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from noveval.errors import InputError
 from noveval.records import Paper, Review
 
-__all__ = ["PairSide", "Pair", "NeurIPSPaper", "build_pairs", "rinobench_sides", "load_neurips", "neurips_pairs", "sample_pairs"]
+__all__ = ["PairSide", "Pair", "NeurIPSPaper", "NeurIPSReview", "build_pairs", "rinobench_sides", "load_neurips", "neurips_pairs", "sample_pairs"]
 
 
 class PairSide(BaseModel):
