@@ -29,12 +29,6 @@ SECTIONS = ("positive", "neutral", "negative")
 _CITE = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 
 
-class _IdeaOut(BaseModel):
-    problem_statement: str
-    objective: str
-    solution_approach: str
-
-
 class _Point(BaseModel):
     point: str
     cites: list[int] = Field(default_factory=list)
@@ -66,12 +60,13 @@ async def structure_idea(client: Any, text: str, *, seed: int = 0) -> tuple[Idea
     Returns:
         ``(idea, None)`` or ``(None, error)``.
     """
+    from noveval.benchmarks.rinobench.construct import IdeaReply
     from noveval.models.chat import ChatRequest
     from noveval.models.structured import acomplete_structured
 
     req = ChatRequest(messages=render_messages("structure_idea", text=text[:4000]), params=_params(400, seed),
                       tag="check:structure")
-    res = await acomplete_structured(client, req, _IdeaOut)
+    res = await acomplete_structured(client, req, IdeaReply)
     if res.value is None:
         return None, res.error
     v = res.value

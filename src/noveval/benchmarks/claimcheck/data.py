@@ -50,6 +50,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from noveval.errors import InputError
+from noveval.records import Claim, Paper, Weakness
 
 __all__ = [
     "WEAKNESS_TYPES",
@@ -88,35 +89,38 @@ WeaknessType = Literal["insufficient", "contradictory", "novelty", "clarity", "r
 FULLTEXT_PATH = Path("fulltext") / "neurips-2025-fulltext.jsonl.gz"
 
 
+_FORBID = ConfigDict(extra="forbid")
+"""Annotation records reject unknown fields (a misspelt label must not pass silently)."""
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _FORBID
 
 
-class ClaimItem(_Strict):
-    """A candidate claim: an exact span of the paper's full text."""
+class ClaimItem(Claim):
+    """A candidate claim: a :class:`~noveval.records.Claim` with its id in the record."""
+
+    model_config = _FORBID
 
     id: str = Field(description="Claim id, unique within the record (c1, c2, ...).")
-    text: str | None = Field(default=None, description="Claim text; filled from offsets if absent.")
-    start: int | None = Field(default=None, ge=0, description="Start offset in the full text.")
-    end: int | None = Field(default=None, ge=0, description="End offset (exclusive).")
 
 
-class CustomClaim(_Strict):
+class CustomClaim(Claim):
     """A target claim copied by the annotator (or model) from the paper (§3.3 CA)."""
 
-    text: str | None = Field(default=None, description="Claim text; filled from offsets if absent.")
-    start: int | None = Field(default=None, ge=0, description="Start offset in the full text.")
-    end: int | None = Field(default=None, ge=0, description="End offset (exclusive).")
+    model_config = _FORBID
 
 
-class WeaknessAnnotation(_Strict):
-    """One claim-related weakness with its WI, CA and WL labels (§3.3)."""
+class WeaknessAnnotation(Weakness):
+    """One claim-related weakness with its WI, CA and WL labels (§3.3).
+
+    A :class:`~noveval.records.Weakness` (span and WI groundedness) plus its id and the
+    CA and WL labels.
+    """
+
+    model_config = _FORBID
 
     id: str = Field(description="Weakness id, unique within the record.")
-    start: int | None = Field(default=None, ge=0, description="Start offset in the review text.")
-    end: int | None = Field(default=None, ge=0, description="End offset (exclusive).")
-    text: str | None = Field(default=None, description="Span text; filled from offsets if absent.")
-    groundedness: int | None = Field(default=None, ge=1, le=5, description="WI label 1-5.")
     target_claims: list[str] = Field(default_factory=list, description="CA: candidate claim ids.")
     custom_claim: CustomClaim | None = Field(default=None, description="CA: custom target claim.")
     objectivity: int | None = Field(default=None, ge=1, le=5, description="WL objectivity 1-5.")
@@ -167,15 +171,10 @@ class ReviewAnnotation(_Strict):
         return out
 
 
-class PaperText(BaseModel):
-    """A paper with full text and its reviews, from the shared NeurIPS 2025 file."""
+class PaperText(Paper):
+    """A :class:`~noveval.records.Paper` with full text and its review texts (shared NeurIPS 2025 file)."""
 
-    model_config = ConfigDict(extra="allow")
-
-    id: str
-    title: str
-    abstract: str = ""
-    fulltext: str = ""
+    fulltext: str = Field(default="", description="Full text (Markdown).")
     reviews: list[str] = Field(default_factory=list, description="Review texts, in file order.")
 
 

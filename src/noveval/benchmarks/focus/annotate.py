@@ -32,7 +32,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from noveval.benchmarks.focus.data import FocusPoint, Polarity
+from noveval.benchmarks.focus.data import FocusPoint
+from noveval.records import Polarity
 
 __all__ = [
     "ASPECT_LABELS",

@@ -26,14 +26,14 @@ rejects unknown ones with file, line and field.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from noveval.benchmarks.focus.split import split_points, split_review_sections
 from noveval.errors import InputError
+from noveval.records import Paper, Polarity, Review, ReviewPoint
 
-Polarity = Literal["strength", "weakness"]
 POLARITIES: tuple[Polarity, Polarity] = ("strength", "weakness")
 
 __all__ = [
@@ -49,41 +49,33 @@ __all__ = [
 ]
 
 
-class FocusReview(BaseModel):
-    """One human review (or meta-review) of a paper."""
+class FocusReview(Review):
+    """One human review (or meta-review) of a paper: a :class:`~noveval.records.Review` with sections."""
 
-    model_config = ConfigDict(extra="allow")
-
-    text: str = Field(default="", description="The full review text.")
     sections: dict[str, Any] = Field(
         default_factory=dict, description="Named sections (summary, strengths, weaknesses, ...)."
     )
 
 
-class FocusPaper(BaseModel):
-    """A paper with its reviews, as in ``shared/data/reviews``."""
-
-    model_config = ConfigDict(extra="allow")
+class FocusPaper(Paper):
+    """A paper with its reviews, as in ``shared/data/reviews`` (a :class:`~noveval.records.Paper`)."""
 
     id: str = Field(min_length=1, description="Paper id (OpenReview forum id).")
     title: str = Field(min_length=1, description="Paper title.")
-    abstract: str = Field(default="", description="Abstract.")
     fulltext_markdown: str | None = Field(default=None, description="Full text, when present.")
     accepted: bool | None = Field(default=None, description="Decision, when known.")
     reviews: list[FocusReview] = Field(default_factory=list, description="Individual reviews.")
     meta_review: FocusReview | None = Field(default=None, description="The meta-review.")
 
 
-class FocusPoint(BaseModel):
-    """A strength or weakness point of one paper, from a human or a model review."""
+class FocusPoint(ReviewPoint):
+    """A strength or weakness point of one paper, from a human or a model review (Section 3.2).
 
-    id: str = Field(description="Unique id: ``paper|source|s3`` (see :func:`point_id`).")
-    paper_id: str = Field(description="The paper.")
-    source: str = Field(description='"human" or the model id that wrote the review.')
-    polarity: Polarity = Field(description="Strength or weakness.")
-    index: int = Field(description="Position among the paper's points of this source/polarity.")
-    text: str = Field(description="The point's text.")
-    reviewer: int | None = Field(default=None, description="Index of the human review it came from.")
+    The fields are :class:`~noveval.records.ReviewPoint`'s; unlike a shared record, fields a
+    file adds are dropped, as this type always did.
+    """
+
+    model_config = ConfigDict(extra="ignore")
 
 
 def point_id(paper_id: str, source: str, polarity: Polarity, index: int) -> str:

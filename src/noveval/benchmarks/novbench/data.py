@@ -24,11 +24,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from noveval.benchmarks.novbench.evaluation_text import StructuredEvaluation, parse_evaluation
 from noveval.errors import InputError
 from noveval.io import _decode, iter_jsonl, read_bytes, read_json, read_records
+from noveval.records import Paper
 
 __all__ = [
     "NovBenchRecord",
@@ -113,8 +114,10 @@ def parse_list_field(value: Any) -> list[str]:
     return _tolerant_list(s)
 
 
-class NovBenchRecord(BaseModel):
-    """One NovBench paper (Section 3.1, Fig. 2)."""
+class NovBenchRecord(Paper):
+    """One NovBench paper (Section 3.1, Fig. 2): a :class:`~noveval.records.Paper` with its novelty texts."""
+
+    model_config = ConfigDict(extra="ignore")
 
     id: str = Field(description="Paper id.")
     title: str = Field(default="", description="Paper title.")
@@ -375,15 +378,15 @@ def load_sentence_pool(path: str | Path) -> list[str]:
     return out
 
 
-class CorpusPaper(BaseModel):
-    """A paper of the RAG retrieval corpus (Appendix E)."""
+class CorpusPaper(Paper):
+    """A paper of the RAG retrieval corpus (Appendix E): a :class:`~noveval.records.Paper` with year, field, venue."""
 
-    id: str = ""
-    title: str
-    abstract: str = ""
-    year: int | None = None
-    field: str | None = None
-    venue: str | None = None
+    model_config = ConfigDict(extra="ignore")
+
+    id: str = Field(default="", description="Corpus id; empty when the file has none.")
+    year: int | None = Field(default=None, description="Publication year.")
+    field: str | None = Field(default=None, description="Research field (NLP, CV, ML, ...).")
+    venue: str | None = Field(default=None, description="Venue name.")
 
     @field_validator("id", mode="before")
     @classmethod

@@ -36,9 +36,10 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import ConfigDict, Field
 
 from noveval.metrics.novbench import SENTIMENTS, filter_items
+from noveval.records import NoveltyEvaluation
 
 __all__ = ["StructuredEvaluation", "parse_evaluation", "format_evaluation", "is_placeholder"]
 
@@ -63,12 +64,14 @@ _BARE_PLACEHOLDERS = {
 }
 
 
-class StructuredEvaluation(BaseModel):
-    """A novelty evaluation sorted by sentiment (NovBench Section 3.1.3, Fig. 13)."""
+class StructuredEvaluation(NoveltyEvaluation):
+    """A novelty evaluation sorted by sentiment (NovBench Section 3.1.3, Fig. 13), parsed from text.
 
-    positive: list[str] = Field(default_factory=list, description="Positive novelty evaluations.")
-    neutral: list[str] = Field(default_factory=list, description="Neutral novelty evaluations.")
-    negative: list[str] = Field(default_factory=list, description="Negative novelty evaluations.")
+    A :class:`~noveval.records.NoveltyEvaluation` plus how many section headers the text had.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
     found_headers: int = Field(
         default=0, description="How many of the three section headers the text contained."
     )

@@ -34,8 +34,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from noveval.errors import InputError
+from noveval.records import Paper, Review
 
-__all__ = ["PairSide", "Pair", "NeurIPSPaper", "build_pairs", "rinobench_sides", "load_neurips", "neurips_pairs", "sample_pairs"]
+__all__ = ["PairSide", "Pair", "NeurIPSPaper", "NeurIPSReview", "build_pairs", "rinobench_sides", "load_neurips", "neurips_pairs", "sample_pairs"]
 
 
 class PairSide(BaseModel):
@@ -106,23 +107,21 @@ def rinobench_sides(path: str | Path | Sequence[Any]) -> list[PairSide]:
 
 class _Scores(BaseModel):
     model_config = ConfigDict(extra="allow")
-    originality: int | None = Field(default=None, ge=1, le=4)
+    originality: int | None = Field(default=None, ge=1, le=4, description="Originality, 1-4.")
 
 
-class _Review(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    scores: _Scores = Field(default_factory=lambda: _Scores())
+class NeurIPSReview(Review):
+    """A NeurIPS 2025 :class:`~noveval.records.Review` with its scores (originality is what pairs use)."""
+
+    scores: _Scores = Field(default_factory=lambda: _Scores(), description="The review's scores.")
 
 
-class NeurIPSPaper(BaseModel):
-    """The fields of a ``reviews/neurips-2025.jsonl.gz`` record that pairs use."""
+class NeurIPSPaper(Paper):
+    """The fields of a ``reviews/neurips-2025.jsonl.gz`` record that pairs use (a :class:`~noveval.records.Paper`)."""
 
-    model_config = ConfigDict(extra="allow")
-    id: str
-    title: str
-    abstract: str
-    keywords: list[str] = Field(default_factory=list)
-    reviews: list[_Review] = Field(default_factory=list)
+    abstract: str = Field(description="Abstract (required: a side shows title and abstract).")
+    keywords: list[str] = Field(default_factory=list, description="Author keywords (a shared one stands in for the area).")
+    reviews: list[NeurIPSReview] = Field(default_factory=list, description="The reviews.")
 
     def originality(self) -> list[int]:
         """The reviews' originality scores (1-4), missing ones left out."""

@@ -56,14 +56,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, RINoBenchItem, rubric_text
 from noveval.models.client import run_async
-from noveval.records import Idea, RelatedWork
+from noveval.records import Idea, Paper, RelatedWork, Review
 
 __all__ = [
     "FIXED_BIN_EDGES",
+    "IdeaReply",
     "NoveltyReview",
     "ReviewedPaper",
     "parse_rating",
@@ -80,10 +81,8 @@ FIXED_BIN_EDGES: tuple[float, ...] = (1.0, 1.6, 2.2, 2.8, 3.4, 4.0)
 """Equal-width edges over the ICLR 1-4 novelty scale: five bins -> rubric scores 1..5."""
 
 
-class NoveltyReview(BaseModel):
-    """One review with its two novelty ratings (ICLR 2022/2023 form)."""
-
-    model_config = ConfigDict(extra="allow")
+class NoveltyReview(Review):
+    """One :class:`~noveval.records.Review` with its two novelty ratings (ICLR 2022/2023 form, Section 4.1.1)."""
 
     id: str | None = Field(default=None, description="Review id.")
     summary: str = Field(default="", description="The reviewer's summary of the paper.")
@@ -92,14 +91,9 @@ class NoveltyReview(BaseModel):
     empirical_novelty: int | str | None = Field(default=None, description="Empirical novelty and significance, 1-4 or 'N: text'.")
 
 
-class ReviewedPaper(BaseModel):
-    """A submission with its reviews and related works (construction input)."""
+class ReviewedPaper(Paper):
+    """A submission (a :class:`~noveval.records.Paper`) with its reviews and related works (construction input)."""
 
-    model_config = ConfigDict(extra="allow")
-
-    id: str = Field(description="Submission id.")
-    title: str = Field(description="Title.")
-    abstract: str = Field(default="", description="Abstract.")
     venueid: str | None = Field(default=None, description="OpenReview venue id.")
     source: str | None = Field(default=None, description="Link to the submission.")
     reviews: list[NoveltyReview] = Field(description="The reviews.")
@@ -208,7 +202,11 @@ def has_numeric_score(text: str) -> bool:
     return bool(_NUMERIC_SCORE.search(text))
 
 
-class _IdeaOut(BaseModel):
+# The JSON a model fills to structure an idea: the fields of records.Idea. A reply schema,
+# not a record, and deliberately without a docstring or field descriptions: those would
+# enter the JSON schema sent to the model and change every cached request. Also used by
+# ``noveval check`` (check/judge.py) to structure a user's idea.
+class IdeaReply(BaseModel):
     problem_statement: str
     objective: str
     solution_approach: str
@@ -250,7 +248,7 @@ async def _process_paper(client: Any, sem: Any, paper: ReviewedPaper, score: int
         calls.append({"step": step, "ok": res.ok, "error": res.error, "raw": res.raw, "value": res.value.model_dump() if res.value is not None else None})
 
     summaries = "\n".join(f"- {r.summary.strip()}" for r in paper.reviews if r.summary.strip()) or "(none)"
-    res = await _structured(client, sem, render_messages("construct_idea", title=paper.title, abstract=paper.abstract, summaries=summaries), _schema(_IdeaOut), _IdeaOut, opts, "rinobench:construct:idea")
+    res = await _structured(client, sem, render_messages("construct_idea", title=paper.title, abstract=paper.abstract, summaries=summaries), _schema(IdeaReply), IdeaReply, opts, "rinobench:construct:idea")
     rec("idea", res)
     if not res.ok:
         row["reason"] = "idea_structuring_failed"
