@@ -27,6 +27,7 @@ T = TypeVar("T", bound=BaseModel)
 
 __all__ = [
     "open_db",
+    "SqliteStore",
     "read_bytes",
     "read_json",
     "read_jsonl",
@@ -431,3 +432,28 @@ def open_db(path: str | Path, schema: str) -> sqlite3.Connection:
     conn.execute("PRAGMA busy_timeout=60000")
     conn.executescript(schema)
     return conn
+
+
+class SqliteStore:
+    """A SQLite file opened by :func:`open_db`, with the lock that guards its connection.
+
+    The base of the response, vector and fit caches: a subclass sets ``SCHEMA`` and runs
+    its queries on ``self._conn`` while holding ``self._lock``.
+
+    Args:
+        path: Database file; parent folders are created.
+    """
+
+    SCHEMA = ""
+
+    def __init__(self, path: str | Path) -> None:
+        import threading
+
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._conn = open_db(self.path, self.SCHEMA)
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self._conn.close()
