@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated
 
@@ -68,3 +69,21 @@ def positional_or_alias(positional: list[Path] | None, alias: list[Path] | None,
     if not got:
         raise InputError(None, None, what.upper().replace(" ", "_"), f"missing: give the {what} as the first argument")
     return got
+
+
+def canonical_names(names: list[str], choices: Iterable[str], *, option: str = "--metric", what: str = "metric") -> list[str]:
+    """``names`` spelled as in ``choices`` (matched case-insensitively), in the given order.
+
+    Raises:
+        InputError: a name that is none of ``choices`` (names ``option`` and lists them).
+    """
+    from noveval.errors import InputError
+
+    choices = list(choices)
+    out = []
+    for n in names:
+        hit = [c for c in choices if c.lower() == n.lower()]
+        if not hit:
+            raise InputError(None, None, option, f"unknown {what} {n!r}; choose from {', '.join(choices)}")
+        out.append(hit[0])
+    return out

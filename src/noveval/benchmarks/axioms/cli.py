@@ -207,15 +207,9 @@ def _p(x: float | None) -> str:
 
 def _metrics(names: list[str]) -> list[str]:
     from noveval.benchmarks.axioms.run import METRIC_ORDER
-    from noveval.errors import InputError
+    from noveval.cli.options import canonical_names
 
-    out = []
-    for n in names:
-        hit = [m for m in METRIC_ORDER if m.lower() == n.lower()]
-        if not hit:
-            raise InputError(None, None, "--metric", f"unknown metric {n!r}; choose from {', '.join(METRIC_ORDER)}")
-        out.append(hit[0])
-    return out
+    return canonical_names(names, METRIC_ORDER)
 
 
 def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
