@@ -49,3 +49,17 @@ def test_token_logprobs_reads_dicts_and_objects_alike() -> None:
     assert a == b and a is not None
     assert (a[0].token, a[0].logprob, [(t.token, t.logprob) for t in a[0].top]) == ("A", -0.5, [("A", -0.5), ("B", -1.25)])
     assert token_logprobs(None) is None and token_logprobs([]) is None
+
+
+def test_local_model_paths(tmp_path) -> None:
+    import pytest
+
+    from noveval.errors import ConfigError
+    from noveval.models.spec import local_model
+
+    f = tmp_path / "m.gguf"
+    f.write_bytes(b"x")
+    assert local_model(str(f), bundled=lambda: tmp_path, bundled_id="b", what="w", folder=False) == (str(f.resolve()), "local/m.gguf")
+    assert local_model(None, bundled=lambda: tmp_path, bundled_id="b", what="w", folder=True) == (str(tmp_path), "b")
+    with pytest.raises(ConfigError, match="local model folder not found"):
+        local_model(str(f), bundled=lambda: tmp_path, bundled_id="b", what="local model folder", folder=True)

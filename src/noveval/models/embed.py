@@ -117,14 +117,10 @@ class SentenceTransformerBackend:
     def __init__(self, path: str | None = None) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        if path:
-            if not Path(path).is_dir():
-                raise ConfigError(f"local embedding model folder not found: {path}")
-            self.path = str(Path(path).resolve())
-            self.model_id = f"local/{Path(path).name}"
-        else:
-            self.path = str(bundled_minilm_path())
-            self.model_id = BUNDLED_EMBEDDER_ID
+        from noveval.models.spec import local_model
+
+        self.path, self.model_id = local_model(path, bundled=bundled_minilm_path, bundled_id=BUNDLED_EMBEDDER_ID,
+                                               what="local embedding model folder", folder=True)
         self._model = None
 
     @property

@@ -138,14 +138,10 @@ class LocalBackend:
     base_url = None
 
     def __init__(self, model_path: str | None = None, *, n_ctx: int = DEFAULT_N_CTX) -> None:
-        if model_path:
-            if not Path(model_path).is_file():
-                raise ConfigError(f"local model file not found: {model_path}")
-            self.model_path = str(Path(model_path).resolve())
-            self.model_id = f"local/{Path(model_path).name}"
-        else:
-            self.model_path = str(bundled_gguf_path())
-            self.model_id = BUNDLED_ID
+        from noveval.models.spec import local_model
+
+        self.model_path, self.model_id = local_model(model_path, bundled=bundled_gguf_path, bundled_id=BUNDLED_ID,
+                                                     what="local model file", folder=False)
         self.n_ctx = n_ctx
         self._lock = threading.Lock()
 
