@@ -27,11 +27,13 @@ T = TypeVar("T", bound=BaseModel)
 
 __all__ = [
     "open_db",
+    "SqliteStore",
     "read_bytes",
     "read_json",
     "read_jsonl",
     "iter_jsonl",
     "complete_rows",
+    "canonical_names",
     "iter_records",
     "read_records",
     "write_json",
@@ -303,6 +305,22 @@ def parse_year(value: Any, *, path: str | Path | None = None, line: int | None =
     return year
 
 
+def canonical_names(names: Iterable[str], choices: Iterable[str], *, option: str = "--metric", what: str = "metric") -> list[str]:
+    """``names`` spelled as in ``choices`` (matched case-insensitively), in the given order.
+
+    Raises:
+        InputError: a name that is none of ``choices`` (names ``option`` and lists them).
+    """
+    choices = list(choices)
+    out = []
+    for n in names:
+        hit = [c for c in choices if c.lower() == n.lower()]
+        if not hit:
+            raise InputError(None, None, option, f"unknown {what} {n!r}; choose from {', '.join(choices)}")
+        out.append(hit[0])
+    return out
+
+
 def to_jsonable(obj: Any) -> Any:
     """Turn pydantic models, numpy scalars/arrays, paths and tuples into plain JSON values."""
     if isinstance(obj, BaseModel):
@@ -431,3 +449,28 @@ def open_db(path: str | Path, schema: str) -> sqlite3.Connection:
     conn.execute("PRAGMA busy_timeout=60000")
     conn.executescript(schema)
     return conn
+
+
+class SqliteStore:
+    """A SQLite file opened by :func:`open_db`, with the lock that guards its connection.
+
+    The base of the response, vector and fit caches: a subclass sets ``SCHEMA`` and runs
+    its queries on ``self._conn`` while holding ``self._lock``.
+
+    Args:
+        path: Database file; parent folders are created.
+    """
+
+    SCHEMA = ""
+
+    def __init__(self, path: str | Path) -> None:
+        import threading
+
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._conn = open_db(self.path, self.SCHEMA)
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self._conn.close()

@@ -48,6 +48,7 @@ from typing import Any, NamedTuple
 from noveval.errors import InputError
 
 __all__ = [
+    "SystemPrompts",
     "PROMPT_PACKAGES",
     "SUFFIX",
     "PromptTemplate",
@@ -433,6 +434,32 @@ def prompt_hashes(system_name: str, names: Iterable[str]) -> dict[str, str]:
         t.check(declared.get(t.name, {}))
         out[t.name] = t.sha
     return out
+
+
+class SystemPrompts:
+    """One system's templates, as the system's own ``prompts`` package exposes them.
+
+    ``render_messages = SystemPrompts("rinobench").render_messages`` gives the package its
+    ``render_messages(name, **values)`` and ``prompt_hashes(names)``.
+
+    Args:
+        system_name: The system (``rinobench``, ``novelty-pairs``, ``check``, ...).
+    """
+
+    def __init__(self, system_name: str) -> None:
+        self.system_name = system_name
+
+    def render_messages(self, name: str, **values: Any) -> list[dict[str, str]]:
+        """Fill the template ``name`` and return its chat messages (system + user).
+
+        Raises:
+            InputError: the template (e.g. an override) uses a variable not in ``values``.
+        """
+        return load(self.system_name, name).render(**values).messages()
+
+    def prompt_hashes(self, names: Iterable[str] | None = None) -> dict[str, str]:
+        """:func:`prompt_hashes` of ``names`` (None: every template the system declares in ``VARIABLES``)."""
+        return prompt_hashes(self.system_name, variables(self.system_name) if names is None else names)
 
 
 def list_prompts() -> Iterator[tuple[str, str, bool]]:

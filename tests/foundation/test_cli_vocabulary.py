@@ -175,3 +175,14 @@ def test_one_error_wrapper_everywhere(name: str) -> None:
     shared = {"cli_errors.<locals>.wrapper", "_wrap.<locals>.wrapper"}
     chain = _wrappers(COMMANDS[name].callback)
     assert shared & set(chain), f"{name}: no shared error wrapper in {chain}"
+
+
+def test_canonical_names_matches_case_insensitively_and_names_the_option() -> None:
+    import pytest
+
+    from noveval.errors import InputError
+    from noveval.io import canonical_names
+
+    assert canonical_names(["yin", "RND"], {"RND": 1, "Yin": 2}) == ["Yin", "RND"]
+    with pytest.raises(InputError, match=r"--metric: unknown metric 'x'; choose from RND, Yin"):
+        canonical_names(["x"], ["RND", "Yin"])

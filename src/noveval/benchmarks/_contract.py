@@ -11,13 +11,29 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from noveval.errors import InputError
 
-__all__ = ["as_options", "client_of", "sample_file"]
+__all__ = ["RunOptions", "as_options", "client_of", "sample_file"]
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
+
+
+class RunOptions(BaseModel):
+    """The options every system that builds its chat client from a spec shares (unknown fields are errors).
+
+    Attributes:
+        overwrite: Replace a run with other settings in ``out``.
+        cache: Response cache: ``default``, a path, or None (no cache).
+        concurrency: Requests in flight.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    overwrite: bool = False
+    cache: str | None = "default"
+    concurrency: int | None = Field(None, ge=1)
 
 
 def as_options(cls: type[OptionsT], options: OptionsT | dict[str, Any] | None) -> OptionsT:

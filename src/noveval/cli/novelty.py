@@ -29,16 +29,10 @@ def _novelty() -> None:
 
 
 def _metrics(names: list[str]) -> list[str]:
-    from noveval.errors import InputError
+    from noveval.io import canonical_names
     from noveval.novelty import METRICS
 
-    out = []
-    for n in names:
-        hit = [m for m in METRICS if m.lower() == n.lower()]
-        if not hit:
-            raise InputError(None, None, "--metric", f"unknown metric {n!r}; choose from {', '.join(METRICS)}")
-        out.append(hit[0])
-    return out
+    return canonical_names(names, METRICS)
 
 
 @app.command("score")

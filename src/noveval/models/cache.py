@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from noveval.io import open_db  # noqa: F401  (re-exported: the SQLite opener moved below the models)
+from noveval.io import SqliteStore, open_db  # noqa: F401  (open_db re-exported: the SQLite opener moved below the models)
 from noveval.models.chat import ChatRequest, ChatResponse
 
 SCHEMA = """
@@ -41,17 +40,10 @@ def cache_key(model_id: str, base_url: str | None, request: ChatRequest) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-class ResponseCache:
-    """A SQLite-backed map from cache key to :class:`ChatResponse`.
+class ResponseCache(SqliteStore):
+    """A SQLite-backed map from cache key to :class:`ChatResponse` (``ResponseCache(path)``)."""
 
-    Args:
-        path: Database file; parent folders are created.
-    """
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self._lock = threading.Lock()
-        self._conn = open_db(self.path, SCHEMA)
+    SCHEMA = SCHEMA
 
     def get(self, key: str) -> ChatResponse | None:
         """Return the stored response for ``key`` (marked ``cached=True``), or None."""
@@ -89,11 +81,6 @@ class ResponseCache:
                 cur = self._conn.execute("DELETE FROM responses WHERE model=?", (model_id,))
             self._conn.execute("VACUUM")
         return cur.rowcount
-
-    def close(self) -> None:
-        """Close the connection."""
-        with self._lock:
-            self._conn.close()
 
 
 def default_cache_path() -> Path:

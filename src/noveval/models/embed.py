@@ -27,6 +27,7 @@ from typing import Protocol
 import numpy as np
 
 from noveval.errors import ConfigError
+from noveval.io import SqliteStore
 from noveval.models.chat import PermanentBackendError, TransientBackendError
 from noveval.models.spec import ModelSpec, parse_spec
 
@@ -38,21 +39,10 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class VectorCache:
-    """SQLite store of vectors keyed by (model id, text hash). Safe across processes (WAL).
+class VectorCache(SqliteStore):
+    """SQLite store of vectors keyed by (model id, text hash), ``VectorCache(path)``. Safe across processes (WAL)."""
 
-    Args:
-        path: Database file.
-    """
-
-    def __init__(self, path: str | Path) -> None:
-        from noveval.models.cache import open_db
-
-        self.path = Path(path)
-        self._lock = threading.Lock()
-        self._conn = open_db(
-            self.path, "CREATE TABLE IF NOT EXISTS vectors (model TEXT, hash TEXT, vec BLOB, PRIMARY KEY (model, hash));"
-        )
+    SCHEMA = "CREATE TABLE IF NOT EXISTS vectors (model TEXT, hash TEXT, vec BLOB, PRIMARY KEY (model, hash));"
 
     def get_many(self, model_id: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         """Return the stored vectors among ``hashes`` (missing ones are absent)."""
@@ -127,14 +117,10 @@ class SentenceTransformerBackend:
     def __init__(self, path: str | None = None) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        if path:
-            if not Path(path).is_dir():
-                raise ConfigError(f"local embedding model folder not found: {path}")
-            self.path = str(Path(path).resolve())
-            self.model_id = f"local/{Path(path).name}"
-        else:
-            self.path = str(bundled_minilm_path())
-            self.model_id = BUNDLED_EMBEDDER_ID
+        from noveval.models.spec import local_model
+
+        self.path, self.model_id = local_model(path, bundled=bundled_minilm_path, bundled_id=BUNDLED_EMBEDDER_ID,
+                                               what="local embedding model folder", folder=True)
         self._model = None
 
     @property

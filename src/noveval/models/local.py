@@ -23,10 +23,9 @@ from noveval.models.chat import (
     ChatRequest,
     ChatResponse,
     PermanentBackendError,
-    TokenLogprob,
-    TopLogprob,
     TransientBackendError,
 )
+from noveval.models.openai_format import chat_body, token_logprobs
 
 BUNDLED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 BUNDLED_ID = "local/SmolLM2-135M-Instruct-Q4_1"
@@ -127,20 +126,6 @@ async def _in_daemon_thread(fn: Any, *args: Any) -> Any:
     return await fut
 
 
-def _parse_logprobs(choice: dict[str, Any]) -> list[TokenLogprob] | None:
-    lp = choice.get("logprobs")
-    if not lp or not lp.get("content"):
-        return None
-    return [
-        TokenLogprob(
-            token=t.get("token", ""),
-            logprob=float(t.get("logprob", 0.0)),
-            top=[TopLogprob(token=a.get("token", ""), logprob=float(a.get("logprob", 0.0))) for a in t.get("top_logprobs") or []],
-        )
-        for t in lp["content"]
-    ]
-
-
 class LocalBackend:
     """Chat backend running a GGUF model in this process.
 
@@ -153,36 +138,16 @@ class LocalBackend:
     base_url = None
 
     def __init__(self, model_path: str | None = None, *, n_ctx: int = DEFAULT_N_CTX) -> None:
-        if model_path:
-            if not Path(model_path).is_file():
-                raise ConfigError(f"local model file not found: {model_path}")
-            self.model_path = str(Path(model_path).resolve())
-            self.model_id = f"local/{Path(model_path).name}"
-        else:
-            self.model_path = str(bundled_gguf_path())
-            self.model_id = BUNDLED_ID
+        from noveval.models.spec import local_model
+
+        self.model_path, self.model_id = local_model(model_path, bundled=bundled_gguf_path, bundled_id=BUNDLED_ID,
+                                                     what="local model file", folder=False)
         self.n_ctx = n_ctx
         self._lock = threading.Lock()
 
     def _payload(self, request: ChatRequest) -> dict[str, Any]:
-        p = request.params
-        body: dict[str, Any] = {
-            "messages": request.messages,
-            "max_tokens": p.max_tokens,
-            "temperature": p.temperature,
-        }
-        if p.seed is not None:
-            body["seed"] = p.seed
-        if p.top_p is not None:
-            body["top_p"] = p.top_p
-        if p.stop:
-            body["stop"] = list(p.stop)
-        if p.json_schema is not None:
-            body["response_format"] = {"type": "json_object", "schema": p.json_schema}
-        if p.logprobs:
-            body["logprobs"] = True
-            body["top_logprobs"] = p.top_logprobs or 5
-        return body
+        schema = request.params.json_schema  # xllamacpp decodes under the schema's grammar
+        return chat_body(request, response_format=None if schema is None else {"type": "json_object", "schema": schema})
 
     def _call(self, body: dict[str, Any]) -> dict[str, Any]:
         server = _get_server(self.model_path, self.n_ctx)
@@ -219,5 +184,5 @@ class LocalBackend:
             prompt_tokens=int(usage.get("prompt_tokens", 0)),
             completion_tokens=int(usage.get("completion_tokens", 0)),
             latency_s=latency,
-            logprobs=_parse_logprobs(choice),
+            logprobs=token_logprobs((choice.get("logprobs") or {}).get("content")),
         )

@@ -22,10 +22,9 @@ from noveval.models.chat import (
     ChatRequest,
     ChatResponse,
     PermanentBackendError,
-    TokenLogprob,
-    TopLogprob,
     TransientBackendError,
 )
+from noveval.models.openai_format import chat_body, token_logprobs
 from noveval.models.spec import ModelSpec
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -95,31 +94,14 @@ class OpenAICompatBackend:
 
     def request_body(self, request: ChatRequest) -> dict[str, Any]:
         """The JSON body of ``POST /chat/completions`` for a request (also a batch line's ``body``)."""
-        p = request.params
-        kw: dict[str, Any] = {
-            "model": self.spec.model,
-            "messages": request.messages,
-            "max_tokens": p.max_tokens,
-            "temperature": p.temperature,
-        }
-        if p.seed is not None:
-            kw["seed"] = p.seed
-        if p.top_p is not None:
-            kw["top_p"] = p.top_p
-        if p.stop:
-            kw["stop"] = list(p.stop)
-        if p.json_schema is not None:
-            if self._schema_unsupported:
-                kw["response_format"] = {"type": "json_object"}
-            else:
-                kw["response_format"] = {
-                    "type": "json_schema",
-                    "json_schema": {"name": "output", "schema": p.json_schema, "strict": False},
-                }
-        if p.logprobs:
-            kw["logprobs"] = True
-            kw["top_logprobs"] = p.top_logprobs or 5
-        return kw
+        schema = request.params.json_schema
+        response_format: dict[str, Any] | None = None
+        if schema is not None:
+            response_format = (
+                {"type": "json_object"} if self._schema_unsupported
+                else {"type": "json_schema", "json_schema": {"name": "output", "schema": schema, "strict": False}}
+            )
+        return {"model": self.spec.model, **chat_body(request, response_format=response_format)}
 
     async def send(self, request: ChatRequest) -> ChatResponse:
         """One attempt; classify failures as transient or permanent."""
@@ -202,7 +184,7 @@ def completion_response(resp: Any, *, latency_s: float) -> ChatResponse:
         cached_prompt_tokens=int(getattr(details, "cached_tokens", 0) or 0),
         completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
         latency_s=latency_s,
-        logprobs=_logprobs(choice),
+        logprobs=token_logprobs(getattr(getattr(choice, "logprobs", None), "content", None)),
     )
 
 
@@ -269,21 +251,6 @@ def _connection_detail(e: BaseException) -> str:
         cur = cur.__cause__ or cur.__context__
     inner = e.__cause__ or e
     return f"connection error: {_short(str(inner))}"
-
-
-def _logprobs(choice: Any) -> list[TokenLogprob] | None:
-    lp = getattr(choice, "logprobs", None)
-    content = getattr(lp, "content", None) if lp is not None else None
-    if not content:
-        return None
-    return [
-        TokenLogprob(
-            token=t.token,
-            logprob=float(t.logprob),
-            top=[TopLogprob(token=a.token, logprob=float(a.logprob)) for a in (t.top_logprobs or [])],
-        )
-        for t in content
-    ]
 
 
 def _short(s: str, n: int = 200) -> str:

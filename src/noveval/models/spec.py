@@ -20,7 +20,9 @@ Keys are read from the environment only, never from the spec, and never stored.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 from urllib.parse import urlparse
 
@@ -92,3 +94,28 @@ def parse_spec(spec: str) -> ModelSpec:
         f"unknown model spec {spec!r}: use 'local', 'local:/path', 'openai/<model>' "
         "or 'openai-compatible/<model>@<base_url>'"
     )
+
+
+def local_model(path: str | None, *, bundled: Callable[[], Path], bundled_id: str, what: str,
+                folder: bool) -> tuple[str, str]:
+    """Where a ``local``/``local:<path>`` model lives and its model id.
+
+    Args:
+        path: The model's file or folder; None or empty: the bundled one.
+        bundled: Finds the bundled model (called only when ``path`` is not given).
+        bundled_id: The bundled model's id.
+        what: What the model is, for the error (``local model file``, ...).
+        folder: True when the model is a folder, False when it is a file.
+
+    Returns:
+        ``(absolute path, model id)``: ``local/<name>`` for a given path.
+
+    Raises:
+        ConfigError: ``path`` is not an existing file (folder).
+    """
+    if not path:
+        return str(bundled()), bundled_id
+    p = Path(path)
+    if not (p.is_dir() if folder else p.is_file()):
+        raise ConfigError(f"{what} not found: {path}")
+    return str(p.resolve()), f"local/{p.name}"

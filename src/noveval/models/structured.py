@@ -18,7 +18,7 @@ import asyncio
 import json
 import re
 from collections.abc import Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypedDict, TypeVar, Unpack
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -246,17 +246,16 @@ async def acomplete_structured_many(
     return [r for r in out if r is not None]
 
 
+class ManyOptions(TypedDict, total=False):
+    """The keyword options of :func:`acomplete_structured_many` (each optional)."""
+
+    max_reasks: int
+    use_schema: bool
+    progress: str | None
+
+
 def complete_structured_many(
-    client: Any,
-    requests: Sequence[ChatRequest],
-    model: type[T],
-    *,
-    max_reasks: int = 2,
-    use_schema: bool = True,
-    progress: str | None = None,
+    client: Any, requests: Sequence[ChatRequest], model: type[T], **options: Unpack[ManyOptions]
 ) -> list[StructuredResult[T]]:
-    """Synchronous :func:`acomplete_structured_many`."""
-    return run_async(
-        acomplete_structured_many(client, requests, model, max_reasks=max_reasks, use_schema=use_schema, progress=progress),
-        client,
-    )
+    """Synchronous :func:`acomplete_structured_many` (same arguments)."""
+    return run_async(acomplete_structured_many(client, requests, model, **options), client)

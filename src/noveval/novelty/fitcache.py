@@ -9,23 +9,13 @@ number the fit would give, bit for bit. Several processes may share one file.
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
+from noveval.io import SqliteStore
 
 
-class FitCache:
-    """Map ``key -> float`` in a SQLite file (``in``, ``[]``, ``[]=``, ``len``).
+class FitCache(SqliteStore):
+    """Map ``key -> float`` in a SQLite file (``FitCache(path)``; ``in``, ``[]``, ``[]=``, ``len``)."""
 
-    Args:
-        path: Database file; parent folders are created.
-    """
-
-    def __init__(self, path: str | Path) -> None:
-        from noveval.io import open_db
-
-        self.path = Path(path)
-        self._lock = threading.Lock()
-        self._conn = open_db(self.path, "CREATE TABLE IF NOT EXISTS fits (key TEXT PRIMARY KEY, value REAL NOT NULL);")
+    SCHEMA = "CREATE TABLE IF NOT EXISTS fits (key TEXT PRIMARY KEY, value REAL NOT NULL);"
 
     def get(self, key: str) -> float | None:
         """The stored value, or None."""
@@ -49,11 +39,6 @@ class FitCache:
     def __len__(self) -> int:
         with self._lock:
             return int(self._conn.execute("SELECT COUNT(*) FROM fits").fetchone()[0])
-
-    def close(self) -> None:
-        """Close the connection."""
-        with self._lock:
-            self._conn.close()
 
 
 def default_fit_cache() -> FitCache:

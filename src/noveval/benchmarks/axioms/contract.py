@@ -78,15 +78,9 @@ def metric_names(names: Sequence[str] | None) -> list[str]:
         InputError: an unknown metric (field ``--metric``).
     """
     from noveval.benchmarks.axioms.run import METRIC_ORDER
-    from noveval.errors import InputError
+    from noveval.io import canonical_names
 
-    out: list[str] = []
-    for n in names or METRIC_ORDER:
-        hit = [m for m in METRIC_ORDER if m.lower() == n.lower()]
-        if not hit:
-            raise InputError(None, None, "--metric", f"unknown metric {n!r}; choose from {', '.join(METRIC_ORDER)}")
-        out.append(hit[0])
-    return out
+    return canonical_names(names or METRIC_ORDER, METRIC_ORDER)
 
 
 def build_config(corpus: str | Path, fulltext: str | Path | None, opts: AxiomsOptions, *,

@@ -11,36 +11,28 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from noveval.benchmarks._contract import as_options, client_of
+from noveval.benchmarks._contract import RunOptions, as_options, client_of
 
 __all__ = ["ChatOptions", "run", "score"]
 
 
-class ChatOptions(BaseModel):
-    """Options of a chat run.
+class ChatOptions(RunOptions):
+    """Options of a chat run. ``overwrite``, ``cache`` and ``concurrency`` come from :class:`~noveval.benchmarks._contract.RunOptions`.
 
     Attributes:
         limit: Only the first N prompts.
         max_tokens: Max new tokens per reply.
         temperature: Sampling temperature.
         seed: Sampling seed.
-        overwrite: Replace a run with other settings in ``out``.
-        cache: Response cache: ``default``, a path, or None (no cache).
-        concurrency: Requests in flight.
         timeout: Seconds per request.
     """
-
-    model_config = ConfigDict(extra="forbid")
 
     limit: int | None = Field(None, ge=1)
     max_tokens: int = Field(256, ge=1)
     temperature: float = Field(0.0, ge=0.0)
     seed: int = 0
-    overwrite: bool = False
-    cache: str | None = "default"
-    concurrency: int | None = Field(None, ge=1)
     timeout: float = Field(120.0, gt=0)
 
 

@@ -6,7 +6,7 @@ Nothing heavy is imported at module level; each command imports what it needs.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -48,6 +48,20 @@ def _echo_scores(label: str, metrics: dict) -> None:
             continue
         parts.append(f"{k} {m['mean']:.4f} [{m['ci_low']:.4f}, {m['ci_high']:.4f}]")
     typer.echo(f"{label}: " + "; ".join(parts))
+
+
+def _write_classified(client: Any, rows: list[dict[str, Any]], out: Path, about: dict[str, Any]) -> None:
+    """Write a Yes/No stage's rows to ``out`` and ``about`` + metrics beside it; print the summary."""
+    from noveval.benchmarks.novbench.pipeline import classification_metrics
+    from noveval.io import write_json, write_jsonl
+
+    m = classification_metrics(rows)
+    write_jsonl(out, rows)
+    write_json(out.with_suffix(".metrics.json"), {**about, "metrics": m})
+    print_cache_summary(client)
+    typer.echo(f"{len(rows)} sentences -> {out}; {sum(r['pred'] for r in rows)} predicted novelty")
+    if m:
+        typer.echo(f"accuracy {m['accuracy']:.4f}  macro-F1 {m['macro_f1']:.4f}  (n={m['n']}, unparsed {m['n_unparsed']})")
 
 
 @run_command(batch=True, budget=True)
@@ -197,10 +211,8 @@ def extract_descriptions(
     from noveval.benchmarks.novbench.pipeline import (
         DESCRIPTION_STRATEGIES,
         aextract_descriptions,
-        classification_metrics,
     )
     from noveval.errors import InputError
-    from noveval.io import write_json, write_jsonl
 
     if strategy not in DESCRIPTION_STRATEGIES:
         raise InputError(None, None, "--strategy", f"must be one of {', '.join(DESCRIPTION_STRATEGIES)}")
@@ -215,14 +227,7 @@ def extract_descriptions(
         aextract_descriptions(client, sents, strategy=strategy, constrained=constrained, seed=seed),  # type: ignore[arg-type]
         client,
     )
-    m = classification_metrics(rows)
-    write_jsonl(out, rows)
-    summary = {"strategy": strategy, "model": client.model_id, "input": str(input), "metrics": m}
-    write_json(out.with_suffix(".metrics.json"), summary)
-    print_cache_summary(client)
-    typer.echo(f"{len(rows)} sentences -> {out}; {sum(r['pred'] for r in rows)} predicted novelty")
-    if m:
-        typer.echo(f"accuracy {m['accuracy']:.4f}  macro-F1 {m['macro_f1']:.4f}  (n={m['n']}, unparsed {m['n_unparsed']})")
+    _write_classified(client, rows, out, {"strategy": strategy, "model": client.model_id, "input": str(input)})
 
 
 @app.command("extract-evaluations")
@@ -257,10 +262,8 @@ def extract_evaluations(
     from noveval.benchmarks.novbench.pipeline import (
         EVALUATION_STRATEGIES,
         aextract_evaluations,
-        classification_metrics,
     )
     from noveval.errors import InputError
-    from noveval.io import write_json, write_jsonl
 
     if strategy not in EVALUATION_STRATEGIES:
         raise InputError(None, None, "--strategy", f"must be one of {', '.join(EVALUATION_STRATEGIES)}")
@@ -285,16 +288,8 @@ def extract_evaluations(
         ),
         client,
     )
-    m = classification_metrics(rows)
-    write_jsonl(out, rows)
-    write_json(
-        out.with_suffix(".metrics.json"),
-        {"strategy": strategy, "model": client.model_id, "inputs": [str(p) for p in input], "metrics": m},
-    )
-    print_cache_summary(client)
-    typer.echo(f"{len(rows)} sentences -> {out}; {sum(r['pred'] for r in rows)} predicted novelty")
-    if m:
-        typer.echo(f"accuracy {m['accuracy']:.4f}  macro-F1 {m['macro_f1']:.4f}  (n={m['n']}, unparsed {m['n_unparsed']})")
+    _write_classified(client, rows, out,
+                      {"strategy": strategy, "model": client.model_id, "inputs": [str(p) for p in input]})
 
 
 @app.command("structure")

@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from noveval.benchmarks._contract import as_options, client_of, sample_file
+from noveval.benchmarks._contract import RunOptions, as_options, client_of, sample_file
 
 __all__ = ["NovBenchOptions", "run", "score", "SAMPLE"]
 
@@ -22,8 +22,8 @@ SAMPLE = ("novbench", "records.json")
 """The shipped sample: 4 invented records in the released coling2020.json layout."""
 
 
-class NovBenchOptions(BaseModel):
-    """Options of a NovBench run (keyword arguments of :func:`noveval.benchmarks.novbench.generate.run_generation`).
+class NovBenchOptions(RunOptions):
+    """Options of a NovBench run (keyword arguments of :func:`noveval.benchmarks.novbench.generate.run_generation`). ``overwrite``, ``cache`` and ``concurrency`` come from :class:`~noveval.benchmarks._contract.RunOptions`.
 
     Attributes:
         prompting: ``zero-shot``, ``few-shot`` or ``rag``.
@@ -35,14 +35,9 @@ class NovBenchOptions(BaseModel):
         embedder: Embedding spec (retrieval and scoring).
         max_tokens: Reply budget per record.
         seed: Generation, example-choice and bootstrap seed.
-        overwrite: Replace a run with other settings in ``out``.
-        cache: Response cache: ``default``, a path, or None (no cache).
-        concurrency: Requests in flight.
         timeout_s: Seconds per request.
         score: Score the run when generation ends.
     """
-
-    model_config = ConfigDict(extra="forbid")
 
     prompting: Literal["zero-shot", "few-shot", "rag"] = "zero-shot"
     limit: int | None = Field(None, ge=1)
@@ -53,9 +48,6 @@ class NovBenchOptions(BaseModel):
     embedder: str = "local"
     max_tokens: int = Field(1024, ge=1)
     seed: int = 0
-    overwrite: bool = False
-    cache: str | None = "default"
-    concurrency: int | None = Field(None, ge=1)
     timeout_s: float = Field(600.0, gt=0)
     score: bool = True
 

@@ -111,6 +111,22 @@ def _request(msgs: list[dict[str, str]], params: Any, tag: str) -> Any:
     return ChatRequest(messages=msgs, params=params, tag=tag)
 
 
+def _decision_rows(ids: Sequence[dict[str, Any]], sentences: Sequence[Any], resps: Sequence[Any],
+                   extra_key: str, extra: Sequence[Any] | None) -> list[dict[str, Any]]:
+    """One row per sentence of a Yes/No stage: its ``ids`` fields, ``sentence, label, pred``
+    (0/1; an unparsed answer counts as 0), ``parsed``, ``raw``, ``error``, and
+    ``extra_key`` (``extra[i]``) when ``extra`` is given."""
+    rows = []
+    for i, (ident, s, r) in enumerate(zip(ids, sentences, resps, strict=True)):
+        pred = parse_yes_no(r.text) if r.ok else None
+        row = {**ident, "sentence": s.sentence, "label": s.label, "pred": int(pred or 0),
+               "parsed": pred is not None, "raw": r.text, "error": r.error}
+        if extra is not None:
+            row[extra_key] = extra[i]
+        rows.append(row)
+    return rows
+
+
 def _parse_step1(text: str) -> tuple[str, str]:
     main = re.search(r"main idea\s*:\s*(.+)", text or "", re.IGNORECASE)
     ref = re.search(r"refers to\s*:\s*(.+)", text or "", re.IGNORECASE)
@@ -176,23 +192,8 @@ async def aextract_descriptions(
     resps = await client.acomplete_many(
         [_request(p, params, f"desc:{strategy}") for p in prompts], progress=progress
     )
-    rows = []
-    for i, (s, r) in enumerate(zip(sentences, resps, strict=True)):
-        pred = parse_yes_no(r.text) if r.ok else None
-        row = {
-            "paper_id": s.paper_id,
-            "index": s.index,
-            "sentence": s.sentence,
-            "label": s.label,
-            "pred": int(pred or 0),
-            "parsed": pred is not None,
-            "raw": r.text,
-            "error": r.error,
-        }
-        if step1 is not None:
-            row["step1"] = step1[i]
-        rows.append(row)
-    return rows
+    ids = [{"paper_id": s.paper_id, "index": s.index} for s in sentences]
+    return _decision_rows(ids, sentences, resps, "step1", step1)
 
 
 def _nearest(queries: Sequence[str], pool: Sequence[str], embedder: Any, k: int) -> list[list[str]]:
@@ -262,22 +263,7 @@ async def aextract_evaluations(
             prompt = messages("eval_rag", sentence=s.sentence, examples=examples[i])
         reqs.append(_request(prompt, params, f"eval:{strategy}"))
     resps = await client.acomplete_many(reqs, progress=progress)
-    rows = []
-    for i, (s, r) in enumerate(zip(sentences, resps, strict=True)):
-        pred = parse_yes_no(r.text) if r.ok else None
-        row = {
-            "id": s.id,
-            "sentence": s.sentence,
-            "label": s.label,
-            "pred": int(pred or 0),
-            "parsed": pred is not None,
-            "raw": r.text,
-            "error": r.error,
-        }
-        if examples is not None:
-            row["examples"] = examples[i]
-        rows.append(row)
-    return rows
+    return _decision_rows([{"id": s.id} for s in sentences], sentences, resps, "examples", examples)
 
 
 async def astructure(

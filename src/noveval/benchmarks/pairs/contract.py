@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from noveval.benchmarks._contract import as_options, client_of, sample_file
+from noveval.benchmarks._contract import RunOptions, as_options, client_of, sample_file
 
 __all__ = ["PairsOptions", "SAMPLE", "run", "score"]
 
@@ -21,8 +21,8 @@ SAMPLE = ("rinobench", "test.json")
 """The shipped sample: RINoBench's 4 invented ideas (gold 2, 3, 4, 5), so 2 pairs without reuse."""
 
 
-class PairsOptions(BaseModel):
-    """Options of a ``novelty-pairs`` run.
+class PairsOptions(RunOptions):
+    """Options of a ``novelty-pairs`` run. ``overwrite``, ``cache`` and ``concurrency`` come from :class:`~noveval.benchmarks._contract.RunOptions`.
 
     Attributes:
         source: ``rinobench`` (a file in the published test.json format) or ``neurips``
@@ -35,13 +35,8 @@ class PairsOptions(BaseModel):
         structured: Schema-constrained JSON answers.
         max_tokens: Answer token budget.
         temperature: Sampling temperature.
-        overwrite: Replace a run with other settings in ``out``.
-        cache: Response cache: ``default``, a path, or None (no cache).
-        concurrency: Requests in flight.
         progress: Show progress.
     """
-
-    model_config = ConfigDict(extra="forbid")
 
     source: Literal["rinobench", "neurips"] = "rinobench"
     limit: int | None = Field(None, ge=1)
@@ -52,9 +47,6 @@ class PairsOptions(BaseModel):
     structured: bool = True
     max_tokens: int = Field(32, ge=1)
     temperature: float = Field(0.0, ge=0.0)
-    overwrite: bool = False
-    cache: str | None = "default"
-    concurrency: int | None = Field(None, ge=1)
     progress: bool = True
 
 

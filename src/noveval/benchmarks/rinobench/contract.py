@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from noveval.benchmarks._contract import as_options, sample_file
+from noveval.benchmarks._contract import RunOptions, as_options, sample_file
 
 __all__ = ["RINoBenchOptions", "run", "score", "SAMPLE"]
 
@@ -21,8 +21,8 @@ SAMPLE = ("rinobench", "test.json")
 """The shipped sample: 4 invented ideas in the published test.json format, with gold."""
 
 
-class RINoBenchOptions(BaseModel):
-    """Options of a RINoBench run (the keyword arguments of :func:`noveval.benchmarks.rinobench.run`).
+class RINoBenchOptions(RunOptions):
+    """Options of a RINoBench run (the keyword arguments of :func:`noveval.benchmarks.rinobench.run`). ``overwrite``, ``cache`` and ``concurrency`` come from :class:`~noveval.benchmarks._contract.RunOptions`.
 
     Attributes:
         judge: Judge model spec for the justification metrics (None: skip them).
@@ -35,13 +35,8 @@ class RINoBenchOptions(BaseModel):
         max_related_works: Show only the first N related works.
         max_abstract_chars: Cut related-work abstracts to this length.
         f1_labels: ``fixed`` (classes 1-5) or ``present`` (the released eval.py).
-        overwrite: Replace a run with other settings in ``out``.
-        cache: Response cache: ``default``, a path, or None (no cache).
-        concurrency: Requests in flight.
         progress: Show progress.
     """
-
-    model_config = ConfigDict(extra="forbid")
 
     judge: str | None = None
     rubric: str | None = None
@@ -53,9 +48,6 @@ class RINoBenchOptions(BaseModel):
     max_related_works: int | None = Field(None, ge=1)
     max_abstract_chars: int | None = Field(None, ge=1)
     f1_labels: Literal["fixed", "present"] = "fixed"
-    overwrite: bool = False
-    cache: str | None = "default"
-    concurrency: int | None = Field(None, ge=1)
     progress: bool = True
 
 

@@ -30,13 +30,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from noveval.benchmarks.rinobench.data import RINoBenchItem, rubric_text
 from noveval.benchmarks.rinobench.parse import parse_judgment
 from noveval.benchmarks.rinobench.prompts import render_messages
 
-__all__ = ["JUDGMENT_SCHEMA", "PROTOCOLS", "protocol_params", "format_related_works", "build_request", "agenerate", "vote"]
+__all__ = ["JUDGMENT_SCHEMA", "PROTOCOLS", "protocol_params", "format_related_works", "build_request", "RequestOptions", "agenerate", "vote"]
 
 PROTOCOLS: tuple[str, ...] = ("noveval", "paper")
 """Generation protocols: ours (temperature 0, our prompt) and the released code's."""
@@ -166,21 +166,27 @@ def vote(scores: Sequence[int | None]) -> tuple[int | None, float | None]:
     return answer, counts[answer] / len(scores)
 
 
+class RequestOptions(TypedDict, total=False):
+    """The generation settings :func:`agenerate` passes on to :func:`build_request` (each optional)."""
+
+    structured: bool
+    max_tokens: int
+    temperature: float
+    max_related_works: int | None
+    max_abstract_chars: int | None
+    prompt: str
+
+
 async def agenerate(
     items: Sequence[RINoBenchItem],
     client: Any,
     run: Any,
     *,
     rubric: dict[int, str],
-    structured: bool = True,
-    max_tokens: int = 512,
-    temperature: float = 0.0,
     seed: int = 0,
-    max_related_works: int | None = None,
-    max_abstract_chars: int | None = None,
-    prompt: str = "judge_novelty",
     samples: int = 1,
     progress: str | None = "rinobench: judging novelty",
+    **request: Unpack[RequestOptions],
 ) -> list[dict[str, Any]]:
     """Run the task over ``items``, resumably, writing ``predictions.jsonl`` in ``run``.
 
@@ -191,6 +197,9 @@ async def agenerate(
     reasoning and raw text are those of the first sample that gave the answer, and a
     row any of whose calls failed is a failed row (a re-run redoes only those calls).
 
+    ``request`` holds :func:`build_request`'s generation settings (its defaults where
+    not given).
+
     Returns:
         The prediction rows in input order.
     """
@@ -199,17 +208,7 @@ async def agenerate(
     sem = client.semaphore()
 
     async def one(item: RINoBenchItem, sample_seed: int) -> dict[str, Any]:
-        req = build_request(
-            item,
-            rubric,
-            structured=structured,
-            max_tokens=max_tokens,
-            temperature=temperature,
-            seed=sample_seed,
-            max_related_works=max_related_works,
-            max_abstract_chars=max_abstract_chars,
-            prompt=prompt,
-        )
+        req = build_request(item, rubric, seed=sample_seed, **request)
         resp = await client.acomplete(req, _sem=sem)
         if not resp.ok:
             return {

@@ -8,7 +8,7 @@ reranker the index's ``rerank`` template.
 
 from __future__ import annotations
 
-from typing import Any
+from noveval.prompts import SystemPrompts
 
 __all__ = ["render_messages", "VARIABLES"]
 
@@ -21,12 +21,5 @@ VARIABLES: dict[str, dict[str, str]] = {
 }
 
 
-def render_messages(name: str, **values: Any) -> list[dict[str, str]]:
-    """Fill the template ``name`` and return its chat messages (system + user).
-
-    Raises:
-        InputError: the template (e.g. an override) uses a variable not in ``values``.
-    """
-    from noveval.prompts import load
-
-    return load("check", name).render(**values).messages()
+render_messages = SystemPrompts("check").render_messages
+"""Fill the template ``name`` and return its chat messages (system + user); see :class:`noveval.prompts.SystemPrompts`."""

@@ -7,7 +7,6 @@ section cites earlier sample papers. Run: ``python make_sample.py`` in this fold
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -53,9 +52,7 @@ def make(seed: int = 0) -> tuple[list[dict], list[dict]]:
 
 
 if __name__ == "__main__":
-    here = Path(__file__).parent
-    papers, fulltext = make()
-    with open(here / "corpus.jsonl", "w", encoding="utf-8") as fh:
-        fh.writelines(json.dumps(p) + "\n" for p in papers)
-    with open(here / "fulltext.jsonl", "w", encoding="utf-8") as fh:
-        fh.writelines(json.dumps(p) + "\n" for p in fulltext)
+    from noveval.io import write_jsonl
+
+    for name, rows in zip(("corpus", "fulltext"), make(), strict=True):
+        write_jsonl(Path(__file__).parent / f"{name}.jsonl", rows)

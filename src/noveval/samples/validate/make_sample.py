@@ -16,7 +16,6 @@ Run: ``python make_sample.py`` in this folder.
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -105,9 +104,7 @@ def make(seed: int = 0) -> tuple[list[dict], list[dict]]:
 
 
 if __name__ == "__main__":
-    here = Path(__file__).parent
-    corpus, reviews = make()
-    with open(here / "corpus.jsonl", "w", encoding="utf-8") as fh:
-        fh.writelines(json.dumps(p) + "\n" for p in corpus)
-    with open(here / "reviews.jsonl", "w", encoding="utf-8") as fh:
-        fh.writelines(json.dumps(p) + "\n" for p in reviews)
+    from noveval.io import write_jsonl
+
+    for name, rows in zip(("corpus", "reviews"), make(), strict=True):
+        write_jsonl(Path(__file__).parent / f"{name}.jsonl", rows)

@@ -7,7 +7,7 @@ code provides to each template.
 
 from __future__ import annotations
 
-from typing import Any
+from noveval.prompts import SystemPrompts
 
 __all__ = ["render_messages", "prompt_hashes", "PROMPT_NAMES", "VARIABLES"]
 
@@ -39,19 +39,8 @@ VARIABLES: dict[str, dict[str, str]] = {
 PROMPT_NAMES = tuple(VARIABLES)
 
 
-def render_messages(name: str, **values: Any) -> list[dict[str, str]]:
-    """Fill the prompt ``name`` and return its chat messages (system + user).
-
-    Raises:
-        InputError: the template (e.g. an override) uses a variable not in ``values``.
-    """
-    from noveval.prompts import load
-
-    return load("rinobench", name).render(**values).messages()
-
-
-def prompt_hashes(names: tuple[str, ...] = PROMPT_NAMES) -> dict[str, str]:
-    """Content hash of each prompt in effect (:func:`noveval.prompts.prompt_hashes`), for run configs."""
-    from noveval.prompts import prompt_hashes as hashes
-
-    return hashes("rinobench", names)
+_PROMPTS = SystemPrompts("rinobench")
+render_messages = _PROMPTS.render_messages
+"""Fill the prompt ``name`` and return its chat messages (system + user); see :class:`noveval.prompts.SystemPrompts`."""
+prompt_hashes = _PROMPTS.prompt_hashes
+"""Content hash of each prompt in effect (all of ``PROMPT_NAMES`` by default), for run configs."""
