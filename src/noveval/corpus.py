@@ -59,7 +59,7 @@ def iter_papers(path: str | Path) -> Iterator[dict[str, Any]]:
         InputError: a missing file, a line that is not a JSON object, a missing or empty
             title, a non-string abstract or field, a year that is not a year.
     """
-    from noveval.io import iter_jsonl, parse_year
+    from noveval.io import check_title_abstract, iter_jsonl, parse_year
 
     p = Path(path)
     if not p.is_file():
@@ -67,12 +67,7 @@ def iter_papers(path: str | Path) -> Iterator[dict[str, Any]]:
     for line, row in iter_jsonl(p):
         if not isinstance(row, dict):
             raise InputError(p, line, None, "each corpus line must be a JSON object with title, abstract, year")
-        title = row.get("title")
-        if not isinstance(title, str) or not title.strip():
-            raise InputError(p, line, "title", "each corpus paper needs a non-empty title")
-        abstract = row.get("abstract")
-        if abstract is not None and not isinstance(abstract, str):
-            raise InputError(p, line, "abstract", "must be a string")
+        title, abstract = check_title_abstract(p, line, row, what="corpus paper")
         fld = row.get("field")
         if fld is not None and not isinstance(fld, str):
             raise InputError(p, line, "field", "must be a string")

@@ -34,6 +34,8 @@ __all__ = [
     "iter_jsonl",
     "complete_rows",
     "canonical_names",
+    "check_title_abstract",
+    "require_unique_ids",
     "iter_records",
     "read_records",
     "write_json",
@@ -303,6 +305,37 @@ def parse_year(value: Any, *, path: str | Path | None = None, line: int | None =
         raise InputError(path, line, field, f"{shown} is not a year (expected e.g. 2021, \"2021\" or \"2021-05-03\"; "
                                             "leave it out or null when unknown)")
     return year
+
+
+def require_unique_ids(path: str | Path, ids: Iterable[str | None]) -> None:
+    """Raise at the first record whose id repeats an earlier record's (None ids are skipped).
+
+    Raises:
+        InputError: ``path: [i].id: duplicate id 'x' (first at [j])``.
+    """
+    first: dict[str, int] = {}
+    for i, key in enumerate(ids):
+        if key is None:
+            continue
+        if key in first:
+            raise InputError(path, None, f"[{i}].id", f"duplicate id {key!r} (first at [{first[key]}])")
+        first[key] = i
+
+
+def check_title_abstract(path: str | Path, line: int | None, row: dict[str, Any], *,
+                         what: str = "paper") -> tuple[str, str | None]:
+    """The ``title`` (a non-empty string) and ``abstract`` (a string or absent) of a raw record.
+
+    Raises:
+        InputError: a missing or empty title, or an abstract that is not a string (named by line and field).
+    """
+    title = row.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise InputError(path, line, "title", f"each {what} needs a non-empty title")
+    abstract = row.get("abstract")
+    if abstract is not None and not isinstance(abstract, str):
+        raise InputError(path, line, "abstract", "must be a string")
+    return title, abstract
 
 
 def canonical_names(names: Iterable[str], choices: Iterable[str], *, option: str = "--metric", what: str = "metric") -> list[str]:

@@ -141,8 +141,9 @@ def rinobench_figures(runs: list[RunData]) -> list[Figure]:
 
 def axioms_figures(runs: list[RunData]) -> list[Figure]:
     """Pass-rate heatmap (metric × axiom, overall) per run."""
+    from noveval.benchmarks.axioms.plots import draw_pass_rates
+
     plt = _plt()
-    import numpy as np
 
     out = []
     for r in runs:
@@ -151,18 +152,9 @@ def axioms_figures(runs: list[RunData]) -> list[Figure]:
             continue
         cols = list(tab.get("columns") or [])
         metrics = list(tab["overall"])
-        data = np.array([[np.nan if tab["overall"][m].get(c) is None else float(tab["overall"][m][c]) for c in cols]
-                         for m in metrics], dtype=float)
-        if np.nanmax(np.nan_to_num(data, nan=0.0)) <= 1.0:
-            data = data * 100
         fig, ax = plt.subplots(figsize=(1.2 + 0.75 * len(cols), 0.9 + 0.45 * len(metrics)))
         ax.grid(False)
-        im = ax.imshow(np.ma.masked_invalid(data), cmap="RdYlGn", vmin=0, vmax=100, aspect="auto")
-        ax.set_xticks(range(len(cols)), cols, rotation=40, ha="right")
-        ax.set_yticks(range(len(metrics)), metrics)
-        for i in range(len(metrics)):
-            for j in range(len(cols)):
-                ax.text(j, i, "–" if np.isnan(data[i, j]) else f"{data[i, j]:.0f}", ha="center", va="center", fontsize=8)
+        im = draw_pass_rates(ax, {**tab, "columns": cols}, metrics, rotation=40, fractions_as_percent=True)
         fig.colorbar(im, ax=ax, fraction=0.03)
         out.append(Figure(f"Axiom pass rates, % ({r.label})", src=png_uri(fig),
                           caption="Overall pass rate of each novelty metric on each axiom check (Table 2, All rows)."))

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field, model_validator
 
-from noveval.errors import InputError
-from noveval.io import read_records
+from noveval.io import read_records, require_unique_ids
 from noveval.metrics.bootstrap import summarize
 from noveval.models.chat import ChatRequest, GenerationParams, Message
 from noveval.runs import RunDir, run_items, text_sha
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 
 class PromptItem(BaseModel):
@@ -42,17 +44,13 @@ class PromptItem(BaseModel):
 def load_prompts(path: str | Path, *, limit: int | None = None) -> list[PromptItem]:
     """Read and validate a prompts file (JSONL or JSON list). Errors name file:line:field."""
     items = read_records(path, PromptItem)
-    seen: set[str] = set()
-    for i, it in enumerate(items):
-        if it.id in seen:
-            raise InputError(path, None, f"[{i}].id", f"duplicate id {it.id!r}")
-        seen.add(it.id)
+    require_unique_ids(path, (it.id for it in items))
     return items[:limit] if limit else items
 
 
 def run_prompts(
     items: list[PromptItem],
-    client: Any,
+    client: ChatClientProtocol,
     out: str | Path,
     *,
     params: GenerationParams | None = None,
@@ -73,10 +71,9 @@ def run_prompts(
         **(extra_config or {}),
     }
     run = RunDir.create(out, config, overwrite=overwrite)
-    sem = client.semaphore()
 
     async def worker(it: PromptItem) -> dict[str, Any]:
-        resp = await client.acomplete(ChatRequest(messages=it.to_messages(), params=params, tag=it.id), _sem=sem)
+        resp = await client.acomplete(ChatRequest(messages=it.to_messages(), params=params, tag=it.id))
         row: dict[str, Any] = {"output": resp.text, "error": resp.error, "finish_reason": resp.finish_reason}
         row["tokens"] = {"prompt": resp.prompt_tokens, "completion": resp.completion_tokens}
         return row

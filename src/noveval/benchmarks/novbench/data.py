@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from noveval.benchmarks.novbench.evaluation_text import StructuredEvaluation, parse_evaluation
 from noveval.errors import InputError
-from noveval.io import _decode, iter_jsonl, read_bytes, read_json, read_records
+from noveval.io import _decode, iter_jsonl, read_bytes, read_json, read_records, require_unique_ids
 from noveval.records import Paper
 
 __all__ = [
@@ -182,11 +182,7 @@ def load_records(path: str | Path) -> list[NovBenchRecord]:
             or duplicate ids.
     """
     recs = read_records(path, NovBenchRecord)
-    seen: set[str] = set()
-    for i, r in enumerate(recs):
-        if r.id in seen:
-            raise InputError(path, None, f"[{i}].id", f"duplicate id {r.id!r}")
-        seen.add(r.id)
+    require_unique_ids(path, (r.id for r in recs))
     return recs
 
 

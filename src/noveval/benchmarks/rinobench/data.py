@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from noveval.errors import InputError
-from noveval.io import read_json, read_records, validation_field
+from noveval.io import read_json, read_records, require_unique_ids, validation_field
 from noveval.records import Idea, RelatedWork
 
 __all__ = [
@@ -149,13 +149,11 @@ def load_items(path: str | Path | Sequence[dict[str, Any] | RINoBenchItem], *,
             except ValidationError as e:
                 field, msg = validation_field(e)
                 raise InputError(p, None, f"[{i}].{field}", msg) from e
-    seen: set[str] = set()
     for i, it in enumerate(items):
         if it.id is None:
             it.id = str(i)
-        if it.id in seen:
-            raise InputError(p, None, f"[{i}].id", f"duplicate id {it.id!r}")
-        seen.add(it.id)
+    require_unique_ids(p, (it.id for it in items))
+    for i, it in enumerate(items):
         if require_gold:
             if it.novelty_score is None:
                 raise InputError(p, None, f"[{i}].novelty_score", "gold score is missing")

@@ -103,7 +103,7 @@ def load_rated_papers(
             non-string abstract, a duplicate id, ``reviews`` not a list, or a score that is
             not an integer in ``scale``; or a file with no rating at all.
     """
-    from noveval.io import iter_jsonl
+    from noveval.io import check_title_abstract, iter_jsonl
 
     p = Path(path)
     out: list[RatedPaper] = []
@@ -119,12 +119,7 @@ def load_rated_papers(
         if pid in seen:
             raise InputError(p, line, "id", f"duplicate paper id {pid!r} (first on line {seen[pid]})")
         seen[pid] = line
-        title = row.get("title")
-        if not isinstance(title, str) or not title.strip():
-            raise InputError(p, line, "title", "each paper needs a non-empty title")
-        abstract = row.get("abstract")
-        if abstract is not None and not isinstance(abstract, str):
-            raise InputError(p, line, "abstract", "must be a string")
+        title, abstract = check_title_abstract(p, line, row)
         reviews = row.get("reviews")
         if reviews is None:
             reviews = []
