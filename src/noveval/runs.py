@@ -24,11 +24,14 @@ import json
 import platform
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from noveval._version import __version__
 from noveval.errors import InputError
 from noveval.io import append_jsonl, make_dir, read_json, to_jsonable, write_json, write_jsonl
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 T = TypeVar("T")
 
@@ -192,7 +195,7 @@ async def run_items(
     *,
     id_of: Callable[[T], str],
     progress: str | None = None,
-    client: Any = None,
+    client: ChatClientProtocol | None = None,
     concurrency: int | None = None,
     retry_failed: bool = True,
 ) -> list[dict[str, Any]]:

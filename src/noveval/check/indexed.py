@@ -21,7 +21,7 @@ import json
 import logging
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,6 +30,9 @@ from noveval.check.metrics import MetricResult, corpus_metrics
 from noveval.check.opinion import CheckOptions, finish
 from noveval.check.retrieve import Neighbour
 from noveval.errors import InputError
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["IndexView", "RetrievalOptions", "check_with_index", "open_or_build"]
 
@@ -156,7 +159,7 @@ def check_with_index(
     options: CheckOptions | None = None,
     retrieval: RetrievalOptions | None = None,
     embedder: Any = None,
-    client: Any = None,
+    client: ChatClientProtocol | None = None,
     before_year: int | None = None,
     fields: list[str] | None = None,
 ) -> dict[str, Any]:

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
 from noveval.check.prompts import render_messages
 from noveval.check.retrieve import Neighbour
 from noveval.records import Idea
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["structure_idea", "rubric_judgment", "structured_evaluation", "SECTIONS"]
 
@@ -54,7 +57,7 @@ def _works(neighbours: Sequence[Neighbour], max_chars: int) -> str:
     return "\n".join(rows) or "(none)"
 
 
-async def structure_idea(client: Any, text: str, *, seed: int = 0) -> tuple[Idea | None, str | None]:
+async def structure_idea(client: ChatClientProtocol, text: str, *, seed: int = 0) -> tuple[Idea | None, str | None]:
     """Ask the model to structure free text (or a paper) into problem/objective/approach.
 
     Returns:
@@ -75,7 +78,7 @@ async def structure_idea(client: Any, text: str, *, seed: int = 0) -> tuple[Idea
     return Idea(**v.model_dump()), None
 
 
-async def rubric_judgment(client: Any, idea: Idea, neighbours: Sequence[Neighbour], *, seed: int = 0,
+async def rubric_judgment(client: ChatClientProtocol, idea: Idea, neighbours: Sequence[Neighbour], *, seed: int = 0,
                           max_abstract_chars: int = 600) -> dict[str, Any]:
     """RINoBench rubric judgment (1-5 + justification) grounded in the retrieved works."""
     from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, RINoBenchItem
@@ -109,7 +112,7 @@ def check_citations(cites: Sequence[int], text: str, k: int) -> tuple[list[int],
     return valid, invalid, flag
 
 
-async def structured_evaluation(client: Any, submission: str, neighbours: Sequence[Neighbour], *, seed: int = 0,
+async def structured_evaluation(client: ChatClientProtocol, submission: str, neighbours: Sequence[Neighbour], *, seed: int = 0,
                                 max_abstract_chars: int = 600) -> dict[str, Any]:
     """NovBench-style Positive/Neutral/Negative evaluation; each point with its cited works and flag."""
     from noveval.models.chat import ChatRequest

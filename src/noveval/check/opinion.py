@@ -17,7 +17,7 @@ import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from noveval.check.metrics import corpus_metrics
 from noveval.check.retrieve import nearest
 from noveval.corpus import Corpus, load_corpus
 from noveval.models.client import run_async
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["CheckOptions", "check_idea", "abstention", "prepare"]
 
@@ -83,7 +86,7 @@ def prepare(input: str | Path | CheckInput, corpus: str | Path | Corpus, **corpu
     return inp, c
 
 
-async def _judge(client: Any, inp: CheckInput, neighbours: list, opts: CheckOptions, out: dict[str, Any]) -> None:
+async def _judge(client: ChatClientProtocol, inp: CheckInput, neighbours: list, opts: CheckOptions, out: dict[str, Any]) -> None:
     from noveval.check.judge import rubric_judgment, structure_idea, structured_evaluation
 
     idea = inp.idea
@@ -111,7 +114,7 @@ def check_idea(
     *,
     options: CheckOptions | None = None,
     embedder: Any = None,
-    client: Any = None,
+    client: ChatClientProtocol | None = None,
     before_year: int | None = None,
     fields: list[str] | None = None,
     max_corpus: int | None = None,
@@ -154,7 +157,7 @@ def check_idea(
 
 
 def finish(inp: CheckInput, corpus: Any, neighbours: list, metrics: list, opts: CheckOptions, *,
-           corpus_summary: dict[str, Any], client: Any, before_year: int | None, timings: dict[str, float],
+           corpus_summary: dict[str, Any], client: ChatClientProtocol | None, before_year: int | None, timings: dict[str, float],
            t0: float, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """Abstention, model judgments and the result dict (shared by the corpus-file and index paths).
 

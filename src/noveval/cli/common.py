@@ -6,11 +6,14 @@ import contextlib
 import functools
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
 from noveval.errors import ConfigError, InputError
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -77,7 +80,7 @@ def make_client(
     )
 
 
-def print_cache_summary(client: Any) -> None:
+def print_cache_summary(client: ChatClientProtocol) -> None:
     """One line with the client's request, cache and failure counts (stderr)."""
     s = client.stats
     typer.echo(

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from noveval.index.search import Hit
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["RerankResult", "parse_ranking", "rerank_request", "rerank_hits", "rerank_many"]
 
@@ -97,7 +100,7 @@ def _apply(hits: Sequence[Hit], depth: int, res: Any) -> RerankResult:
     return RerankResult([replace(h, rank=r) for r, h in enumerate(new, 1)], order, mentioned, None)
 
 
-def rerank_many(client: Any, queries: Sequence[str], hit_lists: Sequence[Sequence[Hit]],
+def rerank_many(client: ChatClientProtocol, queries: Sequence[str], hit_lists: Sequence[Sequence[Hit]],
                 paper_lists: Sequence[Sequence[dict[str, Any]]], *, depth: int = 30, max_chars: int = 200,
                 seed: int = 0, progress: str | None = "rerank") -> list[RerankResult]:
     """Rerank many hit lists concurrently (one model call each, cached).
@@ -119,7 +122,7 @@ def rerank_many(client: Any, queries: Sequence[str], hit_lists: Sequence[Sequenc
     return [_apply(h, depth, r) for h, r in zip(hit_lists, results)]
 
 
-def rerank_hits(client: Any, query: str, hits: Sequence[Hit], papers: Sequence[dict[str, Any]], *,
+def rerank_hits(client: ChatClientProtocol, query: str, hits: Sequence[Hit], papers: Sequence[dict[str, Any]], *,
                 depth: int = 30, max_chars: int = 200, seed: int = 0) -> RerankResult:
     """Rerank one query's hits (see :func:`rerank_many`)."""
     return rerank_many(client, [query], [hits], [papers], depth=depth, max_chars=max_chars, seed=seed, progress=None)[0]

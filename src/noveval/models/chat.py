@@ -186,3 +186,7 @@ class ChatClientProtocol(Protocol):
     def run(self, coro: Any) -> Any:
         """Run a coroutine that uses the client in a fresh event loop, closing connections after."""
         ...
+
+    async def aclose(self) -> None:
+        """Close the client's connections in the running event loop."""
+        ...

@@ -25,6 +25,7 @@ from typing import Any
 from noveval.models.cache import ResponseCache, cache_key, default_cache_path
 from noveval.models.chat import (
     ChatBackend,
+    ChatClientProtocol,
     ChatRequest,
     ChatResponse,
     GenerationParams,
@@ -300,7 +301,7 @@ class ChatClient:
         return self.run(self.acomplete(req))  # type: ignore[no-any-return]
 
 
-def run_async(coro: Any, *clients: ChatClient | None) -> Any:
+def run_async(coro: Any, *clients: ChatClientProtocol | None) -> Any:
     """Run ``coro`` in a fresh event loop and close every given client's connections in it.
 
     Use instead of ``asyncio.run`` for code that awaits chat clients: HTTP connections

@@ -18,12 +18,15 @@ import asyncio
 import json
 import re
 from collections.abc import Sequence
-from typing import Any, Generic, TypedDict, TypeVar, Unpack
+from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, Unpack
 
 from pydantic import BaseModel, Field, ValidationError
 
 from noveval.models.chat import ChatRequest
 from noveval.models.client import run_async
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -172,7 +175,7 @@ def parse_as(text: str | None, model: type[T]) -> T:
 
 
 async def acomplete_structured(
-    client: Any,
+    client: ChatClientProtocol,
     request: ChatRequest,
     model: type[T],
     *,
@@ -188,7 +191,8 @@ async def acomplete_structured(
         model: The pydantic model the reply must validate against.
         max_reasks: Extra attempts after an invalid reply.
         use_schema: Ask the backend for schema-constrained decoding.
-        sem: A semaphore shared with sibling calls to bound concurrency.
+        sem: Ignored, kept for callers that still pass one: the client's own semaphore
+            bounds concurrency (:meth:`ChatClient.semaphore`).
     """
     if use_schema and request.params.json_schema is None:
         request = request.model_copy(
@@ -200,7 +204,7 @@ async def acomplete_structured(
     all_cached = True
     for attempt in range(max_reasks + 1):
         req = request.model_copy(update={"messages": messages})
-        resp = await client.acomplete(req, _sem=sem)
+        resp = await client.acomplete(req)
         raw.append(resp.text)
         all_cached = all_cached and resp.cached
         if not resp.ok:
@@ -223,7 +227,7 @@ async def acomplete_structured(
 
 
 async def acomplete_structured_many(
-    client: Any,
+    client: ChatClientProtocol,
     requests: Sequence[ChatRequest],
     model: type[T],
     *,
@@ -234,12 +238,11 @@ async def acomplete_structured_many(
     """:func:`acomplete_structured` over many requests, concurrently, in order."""
     from noveval.progress import track
 
-    sem = client.semaphore()
     out: list[StructuredResult[T] | None] = [None] * len(requests)
     with track(len(requests), progress or "", client=client) as tr:
 
         async def one(i: int, r: ChatRequest) -> None:
-            out[i] = await acomplete_structured(client, r, model, max_reasks=max_reasks, use_schema=use_schema, sem=sem)
+            out[i] = await acomplete_structured(client, r, model, max_reasks=max_reasks, use_schema=use_schema)
             tr.advance()
 
         await asyncio.gather(*(one(i, r) for i, r in enumerate(requests)))
@@ -255,7 +258,7 @@ class ManyOptions(TypedDict, total=False):
 
 
 def complete_structured_many(
-    client: Any, requests: Sequence[ChatRequest], model: type[T], **options: Unpack[ManyOptions]
+    client: ChatClientProtocol, requests: Sequence[ChatRequest], model: type[T], **options: Unpack[ManyOptions]
 ) -> list[StructuredResult[T]]:
     """Synchronous :func:`acomplete_structured_many` (same arguments)."""
     return run_async(acomplete_structured_many(client, requests, model, **options), client)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from noveval.benchmarks.claimcheck.data import WEAKNESS_TYPES
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "PROTOCOLS",
@@ -303,7 +306,7 @@ class WLEJudgeReply(BaseModel):
 
 
 async def structured(
-    client: Any, messages: list[dict[str, str]], schema: type[BaseModel], *, task: str, options: TaskOptions,
+    client: ChatClientProtocol, messages: list[dict[str, str]], schema: type[BaseModel], *, task: str, options: TaskOptions,
     tag: str,
 ) -> Any:
     """One schema-constrained call through the client (cached, re-asked on bad JSON).

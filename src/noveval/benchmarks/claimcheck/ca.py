@@ -22,7 +22,7 @@ Scored with ``F1_edit`` / ``F1_exact`` over target-claim texts (§4.1).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from noveval.benchmarks.claimcheck._common import (
     CAReply,
@@ -35,6 +35,9 @@ from noveval.benchmarks.claimcheck._common import (
 from noveval.benchmarks.claimcheck.data import align_span, find_span, normalize_ws
 from noveval.benchmarks.claimcheck.items import WeaknessItem
 from noveval.benchmarks.claimcheck.related import format_related
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["associate_claims", "resolve_custom_claim", "MAX_TARGETS", "MIN_CUSTOM_WORDS", "MIN_CUSTOM_CHARS"]
 
@@ -74,7 +77,7 @@ def resolve_custom_claim(fulltext: str, custom: str) -> dict:
     return {"text": norm, "verified": False, "aligned": False}
 
 
-async def associate_claims(client: Any, item: WeaknessItem, *, options: TaskOptions) -> dict:
+async def associate_claims(client: ChatClientProtocol, item: WeaknessItem, *, options: TaskOptions) -> dict:
     """Select target claims for one weakness.
 
     Returns:

@@ -20,7 +20,7 @@ checked against the paper text (``evidence_verified``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from noveval.benchmarks.claimcheck._common import (
     CVEvidenceReply,
@@ -36,6 +36,9 @@ from noveval.benchmarks.claimcheck.data import find_span
 from noveval.benchmarks.claimcheck.items import WeaknessItem
 from noveval.benchmarks.claimcheck.related import format_related
 
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
+
 __all__ = ["verify_claim", "VERDICTS"]
 
 VERDICTS = ("same", "similar", "different")
@@ -50,7 +53,7 @@ def _checked(fulltext: str, quotes: list[str]) -> list[bool]:
 
 
 async def verify_claim(
-    client: Any, item: WeaknessItem, *, options: TaskOptions, judge: Any | None = None
+    client: ChatClientProtocol, item: WeaknessItem, *, options: TaskOptions, judge: Any | None = None
 ) -> tuple[dict, dict]:
     """Run distil, generate and judge for one focal claim.
 

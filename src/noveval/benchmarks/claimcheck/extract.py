@@ -15,7 +15,7 @@ is never silent between its start and its end.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from noveval.benchmarks.claimcheck._common import (
     ExtractReply,
@@ -27,6 +27,9 @@ from noveval.benchmarks.claimcheck._common import (
     structured,
 )
 from noveval.benchmarks.claimcheck.data import PaperText, find_span, normalize_ws
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["verify_claims", "extract_claims"]
 
@@ -65,7 +68,7 @@ def verify_claims(fulltext: str, claims: list[str], *, chunk_offset: int = 0) ->
     return verified, unverified
 
 
-async def extract_claims(client: Any, paper: PaperText, *, options: TaskOptions) -> dict:
+async def extract_claims(client: ChatClientProtocol, paper: PaperText, *, options: TaskOptions) -> dict:
     """Extract claims from one paper (one structured call per chunk).
 
     Args:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -33,6 +33,9 @@ from noveval.benchmarks.claimcheck.data import (
 from noveval.benchmarks.claimcheck.related import RelatedCorpus, numbered_references
 from noveval.errors import InputError
 from noveval.models.client import run_async
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["TASKS", "load_inputs", "run_task", "arun_task", "wi_to_annotations", "predictions_to_annotations",
            "resolve_seeds", "seeded_id"]
@@ -184,7 +187,7 @@ async def arun_task(
     out: str | Path,
     papers: dict[str, PaperText],
     annotations: list[ReviewAnnotation] | None = None,
-    client: Any,
+    client: ChatClientProtocol,
     judge: Any | None = None,
     options: TaskOptions | None = None,
     inputs: dict | None = None,

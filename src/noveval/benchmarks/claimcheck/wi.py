@@ -14,7 +14,7 @@ against gold spans with ``F1_edit`` / ``F1_exact`` (§3.4).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from noveval.benchmarks.claimcheck._common import (
     TaskOptions,
@@ -24,6 +24,9 @@ from noveval.benchmarks.claimcheck._common import (
     structured,
 )
 from noveval.benchmarks.claimcheck.data import align_span, find_span
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["identify_weaknesses"]
 
@@ -43,7 +46,7 @@ def _salvage(raw: list[str | None]) -> WIReply | None:
 
 
 async def identify_weaknesses(
-    client: Any, *, paper_id: str, review_index: int, review_text: str, title: str,
+    client: ChatClientProtocol, *, paper_id: str, review_index: int, review_text: str, title: str,
     options: TaskOptions,
 ) -> dict:
     """Find claim-related weakness spans in one review.

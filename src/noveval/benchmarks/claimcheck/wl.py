@@ -21,7 +21,7 @@ types, and on each 1-5 scale the value farthest from the gold label.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from noveval.benchmarks.claimcheck._common import (
     TaskOptions,
@@ -34,10 +34,13 @@ from noveval.benchmarks.claimcheck._common import (
 )
 from noveval.benchmarks.claimcheck.items import WeaknessItem
 
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
+
 __all__ = ["label_weakness", "format_targets"]
 
 
-async def label_weakness(client: Any, item: WeaknessItem, *, options: TaskOptions) -> dict:
+async def label_weakness(client: ChatClientProtocol, item: WeaknessItem, *, options: TaskOptions) -> dict:
     """Label one weakness (under ``options.protocol``).
 
     Returns:

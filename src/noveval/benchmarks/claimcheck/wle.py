@@ -33,7 +33,7 @@ import hashlib
 import random
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from noveval.benchmarks.claimcheck._common import (
     TaskOptions,
@@ -49,6 +49,9 @@ from noveval.benchmarks.claimcheck._common import (
 from noveval.benchmarks.claimcheck.items import WeaknessItem
 from noveval.benchmarks.claimcheck.related import format_related
 from noveval.errors import InputError
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "rewrite_weakness",
@@ -67,7 +70,7 @@ CSV_FIELDS = ("pair_id", "target_claims", "weakness_A", "weakness_B", "choice")
 """Columns of the human-judging CSV; judges fill ``choice`` with A, B or tie."""
 
 
-async def label_and_rewrite(client: Any, item: WeaknessItem, *, options: TaskOptions) -> dict:
+async def label_and_rewrite(client: ChatClientProtocol, item: WeaknessItem, *, options: TaskOptions) -> dict:
     """The paper's WLE call: label the weakness and rewrite it to be more sound (App. D).
 
     One request (prompt ``wle_paper``) with the paper context, the cited related works,
@@ -103,7 +106,7 @@ async def label_and_rewrite(client: Any, item: WeaknessItem, *, options: TaskOpt
     return row
 
 
-async def rewrite_weakness(client: Any, item: WeaknessItem, *, options: TaskOptions) -> dict:
+async def rewrite_weakness(client: ChatClientProtocol, item: WeaknessItem, *, options: TaskOptions) -> dict:
     """Rewrite one weakness (``noveval``: for specificity; ``paper``: :func:`label_and_rewrite`).
 
     Returns:

@@ -30,10 +30,13 @@ or not in the set is recorded as a parse failure (label ``None``), never guessed
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from noveval.benchmarks.focus.data import FocusPoint
 from noveval.records import Polarity
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "ASPECT_LABELS",
@@ -149,7 +152,7 @@ def parse_label(text: str | None, family: str, polarity: Polarity) -> tuple[str 
 
 
 async def annotate_points(
-    client: Any, points: list[FocusPoint], *, progress: str | None = "annotate"
+    client: ChatClientProtocol, points: list[FocusPoint], *, progress: str | None = "annotate"
 ) -> list[dict[str, Any]]:
     """Annotate points with target and aspect (no run directory; see :mod:`.generate`).
 

@@ -17,11 +17,14 @@ would get the same). A paper with either and no point is left out of scoring.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from noveval.benchmarks.focus.annotate import prompt_messages
 from noveval.benchmarks.focus.data import FocusPaper
 from noveval.benchmarks.focus.split import split_points, split_review_sections
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["expert_chain", "expert_rows"]
 
@@ -44,7 +47,7 @@ def _req(messages: list[dict[str, str]], max_tokens: int) -> Any:
 
 
 async def expert_chain(
-    client: Any, paper: FocusPaper, *, max_tokens: int = DEFAULT_MAX_TOKENS
+    client: ChatClientProtocol, paper: FocusPaper, *, max_tokens: int = DEFAULT_MAX_TOKENS
 ) -> dict[str, Any]:
     """Run the three prompts for one paper and return its ``expert.jsonl`` row."""
     meta = paper.meta_review.text if paper.meta_review else ""
@@ -68,7 +71,7 @@ async def expert_chain(
         if not resp.ok or not (resp.text or "").strip():
             row["error"] = f"step {step + 1}: {resp.error or 'empty reply'}"
             return row
-        text = resp.text
+        text = resp.text or ""
     sec = split_review_sections(text)
     row["review_text"] = text
     row["strengths"] = split_points(sec.get("strengths"))
@@ -79,7 +82,7 @@ async def expert_chain(
 
 
 async def expert_rows(
-    run: Any, client: Any, papers: list[FocusPaper], *, max_tokens: int = DEFAULT_MAX_TOKENS
+    run: Any, client: ChatClientProtocol, papers: list[FocusPaper], *, max_tokens: int = DEFAULT_MAX_TOKENS
 ) -> list[dict[str, Any]]:
     """Run the chain over papers into ``expert.jsonl`` (resumable); rows in paper order."""
     from noveval.runs import run_items

@@ -11,7 +11,7 @@ model calls go through the client's cache.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from noveval.benchmarks.focus.data import (
     FocusPaper,
@@ -31,6 +31,9 @@ from noveval.errors import InputError
 from noveval.metrics.focus import DEFAULT_EPSILON
 from noveval.models.client import run_async
 
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
+
 __all__ = ["annotate_into", "run_focus", "score_run"]
 
 
@@ -42,7 +45,7 @@ def _prompt_hashes() -> dict[str, str]:
     return prompt_hashes("focus", names)
 
 
-async def annotate_into(run: Any, client: Any, points: list[FocusPoint], *, progress: str) -> list[dict]:
+async def annotate_into(run: Any, client: ChatClientProtocol, points: list[FocusPoint], *, progress: str) -> list[dict]:
     """Annotate points into ``judgments.jsonl`` (resumable) and return all its rows."""
     from noveval.benchmarks.focus.annotate import annotation_requests, judgment_row
     from noveval.runs import run_items
@@ -172,7 +175,7 @@ def run_focus(
 
 
 async def _generate_and_annotate(
-    run: Any, papers: list[FocusPaper], gen_client: Any, ann_client: Any, *, expert: str,
+    run: Any, papers: list[FocusPaper], gen_client: ChatClientProtocol, ann_client: ChatClientProtocol, *, expert: str,
     expert_model: str, expert_max_tokens: int, max_reviews: int | None, source: str, max_input_tokens: int,
     max_tokens: int, seed: int, kw: dict[str, Any],
 ) -> None:

@@ -17,10 +17,13 @@ import random
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from noveval.benchmarks.novbench._prompts import messages
 from noveval.benchmarks.novbench.data import NovBenchRecord
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "perturb_records",
@@ -62,7 +65,7 @@ async def perturb_records(
     records: Sequence[NovBenchRecord],
     mode: Literal["change", "del"],
     *,
-    client: Any = None,
+    client: ChatClientProtocol | None = None,
     fraction: float = 0.3,
     seed: int = 0,
     progress: str | None = "perturb",
@@ -119,7 +122,7 @@ def parse_paper_type(text: str | None) -> str | None:
 
 
 async def aclassify_paper_types(
-    client: Any, records: Sequence[NovBenchRecord], *, seed: int = 0, progress: str | None = "paper type"
+    client: ChatClientProtocol, records: Sequence[NovBenchRecord], *, seed: int = 0, progress: str | None = "paper type"
 ) -> dict[str, str | None]:
     """Method vs resource paper from title + abstract (Appendix H.2).
 

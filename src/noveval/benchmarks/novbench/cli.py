@@ -6,7 +6,7 @@ Nothing heavy is imported at module level; each command imports what it needs.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -26,6 +26,9 @@ from noveval.cli.options import (
 )
 from noveval.cli.outcome import model_command, run_command
 from noveval.models.client import run_async
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 app = typer.Typer(help="NovBench (Wu et al.): dataset-construction stages and human agreement.")
 
@@ -50,7 +53,7 @@ def _echo_scores(label: str, metrics: dict) -> None:
     typer.echo(f"{label}: " + "; ".join(parts))
 
 
-def _write_classified(client: Any, rows: list[dict[str, Any]], out: Path, about: dict[str, Any]) -> None:
+def _write_classified(client: ChatClientProtocol, rows: list[dict[str, Any]], out: Path, about: dict[str, Any]) -> None:
     """Write a Yes/No stage's rows to ``out`` and ``about`` + metrics beside it; print the summary."""
     from noveval.benchmarks.novbench.pipeline import classification_metrics
     from noveval.io import write_json, write_jsonl

@@ -20,11 +20,14 @@ import random
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from noveval.benchmarks.novbench._prompts import messages, prompt_hashes
 from noveval.benchmarks.novbench.data import CorpusPaper, NovBenchRecord
 from noveval.models.client import run_async
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "PROMPTINGS",
@@ -173,7 +176,7 @@ def generation_config(
 
 
 async def agenerate(
-    client: Any,
+    client: ChatClientProtocol,
     records: Sequence[NovBenchRecord],
     *,
     prompting: Prompting,
@@ -218,12 +221,11 @@ async def agenerate(
         rr = (refs.get(r.id) or r.retrieved) if prompting == "rag" else []
         jobs.append((r, exs, rr, build_messages(r, prompting, examples=exs, references=rr)))
     # Rows that failed last time (an error, no text) are retried on resume by run_items.
-    sem = client.semaphore()
 
     async def worker(job: tuple[NovBenchRecord, list, list, list[dict[str, str]]]) -> dict[str, Any]:
         r, exs, rr, msgs = job
         req = ChatRequest(messages=msgs, params=params, tag=f"novbench:{r.id}")
-        resp = await client.acomplete(req, _sem=sem)
+        resp = await client.acomplete(req)
         return {
             "id": r.id,
             "prompting": prompting,
@@ -243,7 +245,7 @@ def run_generation(
     data: str | Path,
     out: str | Path,
     *,
-    client: Any,
+    client: ChatClientProtocol,
     prompting: Prompting = "zero-shot",
     limit: int | None = None,
     corpus: str | Path | None = None,

@@ -20,11 +20,14 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from noveval.benchmarks.novbench._prompts import messages
 from noveval.benchmarks.novbench.data import IntroSentence, ReviewSentence
 from noveval.benchmarks.novbench.evaluation_text import StructuredEvaluation, parse_evaluation
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "DESCRIPTION_STRATEGIES",
@@ -137,7 +140,7 @@ def _parse_step1(text: str) -> tuple[str, str]:
 
 
 async def aextract_descriptions(
-    client: Any,
+    client: ChatClientProtocol,
     sentences: Sequence[IntroSentence],
     *,
     strategy: DescriptionStrategy = "context",
@@ -217,7 +220,7 @@ def _nearest(queries: Sequence[str], pool: Sequence[str], embedder: Any, k: int)
 
 
 async def aextract_evaluations(
-    client: Any,
+    client: ChatClientProtocol,
     sentences: Sequence[ReviewSentence],
     *,
     strategy: EvaluationStrategy = "zero-shot",
@@ -267,7 +270,7 @@ async def aextract_evaluations(
 
 
 async def astructure(
-    client: Any,
+    client: ChatClientProtocol,
     comments_by_id: Mapping[str, Sequence[str]],
     *,
     max_tokens: int = 768,

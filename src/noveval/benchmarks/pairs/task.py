@@ -30,10 +30,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from noveval.benchmarks.pairs.data import Pair
 from noveval.benchmarks.pairs.prompts import render_messages
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["ORDERS", "METRICS", "answer_schema", "build_request", "parse_choice", "agenerate", "score_pairs"]
 
@@ -101,7 +104,7 @@ def parse_choice(text: str | None, *, allow_tie: bool = True) -> str | None:
     return found.upper() if found.upper() in ("A", "B") else None
 
 
-async def agenerate(pairs: Sequence[Pair], client: Any, run: Any, *, allow_tie: bool = True, structured: bool = True,
+async def agenerate(pairs: Sequence[Pair], client: ChatClientProtocol, run: Any, *, allow_tie: bool = True, structured: bool = True,
                     max_tokens: int = 32, temperature: float = 0.0, seed: int = 0,
                     progress: str | None = "novelty-pairs: asking") -> list[dict[str, Any]]:
     """Ask every pair in both orders, resumably, into ``run``'s ``predictions.jsonl``.
@@ -112,14 +115,13 @@ async def agenerate(pairs: Sequence[Pair], client: Any, run: Any, *, allow_tie: 
     """
     from noveval.runs import run_items
 
-    sem = client.semaphore()
     units = [(p, o) for p in pairs for o in ORDERS]
 
     async def worker(unit: tuple[Pair, str]) -> dict[str, Any]:
         pair, order = unit
         req = build_request(pair, order, allow_tie=allow_tie, structured=structured, max_tokens=max_tokens,
                             temperature=temperature, seed=seed)
-        resp = await client.acomplete(req, _sem=sem)
+        resp = await client.acomplete(req)
         choice = parse_choice(resp.text, allow_tie=allow_tie) if resp.ok else None
         status = "call_failed" if not resp.ok else ("ok" if choice is not None else "unparseable")
         return {"id": f"{pair.id}:{order}", "pair_id": pair.id, "order": order, "choice": choice,

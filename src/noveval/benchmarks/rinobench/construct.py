@@ -53,7 +53,7 @@ import asyncio
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -61,6 +61,9 @@ from pydantic import BaseModel, Field
 from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, RINoBenchItem, rubric_text
 from noveval.models.client import run_async
 from noveval.records import Idea, Paper, RelatedWork, Review
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "FIXED_BIN_EDGES",
@@ -229,7 +232,7 @@ def _schema(model: type[BaseModel]) -> dict[str, Any]:
     return schema_of(model)
 
 
-async def _process_paper(client: Any, sem: Any, paper: ReviewedPaper, score: int, rubric: dict[int, str], check_grounding: bool, opts: Any) -> dict[str, Any]:
+async def _process_paper(client: ChatClientProtocol, sem: Any, paper: ReviewedPaper, score: int, rubric: dict[int, str], check_grounding: bool, opts: Any) -> dict[str, Any]:
     from noveval.benchmarks.rinobench.generate import format_related_works
     from noveval.benchmarks.rinobench.judge import (
         _Arguments,

@@ -30,11 +30,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from noveval.benchmarks.rinobench.data import RINoBenchItem, rubric_text
 from noveval.benchmarks.rinobench.parse import parse_judgment
 from noveval.benchmarks.rinobench.prompts import render_messages
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["JUDGMENT_SCHEMA", "PROTOCOLS", "protocol_params", "format_related_works", "build_request", "RequestOptions", "agenerate", "vote"]
 
@@ -179,7 +182,7 @@ class RequestOptions(TypedDict, total=False):
 
 async def agenerate(
     items: Sequence[RINoBenchItem],
-    client: Any,
+    client: ChatClientProtocol,
     run: Any,
     *,
     rubric: dict[int, str],
@@ -205,11 +208,10 @@ async def agenerate(
     """
     from noveval.runs import run_items
 
-    sem = client.semaphore()
 
     async def one(item: RINoBenchItem, sample_seed: int) -> dict[str, Any]:
         req = build_request(item, rubric, seed=sample_seed, **request)
-        resp = await client.acomplete(req, _sem=sem)
+        resp = await client.acomplete(req)
         if not resp.ok:
             return {
                 "id": item.id,

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -79,6 +79,9 @@ JUSTIFICATION_METRICS = (
     "known_aspects_hallucination_rate",
     "novelty_aspects_hallucination_rate",
 )
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 """Per-item justification metrics; their means are the ``mean_*`` keys of the paper's files."""
 
 _KINDS = {"known": "known_aspects", "novelty": "novelty_aspects"}
@@ -196,7 +199,7 @@ def alignment_from_logprobs(logprobs: list[Any] | None) -> tuple[float, dict[str
     return None
 
 
-async def _structured(client: Any, sem: Any, messages: list[dict[str, str]], schema: dict[str, Any], model: type[BaseModel], opts: JudgeOptions, tag: str) -> Any:
+async def _structured(client: ChatClientProtocol, sem: Any, messages: list[dict[str, str]], schema: dict[str, Any], model: type[BaseModel], opts: JudgeOptions, tag: str) -> Any:
     from noveval.models.chat import ChatRequest, GenerationParams
     from noveval.models.structured import acomplete_structured
 
@@ -213,7 +216,7 @@ def _call_record(step: str, res: Any) -> dict[str, Any]:
     return {"step": step, "ok": res.ok, "value": value, "error": res.error, "raw": res.raw, "attempts": res.attempts, "cached": res.cached}
 
 
-async def _alignment(client: Any, sem: Any, gold: str, pred: str, opts: JudgeOptions, calls: list[dict[str, Any]]) -> tuple[float | None, str | None, str | None]:
+async def _alignment(client: ChatClientProtocol, sem: Any, gold: str, pred: str, opts: JudgeOptions, calls: list[dict[str, Any]]) -> tuple[float | None, str | None, str | None]:
     from noveval.models.chat import ChatRequest, GenerationParams
     from noveval.models.structured import parse_as
 
@@ -229,7 +232,7 @@ async def _alignment(client: Any, sem: Any, gold: str, pred: str, opts: JudgeOpt
         ),
         tag="rinobench:alignment",
     )
-    resp = await client.acomplete(req, _sem=sem)
+    resp = await client.acomplete(req)
     rec: dict[str, Any] = {"step": "alignment", "raw": [resp.text], "cached": resp.cached, "attempts": resp.attempts}
     calls.append(rec)
     if not resp.ok:
@@ -254,7 +257,7 @@ async def _alignment(client: Any, sem: Any, gold: str, pred: str, opts: JudgeOpt
 
 
 async def _kind(
-    client: Any, sem: Any, kind: str, item: RINoBenchItem, gold: str, pred: str, opts: JudgeOptions, calls: list[dict[str, Any]], failures: list[dict[str, str]]
+    client: ChatClientProtocol, sem: Any, kind: str, item: RINoBenchItem, gold: str, pred: str, opts: JudgeOptions, calls: list[dict[str, Any]], failures: list[dict[str, str]]
 ) -> dict[str, Any]:
     """Extraction, support and grounding for one argument kind ('known' or 'novelty')."""
     prompt = f"extract_{kind}"
@@ -315,7 +318,7 @@ class _Grounded(BaseModel):
     grounded: list[bool]
 
 
-async def ajudge_item(client: Any, item: RINoBenchItem, prediction: Prediction, *, options: JudgeOptions | None = None, sem: Any = None) -> dict[str, Any]:
+async def ajudge_item(client: ChatClientProtocol, item: RINoBenchItem, prediction: Prediction, *, options: JudgeOptions | None = None, sem: Any = None) -> dict[str, Any]:
     """Judge one predicted justification against the gold one.
 
     Args:

@@ -21,7 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["JUDGES", "MAX_REASONING_CHARS", "JudgeSpec", "judge_signature", "format_prior_works", "build_request", "parse_score",
            "judge_papers"]
@@ -137,7 +140,7 @@ def parse_score(name: str, text: str | None) -> tuple[int | None, str]:
 
 async def judge_papers(
     run: Any,
-    client: Any,
+    client: ChatClientProtocol,
     judges: Sequence[str],
     signatures: dict[str, str],
     papers: Sequence[dict[str, Any]],

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from noveval.benchmarks.validate.api import ValidateOptions
+    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["run_metrics", "run_judges", "per_item_rows"]
 
@@ -83,7 +84,7 @@ def run_metrics(rd: Any, prep: Any, metrics: dict[str, Any], signatures: dict[st
             executor.shutdown()
 
 
-def run_judges(rd: Any, prep: Any, client: Any, signatures: dict[str, str], judged: list[int],
+def run_judges(rd: Any, prep: Any, client: ChatClientProtocol, signatures: dict[str, str], judged: list[int],
                opts: ValidateOptions, progress: bool) -> dict[str, dict[str, Any]]:
     """The LLM judges on the ``judged`` papers, each shown its nearest prior papers."""
     from noveval.benchmarks.validate.judges import judge_papers
