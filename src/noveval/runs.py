@@ -24,14 +24,12 @@ import json
 import platform
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from noveval._version import __version__
 from noveval.errors import InputError
 from noveval.io import append_jsonl, make_dir, read_json, to_jsonable, write_json, write_jsonl
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol
 
 T = TypeVar("T")
 

@@ -21,7 +21,7 @@ import json
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -30,9 +30,7 @@ from noveval.check.metrics import MetricResult, corpus_metrics
 from noveval.check.opinion import CheckOptions, finish
 from noveval.check.retrieve import Neighbour
 from noveval.errors import InputError
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["IndexView", "RetrievalOptions", "check_with_index", "open_or_build"]
 

@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from noveval.check.prompts import render_messages
 from noveval.check.retrieve import Neighbour
+from noveval.models.chat import ChatClientProtocol
 from noveval.records import Idea
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["structure_idea", "rubric_judgment", "structured_evaluation", "SECTIONS"]
 

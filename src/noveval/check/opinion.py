@@ -17,7 +17,7 @@ import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -25,10 +25,8 @@ from noveval.check.inputs import CheckInput, load_input
 from noveval.check.metrics import corpus_metrics
 from noveval.check.retrieve import nearest
 from noveval.corpus import Corpus, load_corpus
+from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["CheckOptions", "check_idea", "abstention", "prepare"]
 

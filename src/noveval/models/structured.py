@@ -18,15 +18,12 @@ import asyncio
 import json
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, Unpack
+from typing import Any, Generic, TypedDict, TypeVar, Unpack
 
 from pydantic import BaseModel, Field, ValidationError
 
-from noveval.models.chat import ChatRequest
+from noveval.models.chat import ChatClientProtocol, ChatRequest
 from noveval.models.client import run_async
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
 
 T = TypeVar("T", bound=BaseModel)
 

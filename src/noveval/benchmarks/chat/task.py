@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
 from noveval.io import read_records, require_unique_ids
 from noveval.metrics.bootstrap import summarize
-from noveval.models.chat import ChatRequest, GenerationParams, Message
+from noveval.models.chat import ChatClientProtocol, ChatRequest, GenerationParams, Message
 from noveval.runs import RunDir, run_items, text_sha
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
 
 
 class PromptItem(BaseModel):

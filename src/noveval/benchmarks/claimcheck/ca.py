@@ -22,8 +22,6 @@ Scored with ``F1_edit`` / ``F1_exact`` over target-claim texts (§4.1).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from noveval.benchmarks.claimcheck._common import (
     CAReply,
     TaskOptions,
@@ -35,9 +33,7 @@ from noveval.benchmarks.claimcheck._common import (
 from noveval.benchmarks.claimcheck.data import align_span, find_span, normalize_ws
 from noveval.benchmarks.claimcheck.items import WeaknessItem
 from noveval.benchmarks.claimcheck.related import format_related
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["associate_claims", "resolve_custom_claim", "MAX_TARGETS", "MIN_CUSTOM_WORDS", "MIN_CUSTOM_CHARS"]
 

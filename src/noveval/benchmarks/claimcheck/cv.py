@@ -20,7 +20,7 @@ checked against the paper text (``evidence_verified``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from noveval.benchmarks.claimcheck._common import (
     CVEvidenceReply,
@@ -35,9 +35,7 @@ from noveval.benchmarks.claimcheck._common import (
 from noveval.benchmarks.claimcheck.data import find_span
 from noveval.benchmarks.claimcheck.items import WeaknessItem
 from noveval.benchmarks.claimcheck.related import format_related
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["verify_claim", "VERDICTS"]
 

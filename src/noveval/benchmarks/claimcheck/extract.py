@@ -15,7 +15,7 @@ is never silent between its start and its end.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from noveval.benchmarks.claimcheck._common import (
     ExtractReply,
@@ -27,9 +27,7 @@ from noveval.benchmarks.claimcheck._common import (
     structured,
 )
 from noveval.benchmarks.claimcheck.data import PaperText, find_span, normalize_ws
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["verify_claims", "extract_claims"]
 

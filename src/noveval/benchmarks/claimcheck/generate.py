@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -32,10 +32,8 @@ from noveval.benchmarks.claimcheck.data import (
 )
 from noveval.benchmarks.claimcheck.related import RelatedCorpus, numbered_references
 from noveval.errors import InputError
+from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["TASKS", "load_inputs", "run_task", "arun_task", "wi_to_annotations", "predictions_to_annotations",
            "resolve_seeds", "seeded_id"]

@@ -14,8 +14,6 @@ against gold spans with ``F1_edit`` / ``F1_exact`` (§3.4).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from noveval.benchmarks.claimcheck._common import (
     TaskOptions,
     WIReply,
@@ -24,9 +22,7 @@ from noveval.benchmarks.claimcheck._common import (
     structured,
 )
 from noveval.benchmarks.claimcheck.data import align_span, find_span
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["identify_weaknesses"]
 

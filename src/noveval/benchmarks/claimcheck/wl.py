@@ -21,8 +21,6 @@ types, and on each 1-5 scale the value farthest from the gold label.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from noveval.benchmarks.claimcheck._common import (
     TaskOptions,
     WLReply,
@@ -33,9 +31,7 @@ from noveval.benchmarks.claimcheck._common import (
     structured,
 )
 from noveval.benchmarks.claimcheck.items import WeaknessItem
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["label_weakness", "format_targets"]
 

@@ -33,7 +33,7 @@ import hashlib
 import random
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from noveval.benchmarks.claimcheck._common import (
     TaskOptions,
@@ -49,9 +49,7 @@ from noveval.benchmarks.claimcheck._common import (
 from noveval.benchmarks.claimcheck.items import WeaknessItem
 from noveval.benchmarks.claimcheck.related import format_related
 from noveval.errors import InputError
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "rewrite_weakness",

@@ -30,13 +30,11 @@ or not in the set is recorded as a parse failure (label ``None``), never guessed
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from noveval.benchmarks.focus.data import FocusPoint
+from noveval.models.chat import ChatClientProtocol
 from noveval.records import Polarity
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "ASPECT_LABELS",

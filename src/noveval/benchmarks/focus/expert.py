@@ -17,14 +17,12 @@ would get the same). A paper with either and no point is left out of scoring.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from noveval.benchmarks.focus.annotate import prompt_messages
 from noveval.benchmarks.focus.data import FocusPaper
 from noveval.benchmarks.focus.split import split_points, split_review_sections
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["expert_chain", "expert_rows"]
 

@@ -11,7 +11,7 @@ model calls go through the client's cache.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from noveval.benchmarks.focus.data import (
     FocusPaper,
@@ -29,10 +29,8 @@ from noveval.benchmarks.focus.generate import (
 )
 from noveval.errors import InputError
 from noveval.metrics.focus import DEFAULT_EPSILON
+from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["annotate_into", "run_focus", "score_run"]
 

@@ -17,13 +17,11 @@ import random
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from noveval.benchmarks.novbench._prompts import messages
 from noveval.benchmarks.novbench.data import NovBenchRecord
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "perturb_records",

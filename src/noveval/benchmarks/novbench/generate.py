@@ -20,14 +20,12 @@ import random
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from noveval.benchmarks.novbench._prompts import messages, prompt_hashes
 from noveval.benchmarks.novbench.data import CorpusPaper, NovBenchRecord
+from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "PROMPTINGS",

@@ -20,14 +20,12 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from noveval.benchmarks.novbench._prompts import messages
 from noveval.benchmarks.novbench.data import IntroSentence, ReviewSentence
 from noveval.benchmarks.novbench.evaluation_text import StructuredEvaluation, parse_evaluation
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "DESCRIPTION_STRATEGIES",

@@ -30,13 +30,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from noveval.benchmarks.pairs.data import Pair
 from noveval.benchmarks.pairs.prompts import render_messages
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["ORDERS", "METRICS", "answer_schema", "build_request", "parse_choice", "agenerate", "score_pairs"]
 

@@ -53,17 +53,15 @@ import asyncio
 import re
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, Field
 
 from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, RINoBenchItem, rubric_text
+from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
 from noveval.records import Idea, Paper, RelatedWork, Review
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "FIXED_BIN_EDGES",

@@ -30,14 +30,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypedDict, Unpack
+from typing import Any, TypedDict, Unpack
 
 from noveval.benchmarks.rinobench.data import RINoBenchItem, rubric_text
 from noveval.benchmarks.rinobench.parse import parse_judgment
 from noveval.benchmarks.rinobench.prompts import render_messages
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["JUDGMENT_SCHEMA", "PROTOCOLS", "protocol_params", "format_related_works", "build_request", "RequestOptions", "agenerate", "vote"]
 

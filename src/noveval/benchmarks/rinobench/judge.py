@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -61,6 +61,7 @@ from noveval.benchmarks.rinobench.data import Prediction, RINoBenchItem
 from noveval.benchmarks.rinobench.generate import format_related_works
 from noveval.benchmarks.rinobench.prompts import render_messages
 from noveval.metrics.rinobench import aspect_metrics
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "JUSTIFICATION_METRICS",
@@ -80,8 +81,6 @@ JUSTIFICATION_METRICS = (
     "novelty_aspects_hallucination_rate",
 )
 
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
 """Per-item justification metrics; their means are the ``mean_*`` keys of the paper's files."""
 
 _KINDS = {"known": "known_aspects", "novelty": "novelty_aspects"}

@@ -21,10 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["JUDGES", "MAX_REASONING_CHARS", "JudgeSpec", "judge_signature", "format_prior_works", "build_request", "parse_score",
            "judge_papers"]
