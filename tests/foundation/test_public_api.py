@@ -62,6 +62,19 @@ def test_readme_python_example_runs_and_resumes_with_zero_calls(tmp_path: Path, 
     assert set(table["metric"]) >= {"f1_macro", "mean_absolute_error"}
 
 
+def test_a_system_without_python_entry_points_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every registered system has entry points today; a new one registered without them
+    gets one line pointing to its CLI, not an AttributeError."""
+    from dataclasses import replace
+
+    from noveval.benchmarks import BENCHMARKS
+
+    monkeypatch.setitem(BENCHMARKS, "axioms", replace(BENCHMARKS["axioms"], api=None))
+    with pytest.raises(ConfigError, match=r"axioms has no Python 'run' entry point yet; use the CLI"):
+        noveval.run("axioms", out=tmp_path / "r")
+    assert not (tmp_path / "r").exists()
+
+
 def test_bad_options_and_names_are_input_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"options\.max_tokens: "):
         noveval.run("rinobench", out=tmp_path / "r", options={"max_tokens": 0})
@@ -71,8 +84,8 @@ def test_bad_options_and_names_are_input_errors(tmp_path: Path) -> None:
         noveval.run("rinobench", out=tmp_path / "r", options=3)
     with pytest.raises(InputError, match=r"unknown benchmark 'nope'; one of chat, novbench"):
         noveval.run("nope", out=tmp_path / "r")
-    with pytest.raises(ConfigError, match=r"axioms has no Python 'run' entry point yet"):
-        noveval.run("axioms", out=tmp_path / "r")
+    with pytest.raises(InputError, match=r"options\.focal: "):  # the CLI flag, not the option's name
+        noveval.run("axioms", out=tmp_path / "r", options={"focal": 3})
     with pytest.raises(InputError, match=r"not a run folder"):
         noveval.score(tmp_path)
     assert not (tmp_path / "r").exists()  # nothing written
