@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from noveval.benchmarks.claimcheck.data import PaperText, ReviewAnnotation
-from noveval.benchmarks.claimcheck.related import RelatedCorpus, RelatedWork, mentioned_works
+from noveval.benchmarks.claimcheck.related import MatchedReference, RelatedCorpus, mentioned_works
 
 __all__ = ["WeaknessItem", "weakness_items", "focal_items", "attach_related"]
 
@@ -35,7 +35,7 @@ class WeaknessItem:
     """CV only: the focal claim's text."""
     review: str = ""
     """The whole review the weakness comes from."""
-    related: list[RelatedWork] = field(default_factory=list)
+    related: list[MatchedReference] = field(default_factory=list)
     """Cited related works the prompt shows (:func:`attach_related`)."""
 
 
@@ -90,7 +90,7 @@ def focal_items(items: list[WeaknessItem]) -> list[WeaknessItem]:
 
 
 def attach_related(
-    items: list[WeaknessItem], references: dict[str, list[RelatedWork]], task: str, *, max_works: int = 3,
+    items: list[WeaknessItem], references: dict[str, list[MatchedReference]], task: str, *, max_works: int = 3,
     corpus: RelatedCorpus | None = None,
 ) -> list[WeaknessItem]:
     """Give each item the related works its texts mention (see :mod:`.related`).

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = [
-    "RelatedWork",
+    "MatchedReference",
     "RelatedCorpus",
     "numbered_references",
     "cited_numbers",
@@ -53,7 +53,7 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class RelatedWork:
+class MatchedReference:
     """One reference of the reviewed paper that matched a corpus paper."""
 
     number: int | None
@@ -163,7 +163,7 @@ class RelatedCorpus:
             self._index = TitleIndex(self.titles)
         return self._index
 
-    def cited_titles(self, text: str) -> list[RelatedWork]:
+    def cited_titles(self, text: str) -> list[MatchedReference]:
         """Corpus papers whose title (4+ words) occurs in a line or quoted part of ``text``.
 
         Each line and each quoted span is matched on its own (the longest contained title
@@ -172,15 +172,15 @@ class RelatedCorpus:
         index = self._matcher()
         pieces = [ln for ln in text.splitlines() if ln.strip()]
         pieces += re.findall(r"[\"“]([^\"“”]{10,})[\"”]", text)
-        out: dict[str, RelatedWork] = {}
+        out: dict[str, MatchedReference] = {}
         for piece in pieces:
             j = index.match(piece)  # type: ignore[attr-defined]
             if j is not None and self.ids[j] not in out:
-                out[self.ids[j]] = RelatedWork(number=None, reference=piece.strip(), corpus_id=self.ids[j],
+                out[self.ids[j]] = MatchedReference(number=None, reference=piece.strip(), corpus_id=self.ids[j],
                                                title=self.titles[j], abstract=self.abstracts[j])
         return list(out.values())
 
-    def references_of(self, fulltext: str, *, own_title: str = "") -> list[RelatedWork]:
+    def references_of(self, fulltext: str, *, own_title: str = "") -> list[MatchedReference]:
         """The reviewed paper's references that match a corpus paper (module docstring)."""
         from noveval.corpus import normalize_title
 
@@ -192,13 +192,13 @@ class RelatedCorpus:
             if j is None or (own and normalize_title(self.titles[j]) == own):
                 continue
             years = _YEAR.findall(entry)
-            out.append(RelatedWork(number=number, reference=entry, corpus_id=self.ids[j],
+            out.append(MatchedReference(number=number, reference=entry, corpus_id=self.ids[j],
                                    title=self.titles[j], abstract=self.abstracts[j],
                                    surname=first_author_surname(entry), year=years[-1] if years else ""))
         return out
 
 
-def _mentions(text: str, work: RelatedWork, cited: set[int], norm_text: str) -> bool:
+def _mentions(text: str, work: MatchedReference, cited: set[int], norm_text: str) -> bool:
     from noveval.corpus import normalize_title
 
     if work.number in cited:
@@ -227,7 +227,7 @@ def method_name(title: str) -> str:
     return head if sep and 1 <= len(head.split()) <= 3 and len(head) >= 3 else ""
 
 
-def mentioned_works(texts: list[str], works: list[RelatedWork], *, max_works: int = 3) -> list[RelatedWork]:
+def mentioned_works(texts: list[str], works: list[MatchedReference], *, max_works: int = 3) -> list[MatchedReference]:
     """The works that any of ``texts`` mentions (module docstring, step 3).
 
     Args:
@@ -248,7 +248,7 @@ def mentioned_works(texts: list[str], works: list[RelatedWork], *, max_works: in
     return hits[:max_works]
 
 
-def format_related(works: list[RelatedWork], *, abstract_chars: int = 1200) -> str:
+def format_related(works: list[MatchedReference], *, abstract_chars: int = 1200) -> str:
     """The related-works block of a prompt ("" when there is none).
 
     The block starts with two newlines so a template can place ``{{ related }}`` right after
