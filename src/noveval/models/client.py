@@ -182,11 +182,10 @@ class ChatClient:
                     raise
                 time.sleep(self.retry.delay(attempt, e.retry_after))
 
-    async def acomplete(self, request: ChatRequest, *, _sem: asyncio.Semaphore | None = None) -> ChatResponse:
+    async def acomplete(self, request: ChatRequest) -> ChatResponse:
         """Complete one request (cache first). Never raises for backend failures.
 
-        Backend calls are bounded by the client-wide semaphore (:meth:`semaphore`). ``_sem``
-        is accepted for compatibility and ignored: the bound is always the client's.
+        Backend calls are bounded by the client-wide semaphore (:meth:`semaphore`).
         """
         self._stats["requests"] += 1
         ledger = self._ledger
@@ -243,7 +242,7 @@ class ChatClient:
         """
         try:
             loop = asyncio.get_running_loop()
-        except RuntimeError:  # called outside a loop (legacy callers pass it back as _sem)
+        except RuntimeError:  # called outside a loop
             return asyncio.Semaphore(self.concurrency)
         if self._sem_loop != id(loop) or self._sem is None:
             self._sem, self._sem_loop = asyncio.Semaphore(self.concurrency), id(loop)
@@ -265,12 +264,11 @@ class ChatClient:
         """
         from noveval.progress import track
 
-        sem = self.semaphore()
         results: list[ChatResponse | None] = [None] * len(requests)
         with track(len(requests), progress or "", client=self) as tracker:
 
             async def one(i: int, r: ChatRequest) -> None:
-                resp = await self.acomplete(r, _sem=sem)
+                resp = await self.acomplete(r)
                 results[i] = resp
                 if on_result is not None:
                     on_result(i, resp)

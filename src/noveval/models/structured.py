@@ -178,7 +178,6 @@ async def acomplete_structured(
     *,
     max_reasks: int = 2,
     use_schema: bool = True,
-    sem: asyncio.Semaphore | None = None,
 ) -> StructuredResult[T]:
     """Ask until the reply validates as ``model`` (at most ``1 + max_reasks`` calls).
 
@@ -188,8 +187,6 @@ async def acomplete_structured(
         model: The pydantic model the reply must validate against.
         max_reasks: Extra attempts after an invalid reply.
         use_schema: Ask the backend for schema-constrained decoding.
-        sem: Ignored, kept for callers that still pass one: the client's own semaphore
-            bounds concurrency (:meth:`ChatClient.semaphore`).
     """
     if use_schema and request.params.json_schema is None:
         request = request.model_copy(

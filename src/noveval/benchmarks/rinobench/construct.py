@@ -230,7 +230,7 @@ def _schema(model: type[BaseModel]) -> dict[str, Any]:
     return schema_of(model)
 
 
-async def _process_paper(client: ChatClientProtocol, sem: Any, paper: ReviewedPaper, score: int, rubric: dict[int, str], check_grounding: bool, opts: Any) -> dict[str, Any]:
+async def _process_paper(client: ChatClientProtocol, paper: ReviewedPaper, score: int, rubric: dict[int, str], check_grounding: bool, opts: Any) -> dict[str, Any]:
     from noveval.benchmarks.rinobench.generate import format_related_works
     from noveval.benchmarks.rinobench.judge import (
         _Arguments,
@@ -249,7 +249,7 @@ async def _process_paper(client: ChatClientProtocol, sem: Any, paper: ReviewedPa
         calls.append({"step": step, "ok": res.ok, "error": res.error, "raw": res.raw, "value": res.value.model_dump() if res.value is not None else None})
 
     summaries = "\n".join(f"- {r.summary.strip()}" for r in paper.reviews if r.summary.strip()) or "(none)"
-    res = await _structured(client, sem, render_messages("construct_idea", title=paper.title, abstract=paper.abstract, summaries=summaries), _schema(IdeaReply), IdeaReply, opts, "rinobench:construct:idea")
+    res = await _structured(client, render_messages("construct_idea", title=paper.title, abstract=paper.abstract, summaries=summaries), _schema(IdeaReply), IdeaReply, opts, "rinobench:construct:idea")
     rec("idea", res)
     if not res.ok:
         row["reason"] = "idea_structuring_failed"
@@ -259,8 +259,8 @@ async def _process_paper(client: ChatClientProtocol, sem: Any, paper: ReviewedPa
     comments = "\n\n".join(f"Reviewer {i}: {r.text.strip()}" for i, r in enumerate(paper.reviews, start=1) if r.text.strip()) or "(none)"
     ivals = {"problem_statement": idea.problem_statement, "objective": idea.objective, "solution_approach": idea.solution_approach}
     jres, fres = await asyncio.gather(
-        _structured(client, sem, render_messages("construct_justification", score=str(score), rubric=rubric_text(rubric), comments=comments, **ivals), _schema(_JustOut), _JustOut, opts, "rinobench:construct:justification"),
-        _structured(client, sem, render_messages("construct_formal", **ivals), _schema(_FormalOut), _FormalOut, opts, "rinobench:construct:formal"),
+        _structured(client, render_messages("construct_justification", score=str(score), rubric=rubric_text(rubric), comments=comments, **ivals), _schema(_JustOut), _JustOut, opts, "rinobench:construct:justification"),
+        _structured(client, render_messages("construct_formal", **ivals), _schema(_FormalOut), _FormalOut, opts, "rinobench:construct:formal"),
     )
     rec("justification", jres)
     rec("formal", fres)
@@ -282,8 +282,8 @@ async def _process_paper(client: ChatClientProtocol, sem: Any, paper: ReviewedPa
         schema = _arguments_schema(opts.max_arguments)
         just = row["novelty_reasoning"]
         kres, nres = await asyncio.gather(
-            _structured(client, sem, render_messages("extract_known", justification=just), schema, _Arguments, opts, "rinobench:construct:extract_known"),
-            _structured(client, sem, render_messages("extract_novelty", justification=just), schema, _Arguments, opts, "rinobench:construct:extract_novelty"),
+            _structured(client, render_messages("extract_known", justification=just), schema, _Arguments, opts, "rinobench:construct:extract_known"),
+            _structured(client, render_messages("extract_novelty", justification=just), schema, _Arguments, opts, "rinobench:construct:extract_novelty"),
         )
         rec("extract_known", kres)
         rec("extract_novelty", nres)
@@ -300,7 +300,7 @@ async def _process_paper(client: ChatClientProtocol, sem: Any, paper: ReviewedPa
                 msgs = render_messages("ground_known", related_works=format_related_works(item), arguments=_numbered(args))
             else:
                 msgs = render_messages("ground_novelty", arguments=_numbered(args), **ivals)
-            gres = await _structured(client, sem, msgs, _verdicts_schema("grounded", len(args)), _Grounded, opts, f"rinobench:construct:ground_{kind}")
+            gres = await _structured(client, msgs, _verdicts_schema("grounded", len(args)), _Grounded, opts, f"rinobench:construct:ground_{kind}")
             rec(f"ground_{kind}", gres)
             if not gres.ok or len(gres.value.grounded) != len(args):
                 row["reason"] = "grounding_check_failed_to_run"
@@ -411,11 +411,10 @@ def construct(
         "seed": seed,
     }
     run = RunDir.create(out, config, overwrite=overwrite)
-    sem = client.semaphore()
     by_id = {p.id: (p, m, s) for p, m, s in cands}
 
     async def worker(c: tuple[ReviewedPaper, float, int]) -> dict[str, Any]:
-        return await _process_paper(client, sem, c[0], c[2], rub, check_grounding, opts)
+        return await _process_paper(client, c[0], c[2], rub, check_grounding, opts)
 
     rows = run_async(run_items(run, "judgments", cands, worker, id_of=lambda c: c[0].id,
                                progress="rinobench: constructing", client=client), client)

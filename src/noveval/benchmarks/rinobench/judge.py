@@ -198,7 +198,7 @@ def alignment_from_logprobs(logprobs: list[Any] | None) -> tuple[float, dict[str
     return None
 
 
-async def _structured(client: ChatClientProtocol, sem: Any, messages: list[dict[str, str]], schema: dict[str, Any], model: type[BaseModel], opts: JudgeOptions, tag: str) -> Any:
+async def _structured(client: ChatClientProtocol, messages: list[dict[str, str]], schema: dict[str, Any], model: type[BaseModel], opts: JudgeOptions, tag: str) -> Any:
     from noveval.models.chat import ChatRequest, GenerationParams
     from noveval.models.structured import acomplete_structured
 
@@ -207,7 +207,7 @@ async def _structured(client: ChatClientProtocol, sem: Any, messages: list[dict[
         params=GenerationParams(temperature=0.0, max_tokens=opts.max_tokens, seed=opts.seed, json_schema=schema),
         tag=tag,
     )
-    return await acomplete_structured(client, req, model, max_reasks=opts.max_reasks, sem=sem)
+    return await acomplete_structured(client, req, model, max_reasks=opts.max_reasks)
 
 
 def _call_record(step: str, res: Any) -> dict[str, Any]:
@@ -215,7 +215,7 @@ def _call_record(step: str, res: Any) -> dict[str, Any]:
     return {"step": step, "ok": res.ok, "value": value, "error": res.error, "raw": res.raw, "attempts": res.attempts, "cached": res.cached}
 
 
-async def _alignment(client: ChatClientProtocol, sem: Any, gold: str, pred: str, opts: JudgeOptions, calls: list[dict[str, Any]]) -> tuple[float | None, str | None, str | None]:
+async def _alignment(client: ChatClientProtocol, gold: str, pred: str, opts: JudgeOptions, calls: list[dict[str, Any]]) -> tuple[float | None, str | None, str | None]:
     from noveval.models.chat import ChatRequest, GenerationParams
     from noveval.models.structured import parse_as
 
@@ -256,14 +256,14 @@ async def _alignment(client: ChatClientProtocol, sem: Any, gold: str, pred: str,
 
 
 async def _kind(
-    client: ChatClientProtocol, sem: Any, kind: str, item: RINoBenchItem, gold: str, pred: str, opts: JudgeOptions, calls: list[dict[str, Any]], failures: list[dict[str, str]]
+    client: ChatClientProtocol, kind: str, item: RINoBenchItem, gold: str, pred: str, opts: JudgeOptions, calls: list[dict[str, Any]], failures: list[dict[str, str]]
 ) -> dict[str, Any]:
     """Extraction, support and grounding for one argument kind ('known' or 'novelty')."""
     prompt = f"extract_{kind}"
     schema = _arguments_schema(opts.max_arguments)
     g_res, p_res = await asyncio.gather(
-        _structured(client, sem, render_messages(prompt, justification=gold), schema, _Arguments, opts, f"rinobench:{prompt}:gold"),
-        _structured(client, sem, render_messages(prompt, justification=pred), schema, _Arguments, opts, f"rinobench:{prompt}:pred"),
+        _structured(client, render_messages(prompt, justification=gold), schema, _Arguments, opts, f"rinobench:{prompt}:gold"),
+        _structured(client, render_messages(prompt, justification=pred), schema, _Arguments, opts, f"rinobench:{prompt}:pred"),
     )
     calls.append(_call_record(f"{prompt}:gold", g_res))
     calls.append(_call_record(f"{prompt}:predicted", p_res))
@@ -280,7 +280,7 @@ async def _kind(
         out.update(supported=[], grounded=[], metrics=aspect_metrics(len(gold_args), [], []))
         return out
     s_res = await _structured(
-        client, sem, render_messages("support", gold=gold, arguments=_numbered(pred_args)),
+        client, render_messages("support", gold=gold, arguments=_numbered(pred_args)),
         _verdicts_schema("supported", len(pred_args)), _Supported, opts, f"rinobench:support:{kind}",
     )
     calls.append(_call_record(f"support:{kind}", s_res))
@@ -294,7 +294,7 @@ async def _kind(
     grounded: list[bool | None] = [None] * len(pred_args)
     if extra:
         messages = grounding_messages(kind, item, extra, opts)
-        gr_res = await _structured(client, sem, messages, _verdicts_schema("grounded", len(extra)), _Grounded, opts, f"rinobench:ground:{kind}")
+        gr_res = await _structured(client, messages, _verdicts_schema("grounded", len(extra)), _Grounded, opts, f"rinobench:ground:{kind}")
         calls.append(_call_record(f"ground:{kind}", gr_res))
         if not gr_res.ok or len(gr_res.value.grounded) != len(extra):
             err = gr_res.error or f"expected {len(extra)} verdicts, got {len(gr_res.value.grounded)}"
@@ -317,7 +317,7 @@ class _Grounded(BaseModel):
     grounded: list[bool]
 
 
-async def ajudge_item(client: ChatClientProtocol, item: RINoBenchItem, prediction: Prediction, *, options: JudgeOptions | None = None, sem: Any = None) -> dict[str, Any]:
+async def ajudge_item(client: ChatClientProtocol, item: RINoBenchItem, prediction: Prediction, *, options: JudgeOptions | None = None) -> dict[str, Any]:
     """Judge one predicted justification against the gold one.
 
     Args:
@@ -325,7 +325,6 @@ async def ajudge_item(client: ChatClientProtocol, item: RINoBenchItem, predictio
         item: The gold item (needs ``novelty_reasoning``).
         prediction: The prediction (its ``reasoning`` is judged).
         options: Judge settings.
-        sem: A semaphore shared across items (default: the client's).
 
     Returns:
         A judgments row: ``id``, ``metrics`` (the seven :data:`JUSTIFICATION_METRICS`,
@@ -333,7 +332,6 @@ async def ajudge_item(client: ChatClientProtocol, item: RINoBenchItem, predictio
         lists and verdicts, ``failures`` and every call's raw replies in ``calls``.
     """
     opts = options or JudgeOptions()
-    sem = sem or client.semaphore()
     gold = (item.novelty_reasoning or "").strip()
     pred = (prediction.reasoning or "").strip()
     calls: list[dict[str, Any]] = []
@@ -355,9 +353,9 @@ async def ajudge_item(client: ChatClientProtocol, item: RINoBenchItem, predictio
         )
         return row
     (align, mode, align_err), known, novelty = await asyncio.gather(
-        _alignment(client, sem, gold, pred, opts, calls),
-        _kind(client, sem, "known", item, gold, pred, opts, calls, failures),
-        _kind(client, sem, "novelty", item, gold, pred, opts, calls, failures),
+        _alignment(client, gold, pred, opts, calls),
+        _kind(client, "known", item, gold, pred, opts, calls, failures),
+        _kind(client, "novelty", item, gold, pred, opts, calls, failures),
     )
     if align_err:
         failures.append({"step": "alignment", "error": align_err})

@@ -221,10 +221,9 @@ async def ascore(
     judgments: dict[str, dict[str, Any]] | None = None
     if judge is not None:
         opts = judge_options or JudgeOptions()
-        sem = judge.semaphore()
 
         async def worker(pair: tuple[RINoBenchItem, Prediction]) -> dict[str, Any]:
-            return await ajudge_item(judge, pair[0], pair[1], options=opts, sem=sem)
+            return await ajudge_item(judge, pair[0], pair[1], options=opts)
 
         if run is not None:
             from noveval.runs import run_items
