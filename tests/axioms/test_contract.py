@@ -50,6 +50,10 @@ def test_score_rebuilds_the_run_scores_from_rows_and_skips_a_torn_line(tmp_path:
     rescored = contract.score(out)
     assert rescored["metrics"] == written["metrics"] and rescored["extra"]["table"] == written["extra"]["table"]
     assert json.loads((out / "scores.json").read_text())["metrics"] == written["metrics"]
+    marked = {**rescored, "complete": False, "calls": {"requests": 3, "failed": 1}}  # as the CLI records failures
+    (out / "scores.json").write_text(json.dumps(marked))
+    again = contract.score(out)
+    assert again["complete"] is False and again["calls"] == {"requests": 3, "failed": 1}  # re-scoring keeps it
     rows = (out / "per_item.jsonl").read_text().splitlines()
     first_task = json.loads(rows[0])["task"]
     kept = [r for r in rows if json.loads(r)["task"] == first_task]

@@ -165,8 +165,9 @@ def run(model: str | Any, out: str | Path, *, data: str | Path | None = None,
 def score(run: str | Path) -> dict[str, Any]:
     """Rebuild an axioms run's table, ``scores.json``, ``table.md`` and heatmap from ``per_item.jsonl``.
 
-    The pass rates are recomputed from the saved check decisions; the timings and task
-    statistics of the run's last ``scores.json`` are kept. Works on a partial run (the
+    The pass rates are recomputed from the saved check decisions; the timings, task
+    statistics and recorded outcome (``complete``, ``calls``, ``cost``) of the run's last
+    ``scores.json`` are kept. Works on a partial run (the
     table then covers the focal papers done so far).
 
     Args:
@@ -196,4 +197,5 @@ def score(run: str | Path) -> dict[str, Any]:
     old_extra: dict[str, Any] = old["extra"] if isinstance(old, dict) and isinstance(old.get("extra"), dict) else {}
     return write_results(folder, rows, conf["metrics"], model=conf.get("paraphrase_model"),
                          embedder=conf.get("embedder"), timings=old_extra.get("timings_s") or {},
-                         task_stats=old_extra.get("task_stats") or {})
+                         task_stats=old_extra.get("task_stats") or {},
+                         outcome={k: old[k] for k in ("complete", "calls", "cost") if isinstance(old, dict) and k in old})

@@ -471,11 +471,13 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
 
 
 def write_results(out: Path, rows: Sequence[dict], metrics: Sequence[str], *, model: str | None,
-                  embedder: str | None, timings: dict, task_stats: dict) -> dict:
+                  embedder: str | None, timings: dict, task_stats: dict, outcome: dict | None = None) -> dict:
     """Write a run's ``scores.json``, ``table.md`` and ``heatmap.png`` from its ``per_item`` rows.
 
     The headline metric of each scorer is its overall ``Avg`` pass rate (%, 0-100, higher
-    is better: the share of applicable axiom checks it passes, §6.1).
+    is better: the share of applicable axiom checks it passes, §6.1). ``outcome``: the
+    run's recorded ``complete``/``calls``/``cost`` keys, kept when re-scoring (a run whose
+    paraphrase calls failed stays marked incomplete).
 
     Returns:
         The ``scores.json`` dict.
@@ -489,6 +491,7 @@ def write_results(out: Path, rows: Sequence[dict], metrics: Sequence[str], *, mo
         "primary_metric": "overall Avg pass rate", "greater_is_better": True,
         "metrics": {m: {"mean": tab["overall"][m]["Avg"], "n": len(rows)} for m in metrics},
         "extra": {"table": tab, "timings_s": timings, "task_stats": task_stats},
+        **(outcome or {}),
     }
     write_json(Path(out) / "scores.json", scores_json)
     write_text(Path(out) / "table.md", format_table(tab, metrics) + "\n")
