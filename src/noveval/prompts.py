@@ -32,6 +32,7 @@ description); :func:`variables` reads them and docs/prompts.md lists them.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib
@@ -60,6 +61,8 @@ __all__ = [
     "override_dir",
     "list_prompts",
     "unused_overrides",
+    "check_overrides",
+    "using_overrides",
     "export_prompts",
     "parse_layout",
 ]
@@ -82,6 +85,9 @@ PROMPT_PACKAGES: dict[str, str] = {
 SUFFIX = ".txt"
 """The one file suffix of templates (shipped and overrides)."""
 
+OVERRIDE_ENV = "NOVEVAL_PROMPTS_DIR"
+"""The environment variable naming the override folder."""
+
 SYSTEM_HEADER = "### system"
 USER_HEADER = "### user"
 
@@ -101,13 +107,38 @@ def override_dir() -> Path | None:
     Raises:
         InputError: it is set but is not a folder.
     """
-    env = os.environ.get("NOVEVAL_PROMPTS_DIR")
+    env = os.environ.get(OVERRIDE_ENV)
     if not env:
         return None
     p = Path(env)
     if not p.is_dir():
         raise InputError(p, None, "NOVEVAL_PROMPTS_DIR", "is not a folder (unset it, or run: noveval prompts export DIR)")
     return p
+
+
+@contextlib.contextmanager
+def using_overrides(folder: str | Path | None) -> Iterator[None]:
+    """Use ``folder`` as the override folder inside the block (None: the shipped templates only).
+
+    Sets ``$NOVEVAL_PROMPTS_DIR`` for the block and restores its earlier value (or its
+    absence) afterwards, also when the block raises. Runs started inside the block record
+    the hashes of the templates in effect, as with the variable set by hand.
+
+    Args:
+        folder: A folder laid out like ``noveval prompts export`` output, or None.
+    """
+    old = os.environ.get(OVERRIDE_ENV)
+    try:
+        if folder is None:
+            os.environ.pop(OVERRIDE_ENV, None)
+        else:
+            os.environ[OVERRIDE_ENV] = str(folder)
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(OVERRIDE_ENV, None)
+        else:
+            os.environ[OVERRIDE_ENV] = old
 
 
 # ------------------------------------------------------------------------------- layout
@@ -403,6 +434,55 @@ def unused_overrides(over: Path | None = None) -> list[Path]:
         ok = len(rel) == 2 and rel[0] in pk and p.suffix == SUFFIX and _stem(rel[1]) in shipped_names(rel[0])
         if not ok:
             out.append(p)
+    return out
+
+
+def _why_unused(root: Path, path: Path) -> str:
+    """Why ``path`` (under the override folder ``root``) replaces no shipped template."""
+    rel = path.relative_to(root).parts
+    pk = packages()
+    if len(rel) != 2:
+        return f"not where a template goes: a template is <system>/<name>{SUFFIX} directly under {root}"
+    if rel[0] not in pk:
+        return f"no system named {rel[0]!r} (systems: {', '.join(pk)})"
+    if path.suffix != SUFFIX:
+        return f"a template file name ends in {SUFFIX}"
+    known = ", ".join(shipped_names(rel[0]))
+    return f"no {rel[0]} template named {_stem(rel[1])!r} (a typo?); its templates: {known}"
+
+
+def check_overrides(folder: str | Path) -> dict[str, dict[str, str]]:
+    """Check every file of an override folder as a run would use it, before any model call.
+
+    Args:
+        folder: A folder laid out like ``noveval prompts export`` output
+            (``<system>/<name>.txt``; it may hold only some templates). Hidden files are
+            ignored.
+
+    Returns:
+        ``{system: {template name: sha}}`` of the templates the folder holds (empty when
+        it holds none).
+
+    Raises:
+        InputError: the folder does not exist; a file that replaces no shipped template
+            (a typo in its name: the file and the system's template names); a template
+            that does not load (layout, syntax: file and line) or uses a variable its
+            system does not provide (file, line, variable).
+    """
+    root = Path(folder)
+    if not root.is_dir():
+        raise InputError(root, None, None, "no such folder" if not root.exists() else "is a file, expected a folder")
+    for p in unused_overrides(root):
+        raise InputError(p, None, None, _why_unused(root, p) + "; see: noveval prompts list")
+    out: dict[str, dict[str, str]] = {}
+    with using_overrides(root):
+        for p in sorted(root.rglob(f"*{SUFFIX}")):
+            if not p.is_file() or p.name.startswith("."):
+                continue
+            system = p.parent.name
+            t = load(system, p.name)
+            t.check(variables(system).get(t.name, {}))
+            out.setdefault(system, {})[t.name] = t.sha
     return out
 
 

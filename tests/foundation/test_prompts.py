@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from noveval.cli.main import app
 from noveval.errors import InputError
 from noveval.prompts import (
     PROMPT_PACKAGES,
+    check_overrides,
     export_prompts,
     list_prompts,
     load,
@@ -19,6 +21,7 @@ from noveval.prompts import (
     parse_layout,
     prompt_hashes,
     unused_overrides,
+    using_overrides,
     variables,
 )
 
@@ -205,6 +208,45 @@ def test_cli_list_marks_overrides_and_flags_unused_ones(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["prompts", "show", "focus", "polarity"], env={"NOVEVAL_PROMPTS_DIR": str(tmp_path)})
     assert r.stdout == "### user\n{{ point }}?\n"
 
+
+
+def test_using_overrides_restores_the_variable_even_on_error(tmp_path: Path, monkeypatch) -> None:
+    _override(tmp_path / "mine", "rinobench", "alignment", "### user\nMINE {{ gold }}\n")
+    shipped = load("rinobench", "alignment").sha
+    monkeypatch.setenv("NOVEVAL_PROMPTS_DIR", str(tmp_path / "mine"))
+    with using_overrides(None):  # the shipped templates only
+        assert load("rinobench", "alignment").sha == shipped
+    assert load("rinobench", "alignment").text == "### user\nMINE {{ gold }}\n"
+    with pytest.raises(RuntimeError), using_overrides(tmp_path / "other"):
+        assert os.environ["NOVEVAL_PROMPTS_DIR"] == str(tmp_path / "other")
+        raise RuntimeError("a run failed")
+    assert os.environ["NOVEVAL_PROMPTS_DIR"] == str(tmp_path / "mine")
+    monkeypatch.delenv("NOVEVAL_PROMPTS_DIR")
+    with using_overrides(tmp_path / "mine"):
+        assert load("rinobench", "alignment").overridden
+    assert "NOVEVAL_PROMPTS_DIR" not in os.environ  # unset before, unset after
+
+
+def test_check_overrides_names_the_file_of_every_problem(tmp_path: Path) -> None:
+    ok = _override(tmp_path / "a", "rinobench", "alignment", "### user\n{{ gold }}\n")
+    ok2 = _override(tmp_path / "a", "focus", "polarity", "### user\n{{ point }}\n")
+    got = check_overrides(tmp_path / "a")
+    assert got == {"focus": {"polarity": hashlib.sha256(ok2.read_bytes()).hexdigest()[:12]},
+                   "rinobench": {"alignment": hashlib.sha256(ok.read_bytes()).hexdigest()[:12]}}
+    assert "NOVEVAL_PROMPTS_DIR" not in os.environ
+    typo = _override(tmp_path / "b", "rinobench", "alignmnet", "### user\n{{ gold }}\n")
+    with pytest.raises(InputError, match="no rinobench template named 'alignmnet'") as e:
+        check_overrides(tmp_path / "b")
+    assert e.value.path == str(typo)
+    bad = _override(tmp_path / "c", "rinobench", "support", "### user\n{{ gold }}\n{{ argumnets }}\n")
+    with pytest.raises(InputError) as e:
+        check_overrides(tmp_path / "c")
+    assert (e.value.path, e.value.line, e.value.field) == (str(bad), 3, "argumnets")
+    (tmp_path / "d" / "rinobench").mkdir(parents=True)
+    (tmp_path / "d" / "judge_novelty.txt").write_text("### user\nx\n")
+    with pytest.raises(InputError, match="a template is <system>/<name>.txt"):
+        check_overrides(tmp_path / "d")
+    assert check_overrides(tmp_path / "d" / "rinobench") == {}  # an empty system folder holds nothing
 
 
 def test_docs_list_every_template_and_its_variables() -> None:
