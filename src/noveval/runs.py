@@ -66,16 +66,7 @@ class RunDir:
         cfg = dict(to_jsonable(config))
         cfg_file = run.path / "config.json"
         if cfg_file.exists() and not overwrite:
-            old = read_json(cfg_file)
-            diff = _config_diff(old, cfg)
-            if diff:
-                raise InputError(
-                    cfg_file,
-                    None,
-                    diff[0],
-                    "this folder holds a run with different settings "
-                    f"({', '.join(diff[:5])}); use another --out folder or --overwrite",
-                )
+            old = cls.check_resumable(path, cfg)
             cfg["created"] = old.get("created")
             cfg["resumed"] = int(old.get("resumed", 0)) + 1
         else:
@@ -92,6 +83,36 @@ class RunDir:
         if ledger is not None:
             ledger.enter_run(run.path)
         return run
+
+    @staticmethod
+    def check_resumable(path: str | Path, config: dict[str, Any]) -> dict[str, Any]:
+        """Check, writing nothing, that :meth:`create` (without ``overwrite``) would accept ``config``.
+
+        Args:
+            path: The run folder (it may not exist yet).
+            config: The run's settings.
+
+        Returns:
+            The ``config.json`` already there (empty when there is none).
+
+        Raises:
+            InputError: ``path`` holds a run with different settings (naming the first
+                differing key).
+        """
+        cfg_file = Path(path) / "config.json"
+        if not cfg_file.exists():
+            return {}
+        old: dict[str, Any] = read_json(cfg_file)
+        diff = _config_diff(old, dict(to_jsonable(config)))
+        if diff:
+            raise InputError(
+                cfg_file,
+                None,
+                diff[0],
+                "this folder holds a run with different settings "
+                f"({', '.join(diff[:5])}); use another --out folder or --overwrite",
+            )
+        return old
 
     @classmethod
     def open(cls, path: str | Path) -> RunDir:
@@ -178,6 +199,32 @@ def discard_run(path: str | Path) -> None:
 
     if (ledger := active_ledger()) is not None:
         ledger.forget_earlier(p)
+
+
+def mark_complete(run_dir: str | Path, ledger: Any) -> dict[str, Any]:
+    """Write a call ledger's outcome for ``run_dir`` into its scores.json (when there is one).
+
+    Adds ``"complete"``, ``"calls"`` and ``"cost"`` (see
+    :meth:`noveval.models.calls.CallLedger.outcome`, which also keeps the failed calls not
+    yet redone in ``calls.json``). Calling it again in the same invocation writes the same.
+
+    Args:
+        run_dir: The run folder.
+        ledger: The command's :class:`~noveval.models.calls.CallLedger`.
+
+    Returns:
+        The outcome (``complete``, ``requests``, ``failed``, ``failed_earlier``, ``first_error``, ...).
+    """
+    out: dict[str, Any] = ledger.outcome(run_dir)
+    f = Path(run_dir) / "scores.json"
+    if f.is_file():
+        scores = read_json(f)
+        if isinstance(scores, dict):
+            scores["complete"] = out["complete"]
+            scores["calls"] = {k: v for k, v in out.items() if k not in ("complete", "cost")}
+            scores["cost"] = out["cost"]
+            write_json(f, scores)
+    return out
 
 
 def _config_diff(old: dict[str, Any], new: dict[str, Any]) -> list[str]:

@@ -55,23 +55,10 @@ __all__ = ["run_command", "model_command", "finish", "EXIT_INCOMPLETE", "EXIT_BU
 
 
 def mark_complete(run_dir: Path, ledger: Any) -> dict[str, Any]:
-    """Write the ledger's outcome for ``run_dir`` into its scores.json (when there is one).
+    """:func:`noveval.runs.mark_complete` (imported when first used: the CLI starts fast)."""
+    from noveval.runs import mark_complete as mark
 
-    Returns:
-        The outcome (``complete``, ``requests``, ``failed``, ``failed_earlier``, ``first_error``).
-    """
-    from noveval.io import read_json, write_json
-
-    out: dict[str, Any] = ledger.outcome(run_dir)
-    f = Path(run_dir) / "scores.json"
-    if f.is_file():
-        scores = read_json(f)
-        if isinstance(scores, dict):
-            scores["complete"] = out["complete"]
-            scores["calls"] = {k: v for k, v in out.items() if k not in ("complete", "cost")}
-            scores["cost"] = out["cost"]
-            write_json(f, scores)
-    return out
+    return mark(run_dir, ledger)
 
 
 def _scores_of(run_dir: Path) -> dict[str, Any]:
