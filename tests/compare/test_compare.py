@@ -122,6 +122,19 @@ def test_three_runs_leaderboard_with_holm(tmp_path: Path) -> None:
     assert "Holm" in text and "leaderboard: f1_macro" in text
 
 
+def test_runs_can_be_labelled(tmp_path: Path) -> None:
+    gold = _gold(tmp_path, GOLD6)
+    a = _scored(tmp_path, "a", gold, [1, 2, 3, 3, 3, 3])
+    b = _scored(tmp_path, "b", gold, [1, 2, 3, 4, 5, 3])
+    c = compare_runs([a, b], n_resamples=200, labels=["shipped", "terse"])
+    assert [r.label for r in c.runs] == ["shipped", "terse"]
+    assert c.agreement is not None and c.agreement.flips[0] == ("3", {"shipped": 3, "terse": 4})
+    assert "shipped = " in format_comparison(c) and "terse−shipped" in format_comparison(c)
+    for bad in (["x"], ["x", "x"], ["x", ""]):
+        with pytest.raises(InputError, match="one distinct, non-empty label per run"):
+            compare_runs([a, b], labels=bad)
+
+
 def test_different_systems_exit_2(tmp_path: Path) -> None:
     a = _scored(tmp_path, "a", _gold(tmp_path, GOLD6), GOLD6)
     f = _write(tmp_path / "focus", {"benchmark": "focus", "metrics": {"kl_mean": {"mean": 0.1, "n": 1}}}, [{"id": "0"}])

@@ -306,6 +306,7 @@ def compare_runs(
     ci_method: str = "percentile",
     alpha: float = 0.05,
     seed: int = 0,
+    labels: Sequence[str] | None = None,
 ) -> Comparison:
     """Compare runs of one system on their common items (see the module docstring).
 
@@ -321,12 +322,15 @@ def compare_runs(
         ci_method: ``"percentile"`` or ``"bca"``.
         alpha: Level of the significance marks on leaderboards (after Holm).
         seed: Seed of every resampling.
+        labels: One label per run, in the order of ``paths`` (None: ``A``, ``B``, ...);
+            e.g. the prompt variants' names.
 
     Returns:
         A :class:`Comparison`.
 
     Raises:
-        InputError: fewer than two runs, the same folder twice, different systems or tasks,
+        InputError: fewer than two runs, the same folder twice, labels that are not one
+            distinct non-empty name per run, different systems or tasks,
             different gold for a matched item, no item in common, or an unknown /
             not comparable leaderboard metric. Nothing is written.
     """
@@ -336,7 +340,10 @@ def compare_runs(
     for i, p in enumerate(resolved):
         if p in resolved[:i]:
             raise InputError(paths[i], None, None, "given twice: compare distinct run folders")
-    runs = [load_compare_run(p, lab) for p, lab in zip(paths, _labels(len(paths)), strict=True)]
+    if labels is not None and (len(labels) != len(paths) or len(set(labels)) != len(labels) or not all(labels)):
+        raise InputError(None, None, "labels", f"need one distinct, non-empty label per run ({len(paths)}), got {list(labels)}")
+    run_labels = list(labels) if labels is not None else _labels(len(paths))
+    runs = [load_compare_run(p, lab) for p, lab in zip(paths, run_labels, strict=True)]
     _check_same_system(runs)
     first = runs[0]
     common = [i for i in first.rows if all(i in r.rows for r in runs[1:])]
