@@ -10,7 +10,9 @@
 - when the command returns its run folder(s), each gets ``"complete"`` and ``"calls"`` in
   its ``scores.json`` (the failed calls not yet redone are kept in ``calls.json``), and
   the shared summary (:mod:`noveval.cli.summary`) is printed, or ``scores.json`` itself
-  with ``--json``;
+  with ``--json``; a command that returns a :class:`RunGroup` (several run folders shown
+  as one, e.g. prompt variants) gets its folders marked the same way and its own view
+  printed;
 - if any call failed for good (after retries), the exit code is 3 — ``--allow-failures``
   makes it 0; the run is marked incomplete either way. An endpoint that stops answering
   mid-run stops the run (finished items are saved; exit 3, whatever the flag).
@@ -33,7 +35,7 @@ import inspect
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar, overload
+from typing import Annotated, Any, Protocol, TypeVar, overload, runtime_checkable
 
 import typer
 
@@ -51,7 +53,7 @@ AllowFailuresOpt = Annotated[
     typer.Option("--allow-failures", help="Exit 0 even when model calls failed (the run is still marked incomplete)."),
 ]
 
-__all__ = ["run_command", "model_command", "finish", "EXIT_INCOMPLETE", "EXIT_BUDGET", "mark_complete"]
+__all__ = ["run_command", "model_command", "finish", "EXIT_INCOMPLETE", "EXIT_BUDGET", "mark_complete", "RunGroup"]
 
 
 def mark_complete(run_dir: Path, ledger: Any) -> dict[str, Any]:
@@ -77,11 +79,44 @@ def _scores_of(run_dir: Path) -> dict[str, Any]:
     return {}
 
 
+@runtime_checkable
+class RunGroup(Protocol):
+    """Run folders a command made together and shows as one (``run rinobench --prompt-variants``).
+
+    :func:`finish` marks each folder complete or incomplete like any run folder, then
+    prints ``summary()`` (``--json``: ``to_dict()``) instead of one summary per folder.
+    """
+
+    @property
+    def run_dirs(self) -> list[Path]:
+        """The run folders."""
+        ...
+
+    def summary(self) -> str:
+        """The terminal view of the whole group."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--json`` view of the whole group."""
+        ...
+
+
+def _command_cost(ledger: Any) -> None:
+    """Print what the command's model calls cost (stderr), when any model was billed."""
+    totals = ledger.totals()
+    if totals["cost"].get("models"):
+        from noveval.models.costs import cost_lines
+
+        for line in cost_lines({**totals["cost"], "this_invocation_usd": None}, scope="this command"):
+            typer.echo(line, err=True)
+
+
 def finish(result: Any, ledger: Any, *, json_out: bool = False) -> bool:
     """Mark completeness, print the summary (or JSON) of what a command returned.
 
     Args:
-        result: A run folder, a list of them, a scores dict (nothing saved), or None.
+        result: A run folder, a list of them, a :class:`RunGroup`, a scores dict
+            (nothing saved), or None.
         ledger: The command's :class:`~noveval.models.calls.CallLedger`.
         json_out: Print scores.json instead of the summary.
 
@@ -91,7 +126,10 @@ def finish(result: Any, ledger: Any, *, json_out: bool = False) -> bool:
     from noveval.cli.summary import format_calls, format_summary
 
     paths: list[Path] = []
-    if isinstance(result, (str, Path)):
+    group = result if isinstance(result, RunGroup) else None
+    if group is not None:
+        paths = [Path(p) for p in group.run_dirs]
+    elif isinstance(result, (str, Path)):
         paths = [Path(result)]
     elif isinstance(result, (list, tuple)):
         paths = [Path(p) for p in result if isinstance(p, (str, Path))]
@@ -103,6 +141,10 @@ def finish(result: Any, ledger: Any, *, json_out: bool = False) -> bool:
         if d.is_dir():
             outcomes[d] = mark_complete(d, ledger)
             complete = complete and outcomes[d]["complete"]
+    if group is not None:
+        typer.echo(json.dumps(group.to_dict(), indent=2, ensure_ascii=False) if json_out else group.summary())
+        _command_cost(ledger)
+        return complete
     docs: list[tuple[dict[str, Any], Path | None]] = [(_scores_of(d), d) for d in dirs]
     if isinstance(result, dict):
         o = ledger.outcome(None)
@@ -115,11 +157,7 @@ def finish(result: Any, ledger: Any, *, json_out: bool = False) -> bool:
         if totals["failed"]:
             complete = False
             typer.echo(format_calls({**totals, "failed_earlier": 0}), err=True)
-        if totals["cost"].get("models"):  # commands without a summary still say what they cost
-            from noveval.models.costs import cost_lines
-
-            for line in cost_lines({**totals["cost"], "this_invocation_usd": None}, scope="this command"):
-                typer.echo(line, err=True)
+        _command_cost(ledger)  # commands without a summary still say what they cost
         return complete
     for scores, d in docs:
         if "calls" not in scores and d is not None and d in outcomes:  # no scores.json: show the outcome anyway
