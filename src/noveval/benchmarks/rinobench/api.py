@@ -68,6 +68,52 @@ def _saved_protocol(predictions: str | Path) -> str | None:
     return str(c.get("protocol") or "noveval")  # runs made before protocols existed used ours
 
 
+def _run_config(
+    items: str | Path,
+    sel: Sequence[Any],
+    rub: dict[int, str],
+    client: Any,
+    judge_client: Any | None,
+    jopts: JudgeOptions,
+    proto: dict[str, Any],
+    *,
+    max_tokens: int,
+    seed: int,
+    max_related_works: int | None,
+    max_abstract_chars: int | None,
+    samples: int,
+    f1_labels: str,
+) -> dict[str, Any]:
+    """The ``config.json`` of a :func:`run` (what decides whether a run folder resumes).
+
+    The prompt hashes are those of the templates in effect now (overrides included).
+    """
+    from noveval.benchmarks.rinobench.prompts import prompt_hashes
+
+    return {
+        "benchmark": "rinobench",
+        "items": source_label(items),
+        "n_items": len(sel),
+        "model": client.model_id,
+        "judge": judge_client.model_id if judge_client else None,
+        "rubric": rub,
+        "prompts": prompt_hashes(),
+        "protocol": proto["protocol"],
+        "params": {
+            "prompt": proto["prompt"],
+            "structured": proto["structured"],
+            "max_tokens": max_tokens,
+            "temperature": proto["temperature"],
+            "seed": seed,
+            "max_related_works": max_related_works,
+            "max_abstract_chars": max_abstract_chars,
+            **({"samples": samples} if samples > 1 else {}),  # absent for one sample: older runs resume
+        },
+        "judge_options": jopts.model_dump() if judge_client else None,
+        "f1_labels": f1_labels,
+    }
+
+
 def run(
     items: str | Path,
     *,
@@ -130,7 +176,6 @@ def run(
         InputError: bad items/rubric file, or a run with other settings in ``out``.
     """
     from noveval.benchmarks.rinobench.generate import agenerate
-    from noveval.benchmarks.rinobench.prompts import prompt_hashes
     from noveval.benchmarks.rinobench.scoring import ascore
     from noveval.runs import RunDir
 
@@ -142,28 +187,9 @@ def run(
     client = _client(model, cache=cache, concurrency=concurrency)
     judge_client = _client(judge, cache=cache, concurrency=concurrency) if judge is not None else None
     jopts = judge_options or JudgeOptions()
-    config = {
-        "benchmark": "rinobench",
-        "items": source_label(items),
-        "n_items": len(sel),
-        "model": client.model_id,
-        "judge": judge_client.model_id if judge_client else None,
-        "rubric": rub,
-        "prompts": prompt_hashes(),
-        "protocol": proto["protocol"],
-        "params": {
-            "prompt": proto["prompt"],
-            "structured": proto["structured"],
-            "max_tokens": max_tokens,
-            "temperature": proto["temperature"],
-            "seed": seed,
-            "max_related_works": max_related_works,
-            "max_abstract_chars": max_abstract_chars,
-            **({"samples": samples} if samples > 1 else {}),  # absent for one sample: older runs resume
-        },
-        "judge_options": jopts.model_dump() if judge_client else None,
-        "f1_labels": f1_labels,
-    }
+    config = _run_config(items, sel, rub, client, judge_client, jopts, proto, max_tokens=max_tokens, seed=seed,
+                         max_related_works=max_related_works, max_abstract_chars=max_abstract_chars,
+                         samples=samples, f1_labels=f1_labels)
     rd = RunDir.create(out, config, overwrite=overwrite)
 
     async def go() -> None:

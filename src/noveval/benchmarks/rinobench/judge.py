@@ -65,6 +65,7 @@ from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "JUSTIFICATION_METRICS",
+    "JUDGE_PROMPTS",
     "JudgeOptions",
     "ajudge_item",
     "alignment_from_logprobs",
@@ -84,6 +85,11 @@ JUSTIFICATION_METRICS = (
 """Per-item justification metrics; their means are the ``mean_*`` keys of the paper's files."""
 
 _KINDS = {"known": "known_aspects", "novelty": "novelty_aspects"}
+
+JUDGE_PROMPTS = ("alignment", "extract_known", "extract_novelty", "support", "ground_known", "ground_novelty",
+                 "ground_context")
+"""The templates the justification judge renders (``ground_context`` with ``grounding_context="both"``,
+``ground_known`` / ``ground_novelty`` otherwise)."""
 
 
 class JudgeOptions(BaseModel):

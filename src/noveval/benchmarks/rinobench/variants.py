@@ -1,0 +1,340 @@
+"""Prompt variants: the same RINoBench run under reworded prompts (issue 18, item 3).
+
+novelty-eval (2026) found that rewording a novelty judge's prompt flips its verdict on
+more than half of identical items. :func:`run_prompt_variants` makes that measurable:
+it runs the same :func:`~noveval.benchmarks.rinobench.api.run` once with the shipped
+prompts (label ``shipped``, the baseline) and once per variant, each into its own run
+folder ``OUT/<label>/`` (a normal run folder: resumable, cached, its ``config.json``
+recording the prompt hashes). :func:`noveval.compare.variants.compare_variants` then
+compares them item by item (flip rate, agreement, each metric's spread).
+
+A variants folder holds one sub-folder per variant, each laid out like
+``noveval prompts export`` output and holding only the templates it changes::
+
+    DIR/terse/rinobench/judge_novelty.txt
+    DIR/reviewer/rinobench/judge_novelty.txt
+
+Each variant is applied through the override mechanism of :mod:`noveval.prompts`
+(:func:`~noveval.prompts.using_overrides`, restored after every sub-run, also on
+error): templates the variant does not hold are the shipped ones.
+``variants="bundled"`` selects the three variants of ``judge_novelty`` shipped with
+noveval (:func:`bundled_variants`), written in our own words: ``terse`` (a bare
+instruction), ``reviewer`` (a programme-committee persona) and ``checklist`` (a
+step-by-step checklist). They use the shipped template's variables and ask for the same
+JSON answer, so they parse alike.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+from typing import Any, TypedDict, Unpack
+
+from noveval.benchmarks.rinobench.judge import JUDGE_PROMPTS, JudgeOptions
+from noveval.errors import InputError
+
+__all__ = [
+    "BASELINE",
+    "BUNDLED",
+    "PromptVariant",
+    "RunOptions",
+    "bundled_variants",
+    "export_variants",
+    "load_variants",
+    "used_prompts",
+    "run_prompt_variants",
+]
+
+log = logging.getLogger("noveval")
+
+BASELINE = "shipped"
+"""Label (and sub-folder of ``OUT``) of the baseline run with the shipped prompts."""
+
+BUNDLED = "bundled"
+"""The ``variants`` value that selects the variants shipped with noveval."""
+
+_OPTION = "--prompt-variants"
+
+
+@dataclass(frozen=True)
+class PromptVariant:
+    """One set of prompts a sub-run uses.
+
+    Attributes:
+        label: The variant's name (its folder's name; ``shipped`` for the baseline), also
+            the sub-folder of ``OUT`` its run goes to.
+        folder: The override folder (None: the shipped prompts).
+        changed: RINoBench templates whose text differs from the shipped one: name -> sha.
+    """
+
+    label: str
+    folder: Path | None
+    changed: dict[str, str] = field(default_factory=dict)
+
+
+def bundled_variants() -> Path:
+    """The folder of the variants shipped with noveval (``prompt_variants/`` in this package)."""
+    return Path(str(files("noveval.benchmarks.rinobench").joinpath("prompt_variants")))
+
+
+def export_variants(dest: str | Path) -> list[str]:
+    """Copy the bundled variants to ``dest/<variant>/rinobench/<name>.txt`` (byte copies).
+
+    Returns:
+        The variants' names.
+
+    Raises:
+        InputError: ``dest`` (or a folder in it) cannot be written.
+    """
+    from noveval.io import make_dir
+
+    src = bundled_variants()
+    names = []
+    for folder in _variant_folders(src):
+        names.append(folder.name)
+        for f in sorted(folder.rglob("*.txt")):
+            target = Path(dest) / f.relative_to(src)
+            make_dir(target.parent, "DEST")
+            target.write_bytes(f.read_bytes())
+    return names
+
+
+def used_prompts(protocol: str = "noveval", *, judge: bool = False) -> list[str]:
+    """The RINoBench templates a run renders: the generation prompt, and the judge's with a judge.
+
+    Args:
+        protocol: ``"noveval"`` (``judge_novelty``) or ``"paper"`` (``judge_novelty_paper``).
+        judge: The run has a judge (justification metrics).
+
+    Raises:
+        ValueError: unknown protocol.
+    """
+    from noveval.benchmarks.rinobench.generate import protocol_params
+
+    return [protocol_params(protocol)["prompt"], *(JUDGE_PROMPTS if judge else ())]
+
+
+def _variant_folders(root: Path) -> list[Path]:
+    """The variant sub-folders of ``root`` (hidden entries ignored), checked for shape."""
+    from noveval.prompts import packages
+
+    if not root.exists():
+        raise InputError(root, None, _OPTION, f"no such folder (give a folder of variant folders, or '{BUNDLED}')")
+    if not root.is_dir():
+        raise InputError(root, None, _OPTION, "is a file, expected a folder with one sub-folder per variant")
+    folders = []
+    for p in sorted(root.iterdir()):
+        if p.name.startswith("."):
+            continue
+        if not p.is_dir():
+            raise InputError(p, None, _OPTION, "a file directly in the variants folder; it holds one folder per "
+                             "variant: DIR/<variant>/<system>/<name>.txt")
+        if p.name in packages():
+            raise InputError(p, None, _OPTION, f"{p.name!r} is a system, not a variant: this looks like one exported "
+                             f"prompts folder; put it in a variant folder: {root}/<variant>/{p.name}/<name>.txt")
+        if p.name == BASELINE:
+            raise InputError(p, None, _OPTION, f"{BASELINE!r} is the label of the baseline run (the shipped "
+                             "prompts); give this variant another name")
+        folders.append(p)
+    if not folders:
+        raise InputError(root, None, _OPTION, "holds no variant folder; expected DIR/<variant>/rinobench/judge_novelty.txt "
+                         "(start from: noveval prompts export --variants DIR)")
+    return folders
+
+
+def load_variants(variants: str | Path, *, used: Collection[str]) -> list[PromptVariant]:
+    """Read and check a variants folder; nothing is run or written.
+
+    Args:
+        variants: A folder with one sub-folder per variant (each laid out like
+            ``noveval prompts export`` output, holding some templates), or ``"bundled"``.
+        used: The RINoBench templates the run renders (:func:`used_prompts`).
+
+    Returns:
+        The baseline (``shipped``) first, then one :class:`PromptVariant` per sub-folder,
+        sorted by name.
+
+    Raises:
+        InputError: the folder is missing or holds no variant folder; a file directly in
+            it; a variant named ``shipped`` or after a system; a file that replaces no
+            shipped template (a typo: the file and the template names); a template that
+            does not load or uses a variable RINoBench does not provide (file, line,
+            variable); a variant that changes none of the ``used`` templates (an
+            unedited export, or only templates this run does not render); two variants
+            with the same prompts.
+    """
+    from noveval.benchmarks.rinobench.prompts import prompt_hashes
+    from noveval.prompts import check_overrides, using_overrides
+
+    root = bundled_variants() if isinstance(variants, str) and variants == BUNDLED else Path(variants)
+    with using_overrides(None):
+        shipped = prompt_hashes()
+    out = [PromptVariant(BASELINE, None)]
+    seen: dict[tuple[tuple[str, str], ...], str] = {}
+    for folder in _variant_folders(root):
+        held = check_overrides(folder)
+        if not held:
+            raise InputError(folder, None, _OPTION, "holds no template; a variant holds the templates it changes, "
+                             "e.g. rinobench/judge_novelty.txt")
+        rino = held.get("rinobench", {})
+        changed = {n: sha for n, sha in rino.items() if sha != shipped.get(n)}
+        if not any(n in used for n in changed):
+            same = sorted(n for n in rino if n in used and n not in changed)
+            why = (f"its {', '.join(f'rinobench/{n}.txt' for n in same)} is the shipped template byte for byte"
+                   if same else f"it changes {', '.join(sorted(changed)) or 'no rinobench template'}")
+            raise InputError(folder, None, _OPTION, f"changes no prompt this run uses ({', '.join(used)}): {why}")
+        key = tuple(sorted((n, sha) for n, sha in changed.items() if n in used))
+        if key in seen:
+            raise InputError(folder, None, _OPTION, f"the same prompts as the variant {seen[key]!r}")
+        seen[key] = folder.name
+        out.append(PromptVariant(folder.name, folder, changed))
+    return out
+
+
+class RunOptions(TypedDict, total=False):
+    """The settings of :func:`~noveval.benchmarks.rinobench.api.run` every sub-run shares (each optional)."""
+
+    model: str | Any
+    judge: str | Any | None
+    rubric: str | Path | None
+    limit: int | None
+    protocol: str
+    structured: bool
+    max_tokens: int
+    seed: int
+    max_related_works: int | None
+    max_abstract_chars: int | None
+    judge_options: JudgeOptions | None
+    f1_labels: str
+    cache: str | None
+    concurrency: int | None
+    progress: bool
+    temperature: float | None
+    samples: int
+
+
+def _check_out(out: Path, labels: Sequence[str], overwrite: bool) -> list[Path]:
+    """Run folders in ``out`` that no variant of this run writes (discarded with ``overwrite``)."""
+    if out.exists() and not out.is_dir():
+        raise InputError(out, None, "--out", "is a file, expected a folder (one run folder per variant goes in it)")
+    if (out / "config.json").is_file():
+        raise InputError(out, None, "--out", f"holds a run; {_OPTION} writes one run folder per variant under "
+                         "--out: give another folder")
+    stale = sorted(p for p in out.iterdir() if (p / "config.json").is_file() and p.name not in labels) if out.is_dir() else []
+    if stale and not overwrite:
+        raise InputError(stale[0], None, "--out", f"a run of another prompt variant ({', '.join(p.name for p in stale)} "
+                         f"not in {', '.join(labels)}): the report would compare it too; use another --out or "
+                         "--overwrite (discards it)")
+    return stale
+
+
+def run_prompt_variants(
+    items: str | Path,
+    variants: str | Path = BUNDLED,
+    *,
+    out: str | Path,
+    overwrite: bool = False,
+    **options: Unpack[RunOptions],
+) -> dict[str, Path]:
+    """Run RINoBench once with the shipped prompts and once per prompt variant.
+
+    Everything is checked before any model call and before anything is written: the
+    variants (:func:`load_variants`), the protocol and F1 settings, the items (which need
+    gold scores: the runs are compared on their scored items) and ``out``. Then each
+    sub-run is :func:`~noveval.benchmarks.rinobench.api.run` into ``out/<label>`` with
+    the variant's folder as the override folder (the shipped prompts for ``shipped``;
+    ``$NOVEVAL_PROMPTS_DIR`` is ignored and restored afterwards). A finished sub-run is
+    resumed, so running the same call again makes no model call. Model calls are
+    accounted as in the CLI (a call ledger is opened when none is active): each sub-run's
+    ``scores.json`` gets ``complete``, ``calls`` and ``cost``.
+
+    Compare the runs with :func:`noveval.compare.variants.compare_variants` (``noveval
+    run rinobench --prompt-variants`` does both)::
+
+        from noveval.benchmarks import rinobench
+        from noveval.compare import compare_variants
+        runs = rinobench.run_prompt_variants("test.json", "bundled", out="runs/rino-variants", limit=2)
+        view = compare_variants(runs, out="runs/rino-variants")   # writes variants.json
+        view.comparison.agreement.flip_rate                      # in [0, 1], 0 = every item answered alike
+
+    Args:
+        items: A ``test.json``-format file with gold scores, or ``hf:NAME[:SPLIT]``.
+        variants: A folder of variant folders (see the module docstring), or ``"bundled"``.
+        out: The folder that gets one run folder per variant (created).
+        overwrite: Replace sub-runs with other settings, and discard run folders in
+            ``out`` that belong to no variant of this call.
+        **options: The settings of :func:`~noveval.benchmarks.rinobench.api.run`
+            (:class:`RunOptions`), the same for every sub-run.
+
+    Returns:
+        ``{label: run folder}``, the baseline ``shipped`` first, then the variants by name.
+
+    Raises:
+        InputError: see :func:`load_variants`; items without gold scores; ``out`` is a
+            file, a run folder, or holds runs of other variants (without ``overwrite``);
+            and whatever :func:`~noveval.benchmarks.rinobench.api.run` rejects.
+    """
+    import inspect
+    import os
+
+    from noveval.benchmarks.rinobench.api import (
+        _check_f1_labels,
+        _checked_protocol,
+        _client,
+        _run_config,
+    )
+    from noveval.benchmarks.rinobench.api import run as run_one
+    from noveval.benchmarks.rinobench.data import load_items, load_rubric
+    from noveval.models.calls import active_ledger, ledger_scope
+    from noveval.prompts import OVERRIDE_ENV, using_overrides
+    from noveval.runs import RunDir, discard_run, mark_complete
+
+    kw: dict[str, Any] = dict(options)
+    sig = inspect.signature(run_one).parameters  # run's defaults, for the options not given
+    opt = {**{k: p.default for k, p in sig.items() if p.default is not inspect.Parameter.empty}, **kw}
+    proto = _checked_protocol(opt["protocol"], opt["structured"], opt["temperature"], opt["samples"])
+    _check_f1_labels(opt["f1_labels"])
+    chosen = load_variants(variants, used=used_prompts(proto["protocol"], judge=opt["judge"] is not None))
+    all_items = load_items(items)
+    limit = opt["limit"]
+    sel = all_items[:limit] if limit else all_items
+    no_gold = next((it for it in sel if it.novelty_score is None), None)
+    if no_gold is not None:
+        raise InputError(str(items), None, "novelty_score", f"item {no_gold.id!r} has no gold score: {_OPTION} compares "
+                         "the variants' scored runs, so every item needs its gold novelty_score")
+    rub = load_rubric(opt["rubric"])
+    root = Path(out)
+    labels = [v.label for v in chosen]
+    stale = _check_out(root, labels, overwrite)
+    if os.environ.get(OVERRIDE_ENV):
+        log.warning("%s is set; %s ignores it: the baseline uses the shipped prompts and each variant its own folder",
+                    OVERRIDE_ENV, _OPTION)
+    ledger = active_ledger()
+    runs: dict[str, Path] = {}
+    with nullcontext(ledger) if ledger is not None else ledger_scope() as led:
+        kw["model"] = _client(opt["model"], cache=opt["cache"], concurrency=opt["concurrency"])
+        kw["judge"] = None if opt["judge"] is None else _client(opt["judge"], cache=opt["cache"],
+                                                                 concurrency=opt["concurrency"])
+        if not overwrite:  # a sub-run with other settings fails now, not after the ones before it ran
+            for v in chosen:
+                with using_overrides(v.folder):
+                    cfg = _run_config(
+                        items, sel, rub, kw["model"], kw["judge"], opt["judge_options"] or JudgeOptions(), proto,
+                        max_tokens=opt["max_tokens"], seed=opt["seed"], max_related_works=opt["max_related_works"],
+                        max_abstract_chars=opt["max_abstract_chars"], samples=opt["samples"], f1_labels=opt["f1_labels"])
+                RunDir.check_resumable(root / v.label, cfg)
+        for p in stale:
+            log.warning("%s: discarding the run of a variant not in this call (--overwrite)", p)
+            discard_run(p)
+        for k, v in enumerate(chosen, start=1):
+            what = ", ".join(f"{n} {sha}" for n, sha in sorted(v.changed.items())) or "the shipped prompts"
+            log.info("prompt variant %d/%d: %s (%s) -> %s", k, len(chosen), v.label, what, root / v.label)
+            with using_overrides(v.folder):
+                runs[v.label] = run_one(items, out=root / v.label, overwrite=overwrite, **kw)
+        for p in runs.values():
+            mark_complete(p, led)
+    return runs
