@@ -101,26 +101,35 @@ def _caption(comp: Any, name: dict[str, str]) -> str:
             + " " + " ".join(comp.notes)).strip()
 
 
+def _prompt_variants(comp: Any) -> bool:
+    """True when the runs differ only in their prompts (``run rinobench --prompt-variants``, say)."""
+    return bool(comp.differs) and all(k.startswith("prompts.") for k in comp.differs)
+
+
 def _agreement_tables(comp: Any, name: dict[str, str], suffix: str) -> list[Table]:
     """Answer agreement across the runs, and (3+ runs) each metric's spread."""
     out = []
     g = comp.agreement
+    variants = _prompt_variants(comp)
+    runs = "prompt variants" if variants else "runs"
     if g is not None:
         row = [_cell(g.flip_rate, g.flip_ci[0], g.flip_ci[1]), Cell(str(g.n_flips)), _cell(g.pairwise),
                _cell(g.modal_share), _cell(g.alpha), Cell(str(g.n))]
-        out.append(Table(f"Agreement of the runs' answers{suffix} ({g.answer})",
+        out.append(Table(f"Agreement of the {runs}' answers{suffix} ({g.answer})",
                          ["flip rate [95% CI]", "items flipped", "pairwise agreement", "self-consistency",
                           f"Krippendorff α ({g.level})", "items"], [(", ".join(name.values()), row)],
                          caption="Flip rate: share of items not answered alike by every run (unparseable counts as an "
                                  "answer); pairwise agreement: mean share of items two runs answer alike; "
                                  "self-consistency: mean share of runs giving an item's most common answer. "
                                  "For seeds of one setting these measure sampling noise; for prompt variants, "
-                                 "sensitivity to wording (noveval compare lists the flipped items).",
+                                 "sensitivity to wording (noveval compare lists the flipped items)."
+                                 + (" These runs differ only in their prompts (" + ", ".join(k.split(".", 1)[1] for k in comp.differs)
+                                    + "): a flip is the wording changing the verdict." if variants else ""),
                          kind="comparison"))
     if comp.spread:
         rows = [(metric, [_cell(v["min"]), _cell(v["max"]), _cell(v["range"]), _cell(v["sd"])])
                 for metric, v in comp.spread.items()]
-        out.append(Table(f"Spread of each metric across the runs{suffix}", ["min", "max", "range", "SD"], rows,
+        out.append(Table(f"Spread of each metric across the {runs}{suffix}", ["min", "max", "range", "SD"], rows,
                          caption=f"On the {len(comp.common)} items every run has; SD with ddof 1.", kind="comparison"))
     return out
 
