@@ -55,8 +55,18 @@ def prompts_show(
 
 @prompts_app.command("export")
 @cli_errors
-def prompts_export(dest: Annotated[Path, typer.Argument(help="Folder to write <system>/<name>.txt templates into.")]) -> None:
+def prompts_export(
+    dest: Annotated[Path, typer.Argument(help="Folder to write <system>/<name>.txt templates into.")],
+    variants: Annotated[bool, typer.Option("--variants", help="Write the RINoBench prompt variants shipped for `run rinobench --prompt-variants bundled` instead (DEST/<variant>/rinobench/judge_novelty.txt), to edit or add to.")] = False,
+) -> None:
     """Copy every shipped template into a folder, to edit and use via $NOVEVAL_PROMPTS_DIR."""
+    if variants:
+        from noveval.benchmarks.rinobench.variants import export_variants
+
+        names = export_variants(dest)
+        typer.echo(f"wrote the prompt variants {', '.join(names)} under {dest}; edit or add variant folders, then: "
+                   f"noveval run rinobench -o OUT --prompt-variants {dest}")
+        return
     from noveval.prompts import export_prompts
 
     n = export_prompts(dest)

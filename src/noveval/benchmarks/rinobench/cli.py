@@ -78,17 +78,32 @@ def run(
     overwrite: OverwriteOpt = False,
     temperature: Annotated[float | None, typer.Option("--temperature", help="Override the protocol's temperature (noveval 0, paper 1).")] = None,
     samples: Annotated[int, typer.Option("--samples", min=1, help="Ask each idea N times (seeds seed..seed+N-1, temperature > 0) and answer the plurality score; records self-consistency.")] = 1,
-) -> Path:
+    prompt_variants: Annotated[str | None, typer.Option("--prompt-variants", metavar="DIR", help="Run once with the shipped prompts (OUT/shipped) and once per variant folder in DIR (DIR/<variant>/rinobench/judge_novelty.txt, laid out like `noveval prompts export`; 'bundled': the three variants shipped with noveval) into OUT/<variant>, then compare them: flip rate, agreement, each metric's spread (OUT/variants.json).")] = None,
+) -> Any:
     """Judge research-idea novelty (1-5 + justification) and score it (RINoBench, Section 5)."""
     from noveval.benchmarks.rinobench.api import run as api_run
 
-    return api_run(
-        items or _samples() / "test.json", model=model, out=out, judge=judge, rubric=rubric, limit=limit,
-        structured=not free_text, max_tokens=max_tokens, seed=seed, max_related_works=max_related_works,
-        max_abstract_chars=max_abstract_chars, overwrite=overwrite, cache=None if no_cache else "default",
-        concurrency=concurrency, protocol=protocol, f1_labels=f1_labels,
+    options: dict[str, Any] = dict(
+        model=model, judge=judge, rubric=rubric, limit=limit, structured=not free_text, max_tokens=max_tokens,
+        seed=seed, max_related_works=max_related_works, max_abstract_chars=max_abstract_chars,
+        cache=None if no_cache else "default", concurrency=concurrency, protocol=protocol, f1_labels=f1_labels,
         judge_options=_judge_options(max_arguments, grounding_context), temperature=temperature, samples=samples,
     )
+    if prompt_variants is not None:
+        return _prompt_variants(items or _samples() / "test.json", prompt_variants, out, overwrite, options)
+    return api_run(items or _samples() / "test.json", out=out, overwrite=overwrite, **options)
+
+
+def _prompt_variants(items: Path, variants: str, out: Path, overwrite: bool, options: dict[str, Any]) -> Any:
+    """``run --prompt-variants``: the sub-runs, then their comparison (the command's view)."""
+    from noveval.benchmarks.rinobench.variants import run_prompt_variants
+    from noveval.compare.variants import compare_variants
+    from noveval.models.calls import collecting
+
+    runs = run_prompt_variants(items, variants, out=out, overwrite=overwrite, **options)
+    if collecting():  # a --batch pass that only collects requests: nothing is scored yet
+        return list(runs.values())
+    return compare_variants(runs, out=out)
 
 
 @run_command(batch=True, budget=True)
