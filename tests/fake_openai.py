@@ -17,7 +17,9 @@ last user message equals ``prompt`` gets the n-th action (the last one repeats):
   refused): a server that dies in the middle of a run.
 
 A ``responder(prompt) -> str | dict`` scripts the reply content of ``ok`` actions (a dict
-is sent as JSON), for tests that need specific answers through the real HTTP path.
+is sent as JSON), for tests that need specific answers through the real HTTP path. While
+it runs, ``REQUEST.body`` (module level, per thread) holds the JSON body of the request it
+answers, so a reply can depend on the sampling ``seed`` or ``temperature``.
 
 Every HTTP request is logged as ``(method, path)`` in ``http_log``. The files and batches
 endpoints answer 404 here (a server without a batch API); ``tests/fake_batches.py``
@@ -40,6 +42,9 @@ from collections import Counter
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+REQUEST = threading.local()
+"""``REQUEST.body``: the body of the chat request the responder is answering (this thread)."""
 
 
 class FakeOpenAIServer:
@@ -178,6 +183,7 @@ class FakeOpenAIServer:
         h.wfile.write(payload)
 
     def _chat(self, h: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
+        REQUEST.body = body
         msgs = body.get("messages", [])
         prompt = next((m["content"] for m in reversed(msgs) if m.get("role") == "user"), "")
         action = self._next_action(prompt)

@@ -39,6 +39,10 @@ def check(
     no_judge: Annotated[bool, typer.Option("--no-judge", help="Retrieval and metrics only; no model calls.")] = False,
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for check.md, check.html, check.json.")] = Path("noveval-check"),
     seed: SeedOpt = 0,
+    temperature: Annotated[float, typer.Option("--temperature", help="Sampling temperature of the rubric judgment "
+                                               "(0: greedy; structuring and the evaluation stay at 0).")] = 0.0,
+    samples: Annotated[int, typer.Option("--samples", min=1, help="Ask the rubric judgment N times (seeds seed..seed+N-1, "
+                                         "temperature > 0) and answer the plurality score; records self-consistency.")] = 1,
 ) -> None:
     """A grounded novelty opinion on your idea or paper against a corpus of prior work."""
     from noveval.check.opinion import CheckOptions, check_idea, prepare
@@ -46,7 +50,8 @@ def check(
     from noveval.errors import InputError
 
     opts = CheckOptions(model=model, embedder=embedder, top_k=top_k, pool_size=pool_size,
-                        min_similarity=min_similarity, judge=not no_judge, seed=seed)
+                        min_similarity=min_similarity, judge=not no_judge, seed=seed, temperature=temperature,
+                        samples=samples)
     if index is not None:
         from noveval.check.indexed import RetrievalOptions, check_with_index
         from noveval.check.inputs import load_input

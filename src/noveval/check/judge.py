@@ -24,7 +24,7 @@ from noveval.check.retrieve import Neighbour
 from noveval.models.chat import ChatClientProtocol
 from noveval.records import Idea
 
-__all__ = ["structure_idea", "rubric_judgment", "structured_evaluation", "SECTIONS"]
+__all__ = ["structure_idea", "rubric_judgment", "sampling_note", "structured_evaluation", "SECTIONS"]
 
 SECTIONS = ("positive", "neutral", "negative")
 _CITE = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
@@ -77,24 +77,66 @@ async def structure_idea(client: ChatClientProtocol, text: str, *, seed: int = 0
 
 
 async def rubric_judgment(client: ChatClientProtocol, idea: Idea, neighbours: Sequence[Neighbour], *, seed: int = 0,
-                          max_abstract_chars: int = 600) -> dict[str, Any]:
-    """RINoBench rubric judgment (1-5 + justification) grounded in the retrieved works."""
+                          max_abstract_chars: int = 600, temperature: float = 0.0, samples: int = 1) -> dict[str, Any]:
+    """RINoBench rubric judgment (1-5 + justification) grounded in the retrieved works.
+
+    With ``samples > 1`` (issue 18) the judgment is asked N times, sample ``k`` with seed
+    ``seed + k`` at ``temperature`` (above 0), and the score is the plurality of the
+    parsed samples (:func:`noveval.metrics.consistency.vote_ordinal`, RINoBench's rule).
+    The result then also has ``samples`` (each sample's ``seed``, ``score``,
+    ``parse_status``, ``error``), ``self_consistency`` (share of the N samples that gave
+    the score, in (0, 1], best 1; None when none parsed) and ``temperature``; the
+    justification is that of the first sample giving the score. Any failed sample call
+    makes the judgment failed (``score`` None, ``error`` set).
+    """
     from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, RINoBenchItem
     from noveval.benchmarks.rinobench.generate import build_request
     from noveval.benchmarks.rinobench.parse import parse_judgment
+    from noveval.metrics.consistency import sample_seeds, vote_ordinal
     from noveval.records import RelatedWork
 
     item = RINoBenchItem(id="check", research_idea=idea, related_works=[
         RelatedWork(title=n.title, abstract=n.abstract, year=n.year) for n in neighbours])
-    req = build_request(item, DEFAULT_RUBRIC, seed=seed, max_abstract_chars=max_abstract_chars)
-    (resp,) = await client.acomplete_many([req])
-    parsed = parse_judgment(resp.text if resp.ok else None)
-    cites = sorted({int(x) for m in _CITE.finditer(parsed.reasoning or "") for x in m.group(1).split(",")})
-    return {
-        "score": parsed.score, "label": DEFAULT_RUBRIC.get(parsed.score or 0), "justification": parsed.reasoning,
-        "parse_status": parsed.status, "error": resp.error, "raw": resp.text, "cached": resp.cached,
-        "cites": cites, "rubric": DEFAULT_RUBRIC,
-    }
+    seeds = sample_seeds(seed, samples)
+    reqs = [build_request(item, DEFAULT_RUBRIC, seed=s, max_abstract_chars=max_abstract_chars, temperature=temperature)
+            for s in seeds]
+    judged: list[dict[str, Any]] = []
+    for resp in await client.acomplete_many(reqs):
+        parsed = parse_judgment(resp.text if resp.ok else None)
+        cites = sorted({int(x) for m in _CITE.finditer(parsed.reasoning or "") for x in m.group(1).split(",")})
+        judged.append({
+            "score": parsed.score, "label": DEFAULT_RUBRIC.get(parsed.score or 0), "justification": parsed.reasoning,
+            "parse_status": parsed.status, "error": resp.error, "raw": resp.text, "cached": resp.cached,
+            "cites": cites, "rubric": DEFAULT_RUBRIC,
+        })
+    if samples == 1:
+        return judged[0]
+    failed = [j for j in judged if j["error"]]
+    score, consistency = vote_ordinal([j["score"] for j in judged])
+    chosen = failed[0] if failed else next((j for j in judged if j["score"] == score), judged[0])
+    out: dict[str, Any] = dict(chosen)
+    out.update({
+        "score": None if failed else score,
+        "label": None if failed else DEFAULT_RUBRIC.get(score or 0),
+        "temperature": temperature,
+        "samples": [{"seed": s, "score": j["score"], "parse_status": j["parse_status"], "error": j["error"]}
+                    for s, j in zip(seeds, judged, strict=True)],
+        "self_consistency": None if failed else consistency,
+        "cached": all(j["cached"] for j in judged),
+    })
+    return out
+
+
+def sampling_note(rubric: dict[str, Any]) -> str:
+    """How a sampled rubric judgment was reached, e.g. ``"3 of 5 samples at temperature 0.7
+    agree; self-consistency 0.60"`` (``""`` for a one-sample judgment)."""
+    samples = rubric.get("samples") or []
+    if not samples:
+        return ""
+    k = sum(1 for x in samples if rubric.get("score") is not None and x["score"] == rubric["score"])
+    sc = rubric.get("self_consistency")
+    return (f"{k} of {len(samples)} samples at temperature {rubric.get('temperature', 0):g} agree; "
+            f"self-consistency {'–' if sc is None else f'{sc:.2f}'}")
 
 
 def check_citations(cites: Sequence[int], text: str, k: int) -> tuple[list[int], list[int], str | None]:

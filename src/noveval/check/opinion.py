@@ -48,6 +48,15 @@ class CheckOptions:
         judge: Ask the model (False: retrieval and metrics only).
         metrics: Which corpus metrics.
         seed: Seed for sampling, t-SNE and generation.
+        temperature: Sampling temperature of the rubric judgment (0: greedy; the other
+            model calls stay at 0).
+        samples: Ask the rubric judgment this many times (seeds ``seed .. seed + N - 1``,
+            ``temperature`` above 0) and answer the plurality score, recording every
+            sample and the self-consistency (issue 18).
+
+    Raises:
+        InputError: ``samples`` below 1, above 1 at temperature 0, or a temperature
+            outside [0, 2].
     """
 
     model: str = "local"
@@ -60,6 +69,26 @@ class CheckOptions:
     judge: bool = True
     metrics: tuple[str, ...] = ("Yin", "RND", "SemNovel", "FastTextLOF")
     seed: int = 0
+    temperature: float = 0.0
+    samples: int = 1
+
+    def __post_init__(self) -> None:
+        from noveval.errors import InputError
+        from noveval.metrics.consistency import check_samples
+
+        if not 0.0 <= self.temperature <= 2.0:
+            raise InputError(None, None, "--temperature", f"must be in [0, 2], got {self.temperature}")
+        check_samples(self.samples, self.temperature)
+
+    def recorded(self) -> dict[str, Any]:
+        """The settings as recorded in ``check.json``: ``temperature`` and ``samples`` only
+        when not the defaults (0 and 1), so a one-sample check writes what it always did."""
+        out = {k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(self).items()}
+        if self.temperature == 0.0:
+            del out["temperature"]
+        if self.samples == 1:
+            del out["samples"]
+        return out
 
 
 def abstention(best_similarity: float, corpus: Corpus, input_year: int | None, opts: CheckOptions) -> list[str]:
@@ -99,7 +128,8 @@ async def _judge(client: ChatClientProtocol, inp: CheckInput, neighbours: list, 
 
                 idea = Idea(problem_statement=inp.title, objective=inp.abstract, solution_approach=inp.abstract)
     if idea is not None:
-        out["rubric"] = await rubric_judgment(client, idea, neighbours, seed=opts.seed)
+        out["rubric"] = await rubric_judgment(client, idea, neighbours, seed=opts.seed, temperature=opts.temperature,
+                                              samples=opts.samples)
     else:
         out["rubric"] = {"score": None, "error": "the input could not be structured into an idea",
                          "justification": None, "parse_status": "skipped", "cites": []}
@@ -181,7 +211,7 @@ def finish(inp: CheckInput, corpus: Any, neighbours: list, metrics: list, opts: 
                   "idea": inp.idea.model_dump() if inp.idea else None, "text": inp.text, "year": inp.year},
         "corpus": corpus_summary,
         **(extra or {}),
-        "options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(opts).items()},
+        "options": opts.recorded(),
         "neighbours": [n.to_dict() for n in neighbours],
         "metrics": [m.to_dict() for m in metrics],
         "verdict": {"supported": not reasons, "reasons": reasons, "best_similarity": best,
@@ -237,5 +267,10 @@ def summarize(result: dict[str, Any]) -> str:
     r = result.get("rubric")
     if r and r.get("score"):
         tail = "" if v["supported"] else " (not supported by the corpus; shown for transparency)"
+        if r.get("samples"):
+            from noveval.check.judge import sampling_note
+
+            tail = f" ({sampling_note(r)}){tail}"
         parts.append(f"The model ({result.get('model')}) rates it {r['score']}/5{tail}.")
     return " ".join(parts)
+

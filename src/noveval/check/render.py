@@ -11,6 +11,8 @@ import html
 from pathlib import Path
 from typing import Any
 
+from noveval.check.judge import sampling_note
+
 __all__ = ["to_markdown", "to_html", "write_outputs"]
 
 _CSS = """
@@ -112,6 +114,9 @@ def to_markdown(r: dict[str, Any]) -> str:
             out += [f"**Score: {rb['score']}/5** — {rb.get('label')}", ""]
         else:
             out += [f"**No score** ({rb.get('parse_status')}; {rb.get('error') or 'unparseable answer'})", ""]
+        if rb.get("samples"):
+            out += [f"Plurality of {len(rb['samples'])} samples: {sampling_note(rb)}. Sample scores (seed: score): "
+                    + ", ".join(f"{x['seed']}: {x['score'] or '–'}" for x in rb["samples"]) + ".", ""]
         out += [rb.get("justification") or "", ""]
         if not v["supported"]:
             out += ["*The corpus cannot support this judgment (see above).*", ""]
@@ -158,7 +163,10 @@ def to_html(r: dict[str, Any]) -> str:
     if "rubric" in r:
         rb, ev = r["rubric"], r.get("evaluation", {})
         head = f"Score {rb['score']}/5 — {_e(rb.get('label'))}" if rb.get("score") else f"No score ({_e(rb.get('parse_status'))})"
-        b.append(f"<h2>Model judgment (RINoBench rubric, {_e(r.get('model'))})</h2><p><strong>{head}</strong></p>"
+        note = (f"<p class='muted'>Plurality of {len(rb['samples'])} samples: {_e(sampling_note(rb))}. "
+                "Sample scores (seed: score): " + _e(", ".join(f"{x['seed']}: {x['score'] or '–'}" for x in rb["samples"]))
+                + ".</p>") if rb.get("samples") else ""
+        b.append(f"<h2>Model judgment (RINoBench rubric, {_e(r.get('model'))})</h2><p><strong>{head}</strong></p>{note}"
                  f"<p>{_e(rb.get('justification'))}</p>")
         secs = []
         for sec in ("positive", "neutral", "negative"):

@@ -26,6 +26,7 @@ _NAMES = {
     "rouge1_f1": "ROUGE-1 F1",
     "rougeL": "ROUGE-L",
     "bleu4": "BLEU-4",
+    "self_consistency": "Self-consistency",
 }
 
 

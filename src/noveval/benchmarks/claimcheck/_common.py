@@ -63,6 +63,9 @@ class TaskOptions:
         max_chunks: Extract from at most this many chunks per paper (``None`` = all).
         max_related: At most this many cited related works per prompt (when a corpus is
             given; :mod:`~noveval.benchmarks.claimcheck.related`).
+        samples: WL only: label each weakness this many times (seeds ``seed .. seed + N -
+            1``) and take each label by plurality vote, recording self-consistency
+            (:mod:`~noveval.benchmarks.claimcheck.wl`, issue 18).
     """
 
     protocol: str = "noveval"
@@ -74,6 +77,7 @@ class TaskOptions:
     chunk_chars: int = 3000
     max_chunks: int | None = None
     max_related: int = 3
+    samples: int = 1
 
     @property
     def paper(self) -> bool:

@@ -56,6 +56,9 @@ def run(
     no_cache: opt.NoCacheOpt = False,
     refresh: opt.RefreshOpt = False,
     overwrite: opt.OverwriteOpt = False,
+    samples: Annotated[int, typer.Option(
+        "--samples", min=1, help="wl: label each weakness N times (seeds seed..seed+N-1, temperature > 0) and take "
+        "each label by plurality vote; records self-consistency.")] = 1,
 ) -> Path:
     """Run one CLAIMCHECK task (resumable) into OUT."""
     from noveval.benchmarks.claimcheck._common import PROTOCOLS, TaskOptions
@@ -68,7 +71,7 @@ def run(
         raise InputError(None, None, "--protocol", f"unknown protocol {protocol!r}; choose {' or '.join(PROTOCOLS)}")
     options = TaskOptions(temperature=temperature, seed=seed, max_tokens=max_tokens,
                           context_chars=context_chars, chunk_chars=chunk_chars, max_chunks=max_chunks,
-                          protocol=protocol)
+                          protocol=protocol, samples=samples)
     path = run_task(cast(Any, task), out=out, model=model, judge=judge, data_dir=data_dir, papers_file=papers,
                     annotations=annotations, paper_ids=paper_id or None, limit=limit,
                     limit_items=limit_items, options=options, cache=None if no_cache else "default",

@@ -47,6 +47,7 @@ class ClaimcheckOptions(BaseModel):
         refresh: Ignore cached replies (and overwrite them).
         overwrite: Replace a run with other settings in ``out``.
         bertscore: Compute BERTScore when scoring wle.
+        samples: wl: label each weakness N times and vote (self-consistency; issue 18).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -73,6 +74,7 @@ class ClaimcheckOptions(BaseModel):
     refresh: bool = False
     overwrite: bool = False
     bertscore: bool = True
+    samples: int = Field(1, ge=1)
 
 
 def run(model: str | Any, out: str | Path, *, data: str | Path | None = None,
@@ -108,7 +110,7 @@ def run(model: str | Any, out: str | Path, *, data: str | Path | None = None,
         annotations = sample_file(*SAMPLE_ANNOTATIONS)
     task_options = TaskOptions(temperature=o.temperature, seed=o.seed, max_tokens=o.max_tokens,
                                context_chars=o.context_chars, chunk_chars=o.chunk_chars,
-                               max_chunks=o.max_chunks, protocol=o.protocol)
+                               max_chunks=o.max_chunks, protocol=o.protocol, samples=o.samples)
     path = Path(run_task(cast(Any, o.task), out=out, model=model, judge=o.judge, data_dir=o.data_dir,
                          papers_file=papers, annotations=annotations, paper_ids=o.paper_ids, limit=o.limit,
                          limit_items=o.limit_items, options=task_options, cache="default" if o.cache else None,

@@ -36,7 +36,7 @@ from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
 
 __all__ = ["TASKS", "load_inputs", "run_task", "arun_task", "wi_to_annotations", "predictions_to_annotations",
-           "resolve_seeds", "seeded_id"]
+           "resolve_seeds", "seeded_id", "check_sampling"]
 
 Task = Literal["extract", "wi", "ca", "wl", "cv", "wle"]
 TASKS: tuple[str, ...] = ("extract", "wi", "ca", "wl", "cv", "wle")
@@ -161,10 +161,29 @@ def _config(task: str, model: str, judge: str | None, options: TaskOptions, inpu
     names = list(_PROMPTS[task])
     if options.paper and task in ("wl", "wle"):
         names = ["wle_paper"] + (["wle_judge"] if task == "wle" else [])
+    recorded = asdict(options)
+    if options.samples == 1:  # absent for one sample: runs made before --samples existed resume
+        del recorded["samples"]
     return {"benchmark": "claimcheck", "task": task, "protocol": options.protocol, "seeds": list(seeds),
             "model": model, "judge": judge,
             "judge_is_model_under_test": (judge == model) if judge is not None else None,
-            "options": asdict(options), "prompts": prompt_hashes(names), "inputs": inputs}
+            "options": recorded, "prompts": prompt_hashes(names), "inputs": inputs}
+
+
+def check_sampling(task: str, options: TaskOptions) -> None:
+    """Refuse ``--samples N`` where it cannot work (before anything is written).
+
+    Raises:
+        InputError: N > 1 for a task other than ``wl`` (the one labeling step: the others
+            answer with spans, claim sets or free text, which have no plurality), or at
+            temperature 0.
+    """
+    from noveval.metrics.consistency import check_samples
+
+    if options.samples > 1 and task != "wl":
+        raise InputError(None, None, "--samples", f"self-consistency samples are for the labeling task wl, not "
+                         f"{task}: {task} answers with spans, claim sets or free text, which have no plurality vote")
+    check_samples(options.samples, options.temp("wle" if options.paper else task))
 
 
 def _related_references(rc: RelatedCorpus, papers: dict[str, PaperText],
@@ -223,7 +242,13 @@ async def arun_task(
     if options.protocol not in PROTOCOLS:
         raise InputError(None, None, "--protocol", f"unknown protocol {options.protocol!r}; "
                          f"choose {' or '.join(PROTOCOLS)}")
+    check_sampling(task, options)
     run_seeds = resolve_seeds(options.protocol, task, seeds, options.seed)
+    close = sorted(run_seeds)
+    if options.samples > 1 and any(b - a < options.samples for a, b in zip(close, close[1:])):
+        raise InputError(None, None, "--seeds", f"seeds {list(run_seeds)} are closer than --samples "
+                         f"{options.samples}: their samples (seed .. seed + {options.samples - 1}) would overlap; "
+                         f"space the seeds at least {options.samples} apart")
     judge_client = judge or client
     judge_id = getattr(judge_client, "model_id", None) if task in ("cv", "wle") else None
     if task in ("ca", "wl", "cv", "wle") and annotations is None:
@@ -393,6 +418,7 @@ def run_task(
     from noveval.models import get_client
 
     options = options or TaskOptions()
+    check_sampling(task, options)  # before loading anything; arun_task checks again (the API entry)
     rc = RelatedCorpus.load(corpus) if corpus is not None and task in ("ca", "wl", "cv", "wle") else None
 
     papers, anns = load_inputs(data_dir=data_dir, papers_file=papers_file, annotations=annotations,

@@ -26,7 +26,7 @@ import numpy as np
 from noveval.benchmarks.claimcheck.data import WEAKNESS_TYPES, ReviewAnnotation
 from noveval.errors import InputError
 
-__all__ = ["score_predictions", "score_run", "WL_LEVELS"]
+__all__ = ["score_predictions", "score_run", "wl_consistency", "WL_LEVELS"]
 
 WL_LEVELS: dict[str, Any] = {"agreement": "ordinal", "objectivity": "ordinal",
                              **{t: "nominal" for t in WEAKNESS_TYPES}}
@@ -226,7 +226,8 @@ def _score_seed(
             per.append({"id": it.id, "failed": float(kind is not None), "failure": kind,
                         "no_type": bool(row.get("no_type")),
                         "agreement_exact": None if gv[0] is None else float(pv[0] == gv[0]),
-                        "objectivity_exact": None if gv[1] is None else float(pv[1] == gv[1])})
+                        "objectivity_exact": None if gv[1] is None else float(pv[1] == gv[1]),
+                        **({"self_consistency": row.get("self_consistency")} if "samples" in row else {})})
         G = np.array(gold_m).reshape(-1, 2 + len(WEAKNESS_TYPES))
         P = np.array(pred_m).reshape(-1, 2 + len(WEAKNESS_TYPES))
         stats = {}
@@ -237,6 +238,8 @@ def _score_seed(
             stats[f"alpha_{name}"] = alpha
         for k in ("agreement_exact", "objectivity_exact", "failed"):
             stats[k] = _nanmean([p[k] for p in per])
+        if any("self_consistency" in p for p in per):  # --samples N (issue 18)
+            stats["self_consistency"] = _nanmean([p.get("self_consistency") for p in per])
         extra["no_type"] = sum(p["no_type"] for p in per)
         return per, stats, extra
 
@@ -364,6 +367,8 @@ def score_predictions(
     kinds = [k for sc in scored for k in sc[2].get("failure_kinds", [])]
     extra["failure_kinds"], extra["n_units"] = kinds, sum(int(sc[2].get("n_units") or 0) for sc in scored)
     extra["failures"] = _failures(task, predictions, per_all, {**extra})
+    if task == "wl" and (sc := wl_consistency(predictions)) is not None:
+        extra["self_consistency"] = sc
     extra.pop("failure_kinds", None)
     extra.pop("n_units", None)
     if len(scored) == 1:
@@ -403,6 +408,31 @@ def score_predictions(
     extra["seeds"] = [sd for sd in seeds]
     extra["n_items_all_seeds"] = len(ids)
     return per_all, metrics, extra
+
+
+def wl_consistency(predictions: Sequence[dict]) -> dict[str, Any] | None:
+    """Self-consistency of sampled WL labels (``--samples N``) over all rows (all seeds).
+
+    Returns:
+        None for a one-sample run, else ``{"samples", "n", "mean", "objectivity",
+        "agreement", "types", "unanimous"}``: means over the items that have a share
+        (each in (0, 1], best 1; ``unanimous``: share of items whose every sample gave
+        all three labels; ``n``: those items).
+    """
+    from noveval.benchmarks.claimcheck.wl import SAMPLED
+
+    rows = [r for r in predictions if r.get("samples")]
+    if not rows:
+        return None
+
+    def mean(key: str) -> float | None:
+        vals = [float(r[key]) for r in rows if isinstance(r.get(key), (int, float))]
+        return float(np.mean(vals)) if vals else None
+
+    have = [float(r["self_consistency"]) for r in rows if isinstance(r.get("self_consistency"), (int, float))]
+    return {"samples": max(len(r["samples"]) for r in rows), "n": len(have), "mean": mean("self_consistency"),
+            **{name: mean(f"self_consistency_{name}") for name in SAMPLED},
+            "unanimous": float(np.mean([v == 1.0 for v in have])) if have else None}
 
 
 JUDGE_NOTES = {

@@ -17,9 +17,22 @@ Two protocols:
 A reply that selects no type is the model's answer (types empty, ``no_type: true``),
 not a failure. A failed reply (``failure`` set) is scored as the empty answer: no
 types, and on each 1-5 scale the value farthest from the gold label.
+
+**Samples** (``TaskOptions.samples = N``, ``--samples N``; issue 18): each weakness is
+labelled N times at the task's temperature, sample ``k`` with seed ``seed + k`` (sample 0
+is the one-sample call), and :func:`combine_samples` votes each label over the samples
+that parsed: objectivity and agreement by
+:func:`~noveval.metrics.consistency.vote_ordinal` (RINoBench's rule: ties to the value
+nearest the mean, then the lower), the *set* of types as one categorical answer by
+:func:`~noveval.metrics.consistency.vote_labels` (ties to the earliest sample's set).
+Per item: ``samples``, ``self_consistency_<label>`` for the three labels and
+``self_consistency``, their mean (each in (0, 1], best 1).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
 
 from noveval.benchmarks.claimcheck._common import (
     TaskOptions,
@@ -33,17 +46,81 @@ from noveval.benchmarks.claimcheck._common import (
 from noveval.benchmarks.claimcheck.items import WeaknessItem
 from noveval.models.chat import ChatClientProtocol
 
-__all__ = ["label_weakness", "format_targets"]
+__all__ = ["label_weakness", "combine_samples", "format_targets"]
+
+SAMPLED = ("objectivity", "agreement", "types")
+"""The WL labels voted over samples (and given a self-consistency each)."""
 
 
 async def label_weakness(client: ChatClientProtocol, item: WeaknessItem, *, options: TaskOptions) -> dict:
-    """Label one weakness (under ``options.protocol``).
+    """Label one weakness (under ``options.protocol``; ``options.samples`` times).
 
     Returns:
         ``{"id", "objectivity", "agreement", "types": [...], "no_type", "reasoning",
         "error", "failure"}``; under the paper protocol also ``revised`` and
-        ``related_works`` (the WLE call's output).
+        ``related_works`` (the WLE call's output); with ``options.samples > 1`` also
+        the fields of :func:`combine_samples`.
     """
+    if options.samples <= 1:
+        return await _label_once(client, item, options=options)
+    import asyncio
+
+    from noveval.metrics.consistency import sample_seeds
+
+    seeds = sample_seeds(options.seed, options.samples)
+    rows = await asyncio.gather(*(_label_once(client, item, options=replace(options, seed=s, samples=1))
+                                  for s in seeds))
+    return combine_samples(rows, seeds)
+
+
+def combine_samples(rows: Sequence[dict], seeds: Sequence[int]) -> dict:
+    """One WL row from the rows of N samples of the same weakness (pure).
+
+    Each label is voted over the samples that parsed (a sample whose reply did not parse
+    abstains but counts in the shares). A sample whose call failed makes the item a
+    failed item (``failure: "call"``, its error; a re-run redoes only that call); when
+    no sample parsed the item failed as ``"unparseable"``. Otherwise the row is the
+    first sample (by seed) that gave every voted label (else the first that parsed),
+    with the voted labels.
+
+    Args:
+        rows: The samples' rows (as :func:`label_weakness` returns for one sample), in
+            seed order.
+        seeds: Their seeds.
+
+    Returns:
+        The item row, plus ``samples`` (each sample's ``seed``, labels and
+        ``failure``), ``self_consistency_objectivity``, ``self_consistency_agreement``,
+        ``self_consistency_types`` (share of the N samples giving the voted label, in
+        (0, 1], best 1) and ``self_consistency`` (their mean); the shares are None for a
+        failed item.
+    """
+    from noveval.metrics.consistency import mean_consistency, vote_labels, vote_ordinal
+
+    parsed = [r if r.get("failure") is None else None for r in rows]
+    objectivity, sc_obj = vote_ordinal([None if r is None else r["objectivity"] for r in parsed])
+    agreement, sc_agr = vote_ordinal([None if r is None else r["agreement"] for r in parsed])
+    types, sc_typ = vote_labels([None if r is None else tuple(r["types"]) for r in parsed])
+    calls = [r for r in rows if r.get("failure") == "call"]
+    if calls or types is None:
+        out = dict(calls[0] if calls else rows[0])
+        shares: list[float | None] = [None, None, None]
+    else:
+        voted = (objectivity, agreement, list(types))
+        ok = [r for r in parsed if r is not None]
+        out = dict(next((r for r in ok if (r["objectivity"], r["agreement"], r["types"]) == voted), ok[0]))
+        out.update(objectivity=objectivity, agreement=agreement, types=list(types), no_type=not types)
+        shares = [sc_obj, sc_agr, sc_typ]
+    out["samples"] = [{"seed": s, "objectivity": r.get("objectivity"), "agreement": r.get("agreement"),
+                       "types": r.get("types"), "failure": r.get("failure")} for s, r in zip(seeds, rows, strict=True)]
+    for name, share in zip(SAMPLED, shares, strict=True):
+        out[f"self_consistency_{name}"] = share
+    out["self_consistency"] = mean_consistency(shares)
+    return out
+
+
+async def _label_once(client: ChatClientProtocol, item: WeaknessItem, *, options: TaskOptions) -> dict:
+    """One labeling call (one sample)."""
     if options.paper:
         from noveval.benchmarks.claimcheck.wle import label_and_rewrite
 

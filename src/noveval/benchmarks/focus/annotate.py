@@ -25,11 +25,16 @@ reply is constrained to the label set by a JSON schema with an ``enum``
 (``GenerationParams.json_schema``; a grammar on the local backend,
 ``response_format`` on OpenAI-compatible servers). A reply that is not valid JSON
 or not in the set is recorded as a parse failure (label ``None``), never guessed.
+
+Self-consistency (``--samples N``, issue 18): each prompt is asked N times at a
+temperature above 0, sample ``k`` with seed ``seed + k``, and each label is the
+plurality of the parsed samples (:func:`sampled_judgment_row`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from noveval.benchmarks.focus.data import FocusPoint
@@ -40,6 +45,9 @@ __all__ = [
     "ASPECT_LABELS",
     "TARGET_LABELS",
     "annotation_requests",
+    "annotation_seeds",
+    "judgment_row",
+    "sampled_judgment_row",
     "label_schema",
     "parse_label",
     "prompt_messages",
@@ -94,8 +102,13 @@ def build_messages(family: str, polarity: Polarity, text: str) -> list[dict[str,
     return prompt_messages(f"{family}_{polarity}", point=text.strip())
 
 
-def annotation_requests(point: FocusPoint, *, max_tokens: int = 32) -> dict[str, Any]:
-    """The two chat requests (target, aspect) for one point, keyed by family."""
+def annotation_requests(point: FocusPoint, *, max_tokens: int = 32, temperature: float = 0.0,
+                        seed: int = 0) -> dict[str, Any]:
+    """The two chat requests (target, aspect) for one point, keyed by family.
+
+    ``temperature`` and ``seed`` are the sample's (:func:`annotation_seeds`); the defaults
+    give the requests the annotator has always sent (temperature 0, seed 0).
+    """
     from noveval.models.chat import ChatRequest, GenerationParams
 
     out = {}
@@ -103,13 +116,26 @@ def annotation_requests(point: FocusPoint, *, max_tokens: int = 32) -> dict[str,
         out[family] = ChatRequest(
             messages=build_messages(family, point.polarity, point.text),
             params=GenerationParams(
-                temperature=0.0,
+                temperature=temperature,
                 max_tokens=max_tokens,
+                seed=seed,
                 json_schema=label_schema(family, point.polarity),
             ),
             tag=f"focus-{family}-{point.polarity}",
         )
     return out
+
+
+def annotation_seeds(seed: int, samples: int, temperature: float) -> list[int]:
+    """The annotator's sample seeds: ``seed .. seed + N - 1`` when sampling (temperature > 0).
+
+    At temperature 0 (one sample: more are refused) the request keeps seed 0, as it
+    always has: a greedy reply does not depend on the seed, and a run's ``--seed`` (which
+    also seeds the reviews and the bootstrap) then leaves cached annotations valid.
+    """
+    from noveval.metrics.consistency import sample_seeds
+
+    return sample_seeds(seed, samples) if temperature > 0 else [0]
 
 
 def parse_label(text: str | None, family: str, polarity: Polarity) -> tuple[str | None, str | None]:
@@ -186,6 +212,47 @@ def judgment_row(point: FocusPoint, target_resp: Any, aspect_resp: Any, annotato
             unparsed.append(f"{family}: {err}")
     # a failed call is redone on a re-run ("error"); an answer that does not parse is the
     # annotator's answer (a failed point in the metrics), kept as it is ("parse_error")
+    row["error"] = "; ".join(errors) or None
+    row["parse_error"] = "; ".join(unparsed) or None
+    return row
+
+
+def sampled_judgment_row(point: FocusPoint, target_resps: Sequence[Any], aspect_resps: Sequence[Any], annotator: str,
+                         seeds: Sequence[int]) -> dict:
+    """One judgments.jsonl row from N sampled reply pairs of a point (``--samples N``).
+
+    Each family's label is the plurality of its parsed samples
+    (:func:`noveval.metrics.consistency.vote_labels`: an unparseable sample abstains;
+    a tie goes to the label of the earliest sample). The row has the fields of
+    :func:`judgment_row` (``raw_<family>`` is the reply of the first sample giving the
+    label) plus ``samples`` (each sample's ``seed``, ``target``, ``aspect``,
+    ``parse_error``), ``self_consistency_target`` and ``self_consistency_aspect`` (share
+    of the N samples giving the family's label, in (0, 1], best 1; None when none parsed)
+    and ``self_consistency``, their mean. A family any of whose sample calls failed has
+    no label and no share, and the row's ``error`` names the failed calls (a re-run redoes
+    them; the others come from the cache).
+    """
+    from noveval.metrics.consistency import mean_consistency, vote_labels
+
+    singles = [judgment_row(point, t, a, annotator) for t, a in zip(target_resps, aspect_resps, strict=True)]
+    row: dict[str, Any] = point.model_dump()
+    row["annotator"] = annotator
+    errors, unparsed = [], []
+    for family, resps in (("target", target_resps), ("aspect", aspect_resps)):
+        failed = [(s, r) for s, r in zip(seeds, resps, strict=True) if not r.ok]
+        label, share = vote_labels([one[family] for one in singles])
+        if failed:
+            label, share = None, None
+            errors += [f"{family}: backend error (seed {s}): {r.error}" for s, r in failed]
+        elif label is None:
+            unparsed.append(f"{family}: no sample parsed")
+        chosen = next((k for k, one in enumerate(singles) if label is not None and one[family] == label), 0)
+        row[family] = label
+        row[f"raw_{family}"] = resps[chosen].text
+        row[f"self_consistency_{family}"] = share
+    row["self_consistency"] = mean_consistency([row["self_consistency_target"], row["self_consistency_aspect"]])
+    row["samples"] = [{"seed": s, "target": one["target"], "aspect": one["aspect"], "parse_error": one["parse_error"]}
+                      for s, one in zip(seeds, singles, strict=True)]
     row["error"] = "; ".join(errors) or None
     row["parse_error"] = "; ".join(unparsed) or None
     return row

@@ -55,6 +55,8 @@ def run(
     refresh: RefreshOpt = False,
     seed: SeedOpt = 0,
     overwrite: OverwriteOpt = False,
+    temperature: Annotated[float, typer.Option("--temperature", help="The annotator's sampling temperature (0: greedy; reviews stay at 0).")] = 0.0,
+    samples: Annotated[int, typer.Option("--samples", min=1, help="Ask the annotator each target/aspect prompt N times (seeds seed..seed+N-1, temperature > 0) and take the plurality label; records self-consistency.")] = 1,
 ) -> Path:
     """Generate reviews with --model, annotate human and model points, and score them."""
     from noveval.benchmarks.focus.pipeline import run_focus
@@ -65,7 +67,7 @@ def run(
         max_reviews=max_reviews, max_input_tokens=max_input_tokens, max_tokens=max_tokens,
         expert_max_tokens=expert_max_tokens, seed=seed, concurrency=concurrency, timeout_s=timeout,
         cache=not no_cache, refresh=refresh,
-        overwrite=overwrite, text_metrics=not no_text_metrics,
+        overwrite=overwrite, text_metrics=not no_text_metrics, temperature=temperature, samples=samples,
     )
     return out
 

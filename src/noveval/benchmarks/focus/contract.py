@@ -44,6 +44,9 @@ class FocusOptions(BaseModel):
         overwrite: Replace a run with other settings in ``out``.
         text_metrics: Compute ROUGE-L / BLEU-4 / BERTScore.
         plot: Save ``focus.png``.
+        temperature: The annotator's sampling temperature.
+        samples: Annotator samples per prompt (plurality vote, self-consistency; needs
+            ``temperature`` above 0).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -67,6 +70,8 @@ class FocusOptions(BaseModel):
     overwrite: bool = False
     text_metrics: bool = True
     plot: bool = True
+    temperature: float = Field(0.0, ge=0, le=2)
+    samples: int = Field(1, ge=1)
 
 
 def run(model: str | Any, out: str | Path, *, data: str | Path | None = None,

@@ -43,15 +43,29 @@ def _prompt_hashes() -> dict[str, str]:
     return prompt_hashes("focus", names)
 
 
-async def annotate_into(run: Any, client: ChatClientProtocol, points: list[FocusPoint], *, progress: str) -> list[dict]:
-    """Annotate points into ``judgments.jsonl`` (resumable) and return all its rows."""
-    from noveval.benchmarks.focus.annotate import annotation_requests, judgment_row
+async def annotate_into(run: Any, client: ChatClientProtocol, points: list[FocusPoint], *, progress: str,
+                        samples: int = 1, temperature: float = 0.0, seed: int = 0) -> list[dict]:
+    """Annotate points into ``judgments.jsonl`` (resumable) and return all its rows.
+
+    With ``samples > 1`` every prompt is asked N times (seeds ``seed .. seed + N - 1`` at
+    ``temperature``) and each label voted (:func:`.annotate.sampled_judgment_row`).
+    """
+    from noveval.benchmarks.focus.annotate import (
+        annotation_requests,
+        annotation_seeds,
+        judgment_row,
+        sampled_judgment_row,
+    )
     from noveval.runs import run_items
 
+    seeds = annotation_seeds(seed, samples, temperature)
+
     async def worker(p: FocusPoint) -> dict[str, Any]:
-        reqs = annotation_requests(p)
-        t, a = await client.acomplete_many([reqs["target"], reqs["aspect"]], progress=None)
-        return judgment_row(p, t, a, client.model_id)
+        reqs = [annotation_requests(p, temperature=temperature, seed=s) for s in seeds]
+        resps = await client.acomplete_many([r[f] for r in reqs for f in ("target", "aspect")], progress=None)
+        if samples == 1:
+            return judgment_row(p, resps[0], resps[1], client.model_id)
+        return sampled_judgment_row(p, resps[0::2], resps[1::2], client.model_id, seeds)
 
     # run_items skips points already annotated and finalizes the file in this order
     return await run_items(run, "judgments", points, worker, id_of=lambda p: p.id,
@@ -82,6 +96,8 @@ def run_focus(
     overwrite: bool = False,
     text_metrics: bool = True,
     plot: bool = True,
+    temperature: float = 0.0,
+    samples: int = 1,
 ) -> dict[str, Any]:
     """Generate, annotate and score; returns scores.json's content.
 
@@ -111,8 +127,19 @@ def run_focus(
         overwrite: Replace a run with other settings.
         text_metrics: Compute ROUGE-L / BLEU-4 / BERTScore.
         plot: Save ``focus.png``.
+        temperature: The annotator's sampling temperature (0: greedy; the reviews and
+            the expert chain stay at 0).
+        samples: Ask the annotator each target/aspect prompt this many times (seeds
+            ``seed .. seed + N - 1``, ``temperature`` above 0) and take each label by
+            plurality vote; per-point samples and self-consistency go into
+            ``judgments.jsonl``, the mean into ``scores.json`` (issue 18).
+
+    Raises:
+        InputError: bad options (``samples`` above 1 at temperature 0 among them) or
+            papers, before anything is written.
     """
     from noveval.benchmarks.focus.protocol import get_protocol, select_papers
+    from noveval.metrics.consistency import check_samples
     from noveval.models.client import get_client
     from noveval.runs import RunDir
 
@@ -125,6 +152,9 @@ def run_focus(
                          "meta-review chain (Appendix A.1.1); drop --expert or use --protocol noveval")
     if source not in ("abstract", "fulltext"):
         raise InputError(None, None, "source", f"expected 'abstract' or 'fulltext', got {source!r}")
+    if not 0.0 <= temperature <= 2.0:
+        raise InputError(None, None, "--temperature", f"must be in [0, 2], got {temperature}")
+    check_samples(samples, temperature, hint="give --temperature above 0 (the annotator's)")
     # validates before anything is written; rejected-only needs the whole file to count
     loaded = load_papers(papers_path, limit=None if proto.rejected_only else limit)
     papers, selection = select_papers(loaded, proto, limit=limit)
@@ -156,6 +186,9 @@ def run_focus(
         "epsilon": epsilon,
         "seed": seed,
         "prompts": _prompt_hashes(),
+        # absent at the defaults, so runs made before --samples existed resume unchanged
+        **({"annotator_temperature": temperature} if temperature else {}),
+        **({"annotator_samples": samples} if samples > 1 else {}),
     }
     run = RunDir.create(out_dir, config, overwrite=overwrite)
     run_async(
@@ -164,7 +197,7 @@ def run_focus(
             expert=expert, expert_model=expert_model or annotator,
             expert_max_tokens=expert_max_tokens, max_reviews=max_reviews,
             source=source, max_input_tokens=max_input_tokens, max_tokens=max_tokens,
-            seed=seed, kw=kw,
+            seed=seed, kw=kw, samples=samples, temperature=temperature,
         ),
         gen_client, ann_client,
     )
@@ -175,7 +208,7 @@ def run_focus(
 async def _generate_and_annotate(
     run: Any, papers: list[FocusPaper], gen_client: ChatClientProtocol, ann_client: ChatClientProtocol, *, expert: str,
     expert_model: str, expert_max_tokens: int, max_reviews: int | None, source: str, max_input_tokens: int,
-    max_tokens: int, seed: int, kw: dict[str, Any],
+    max_tokens: int, seed: int, kw: dict[str, Any], samples: int = 1, temperature: float = 0.0,
 ) -> None:
     from noveval.runs import run_items
 
@@ -206,7 +239,8 @@ async def _generate_and_annotate(
         model_points += points_from_lists(row["id"], "model", row["strengths"], row["weaknesses"])
 
     # 3. annotation of every point
-    await annotate_into(run, ann_client, human + model_points, progress="focus: annotate")
+    await annotate_into(run, ann_client, human + model_points, progress="focus: annotate", samples=samples,
+                        temperature=temperature, seed=seed)
 
 
 def _expert_texts(run: Any, judgments: list[dict]) -> dict[str, list[str]]:
@@ -267,6 +301,7 @@ def score_run(
     from noveval.benchmarks.focus.protocol import get_protocol
     from noveval.benchmarks.focus.score import (
         PER_ITEM_METRICS,
+        annotator_consistency,
         bootstrap_kl,
         focus_report,
         per_paper_rows,
@@ -301,7 +336,11 @@ def score_run(
         text_reference=proto.text_reference,
         weakness_only=weakness_only,
     )
-    metrics = summarize(rows, PER_ITEM_METRICS, seed=seed)
+    consistency = annotator_consistency(paper_ids, judgments)  # --samples N (issue 18)
+    if consistency is not None:
+        for r in rows:
+            r["self_consistency"] = consistency[0].get(r["id"])
+    metrics = summarize(rows, [*PER_ITEM_METRICS, *(["self_consistency"] if consistency else [])], seed=seed)
     kl = bootstrap_kl(human, model, paper_ids, epsilon=eps, present_only=proto.kl_present_only, seed=seed)
     metrics["kl_mean"] = kl
     extra = focus_report(paper_ids, human, model, epsilon=eps, present_only=proto.kl_present_only,
@@ -321,6 +360,8 @@ def score_run(
         "rule": cfg.get("truncation"),
         "truncated": sum(1 for r in preds if (r.get("truncation") or {}).get("truncated")),
     }
+    if consistency is not None:
+        extra["self_consistency"] = {**consistency[1], "temperature": cfg.get("annotator_temperature")}
     extra["generation_failures"] = sum(1 for r in preds if r.get("error"))
     extra["generation_unparsed"] = sum(1 for r in preds if r.get("parse_error"))
     ref = "mean over" if proto.text_reference == "mean" else "best over"

@@ -25,6 +25,11 @@ point: a failed model point costs precision, a failed expert point costs recall.
 Failed points are left out of the focus distributions (they have no facet) and are
 counted per paper (``n_failed_model``, ``n_failed_human``) and per run
 (``extra.annotation_failures``).
+
+**Annotator self-consistency** (``--samples N``): a point annotated N times records the
+share of samples that gave each of its labels (:mod:`noveval.metrics.consistency`);
+:func:`annotator_consistency` averages it per paper (``self_consistency`` in
+``per_item``, the bootstrapped mean in ``scores.json``) and per family and side.
 """
 
 from __future__ import annotations
@@ -68,7 +73,7 @@ PER_ITEM_METRICS = (
     "n_failed_human",
 )
 
-__all__ = ["DISTRIBUTIONS", "PER_ITEM_METRICS", "focus_report", "per_paper_rows"]
+__all__ = ["DISTRIBUTIONS", "PER_ITEM_METRICS", "annotator_consistency", "focus_report", "per_paper_rows"]
 
 
 def _facets(family: str) -> Sequence[str]:
@@ -365,3 +370,56 @@ def focus_report(
         },
         "annotation_failures": failures,
     }
+
+
+def _share(v: Any) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def annotator_consistency(
+    paper_ids: Sequence[str], judgments: Sequence[Mapping[str, Any]]
+) -> tuple[dict[str, float | None], dict[str, Any]] | None:
+    """Self-consistency of a sampled annotator (``--samples N``), per paper and overall.
+
+    A point's ``self_consistency`` is the mean over its target and aspect of the share
+    of the N samples that gave the voted label (:func:`noveval.metrics.consistency.vote_labels`);
+    each is in (0, 1], best 1 (unanimous), None when no sample parsed or a call failed.
+
+    Args:
+        paper_ids: The scored papers.
+        judgments: Judgment rows (human and model points).
+
+    Returns:
+        None when no row carries a self-consistency (a one-sample run). Otherwise
+        ``(per_paper, summary)``: paper id -> mean over the paper's points (None when it
+        has none), and ``{"samples", "n_points", "mean", "target", "aspect", "human",
+        "model", "unanimous"}`` -- means over points (``unanimous``: share of points
+        whose every sample gave both labels).
+    """
+    rows = [j for j in judgments if j.get("samples")]
+    if not rows:
+        return None
+
+    def mean(key: str, subset: Iterable[Mapping[str, Any]]) -> float | None:
+        vals = [v for j in subset if (v := _share(j.get(key))) is not None]
+        return float(np.mean(vals)) if vals else None
+
+    wanted = set(paper_ids)
+    by_paper: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for j in rows:
+        if j["paper_id"] in wanted:
+            by_paper[j["paper_id"]].append(j)
+    per_paper = {pid: mean("self_consistency", by_paper.get(pid, [])) for pid in paper_ids}
+    scored = [j for pid in paper_ids for j in by_paper.get(pid, [])]
+    shares = [v for j in scored if (v := _share(j.get("self_consistency"))) is not None]
+    summary = {
+        "samples": max(len(j["samples"]) for j in rows),
+        "n_points": len(shares),
+        "mean": mean("self_consistency", scored),
+        "target": mean("self_consistency_target", scored),
+        "aspect": mean("self_consistency_aspect", scored),
+        "human": mean("self_consistency", [j for j in scored if j.get("source") == "human"]),
+        "model": mean("self_consistency", [j for j in scored if j.get("source") != "human"]),
+        "unanimous": float(np.mean([v == 1.0 for v in shares])) if shares else None,
+    }
+    return per_paper, summary

@@ -28,13 +28,13 @@ sample's score and ``self_consistency``, the share of the N samples that gave th
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TypedDict, Unpack
 
 from noveval.benchmarks.rinobench.data import RINoBenchItem, rubric_text
 from noveval.benchmarks.rinobench.parse import parse_judgment
 from noveval.benchmarks.rinobench.prompts import render_messages
+from noveval.metrics.consistency import vote_ordinal as vote  # shared (issue 18); `vote` kept
 from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["JUDGMENT_SCHEMA", "PROTOCOLS", "protocol_params", "format_related_works", "build_request", "RequestOptions", "agenerate", "vote"]
@@ -138,33 +138,6 @@ def build_request(
         json_schema=JUDGMENT_SCHEMA if structured else None,
     )
     return ChatRequest(messages=messages, params=params, tag=f"rinobench:{item.id}")
-
-
-def vote(scores: Sequence[int | None]) -> tuple[int | None, float | None]:
-    """The plurality answer of N sampled scores, and the share of samples that gave it.
-
-    Unparseable samples (None) abstain. Among tied most frequent scores, the one nearest
-    the mean of the parsed samples wins, then the lower one: (2, 4) gives 2; in
-    (2, 3, 3, 4, 4) 3 and 4 tie and the mean is 3.2, so 3.
-
-    Args:
-        scores: The samples' scores (1..5 or None), at least one.
-
-    Returns:
-        ``(answer, self_consistency)``: the answer and the share of all samples equal
-        to it, in (0, 1], best 1 (unanimous); ``(None, None)`` when no sample parsed
-        (no score to be consistent about; such items are left out of the mean).
-    """
-    if not scores:
-        raise ValueError("vote needs at least one sample")
-    parsed = [s for s in scores if s is not None]
-    if not parsed:
-        return None, None
-    counts = Counter(parsed)
-    top = max(counts.values())
-    mean = sum(parsed) / len(parsed)
-    answer = min((s for s, c in counts.items() if c == top), key=lambda s: (abs(s - mean), s))
-    return answer, counts[answer] / len(scores)
 
 
 class RequestOptions(TypedDict, total=False):
