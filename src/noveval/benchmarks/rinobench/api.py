@@ -32,17 +32,14 @@ def _client(spec: str | Any, **kw: Any) -> Any:
 def _checked_protocol(protocol: str, structured: bool, temperature: float | None = None, samples: int = 1) -> dict[str, Any]:
     from noveval.benchmarks.rinobench.generate import PROTOCOLS, protocol_params
     from noveval.errors import InputError
+    from noveval.metrics.consistency import check_samples
 
     if protocol not in PROTOCOLS:
         raise InputError(None, None, "--protocol", f"must be one of {', '.join(PROTOCOLS)}, got {protocol!r}")
     if temperature is not None and not 0.0 <= temperature <= 2.0:
         raise InputError(None, None, "--temperature", f"must be in [0, 2], got {temperature}")
     proto = protocol_params(protocol, structured=structured, temperature=temperature)
-    if samples < 1:
-        raise InputError(None, None, "--samples", f"must be at least 1, got {samples}")
-    if samples > 1 and proto["temperature"] == 0.0:
-        raise InputError(None, None, "--samples", f"{samples} samples at temperature 0 are one answer repeated: "
-                         "give --temperature above 0 (or --protocol paper, temperature 1)")
+    check_samples(samples, proto["temperature"], hint="give --temperature above 0 (or --protocol paper, temperature 1)")
     return proto
 
 
