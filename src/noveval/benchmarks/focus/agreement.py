@@ -17,16 +17,26 @@ public, so we check against public sentence-level labels:
 Caveat: DISAPERE labels sentences, not self-contained points, and its aspect
 scheme differs from ours, so kappa here is a lower bound on agreement with the
 paper's own codebook, not a reproduction of Table 2.
+
+Self-consistency (``samples=N``, ``--samples N``; issue 18), as in ``noveval run focus``:
+each sentence's prompt is asked N times at a temperature above 0, sample ``k`` with
+seed ``seed + k`` (:func:`~noveval.benchmarks.focus.annotate.annotation_seeds`); the
+label scored against the human one is the plurality of the parsed samples
+(:func:`sampled_label`), and each sentence records the share of the N samples that gave
+it (:func:`consistency_summary` averages them). One sample at temperature 0 sends the
+requests this module always sent (seed 0), so cached replies stay valid.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from noveval.benchmarks.focus.annotate import parse_label, prompt_messages
+from noveval.models.chat import ChatClientProtocol
 
 DISAPERE_ASPECT_MAP: dict[str, str] = {
     "asp_originality": "Novelty",
@@ -44,8 +54,12 @@ methods" under Validity)."""
 
 _POLARITY = {"pol_positive": "strength", "pol_negative": "weakness"}
 
-__all__ = ["DISAPERE_ASPECT_MAP", "aspect_messages", "disapere_items", "kappa_report", "mred_items",
-           "polarity_messages", "run_agreement"]
+__all__ = ["DISAPERE_ASPECT_MAP", "POLARITY_SCHEMA", "aspect_messages", "consistency_summary", "disapere_items",
+           "kappa_report", "mred_items", "parse_polarity", "polarity_messages", "run_agreement", "sampled_label"]
+
+POLARITY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {"polarity": {"type": "string",
+                                   "enum": ["strength", "weakness"]}}, "required": ["polarity"]}
+"""JSON schema of the MReD polarity reply (part of every cached request: do not reorder)."""
 
 
 def _read_gz_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -115,6 +129,107 @@ def kappa_report(gold: list[str], pred: list[str | None], labels: list[str]) -> 
     }
 
 
+def parse_polarity(text: str | None) -> str | None:
+    """The polarity of a reply to the MReD prompt (``{"polarity": ...}``), None when unusable."""
+    try:
+        v = json.loads(text or "").get("polarity")
+    except (json.JSONDecodeError, AttributeError):
+        v = None
+    return v if v in ("strength", "weakness") else None
+
+
+def sampled_label(labels: Sequence[str | None], errors: Sequence[str | None], seeds: Sequence[int]) -> dict[str, Any]:
+    """One sentence's label from its N samples (``--samples N``), and how consistent they were.
+
+    The label is the plurality of the parsed samples
+    (:func:`noveval.metrics.consistency.vote_labels`: an unparseable sample abstains but
+    counts in the share; a tie goes to the earliest sample). A sentence any of whose
+    sample calls failed has no label (a failure in kappa, as a failed one-sample call is)
+    and no share.
+
+    Args:
+        labels: Each sample's parsed label (None: unparseable or failed), in seed order.
+        errors: Each sample's call error (None: answered).
+        seeds: The samples' seeds.
+
+    Returns:
+        ``{"label", "self_consistency", "samples": [{"seed", "label", "error"}], "error"}``:
+        ``self_consistency`` is the share of the N samples giving the label, in (0, 1],
+        best 1 (unanimous); None when no sample parsed or a call failed.
+    """
+    from noveval.metrics.consistency import vote_labels
+
+    failed = [f"seed {s}: {e}" for s, e in zip(seeds, errors, strict=True) if e]
+    label, share = (None, None) if failed else vote_labels(labels)
+    return {
+        "label": label,
+        "self_consistency": share,
+        "samples": [{"seed": s, "label": lab, "error": e} for s, lab, e in zip(seeds, labels, errors, strict=True)],
+        "error": "; ".join(failed) or None,
+    }
+
+
+def consistency_summary(rows: Sequence[dict[str, Any]], *, samples: int, temperature: float) -> dict[str, Any]:
+    """Self-consistency of a sampled annotator over the sentences of one label set.
+
+    Args:
+        rows: Per-sentence rows with ``self_consistency`` (:func:`sampled_label`).
+        samples: Samples per sentence.
+        temperature: Their temperature.
+
+    Returns:
+        ``{"samples", "temperature", "n", "mean", "unanimous"}``: ``n`` sentences with a
+        share, ``mean`` their mean share in (0, 1] (best 1), ``unanimous`` the share of
+        them whose every sample gave the same label (None when ``n`` is 0).
+    """
+    shares = [float(r["self_consistency"]) for r in rows if isinstance(r.get("self_consistency"), (int, float))]
+    return {
+        "samples": samples,
+        "temperature": temperature,
+        "n": len(shares),
+        "mean": sum(shares) / len(shares) if shares else None,
+        "unanimous": sum(v == 1.0 for v in shares) / len(shares) if shares else None,
+    }
+
+
+def _annotate(
+    client: ChatClientProtocol,
+    items: Sequence[dict[str, Any]],
+    ask: Callable[[dict[str, Any]], tuple[list[dict[str, str]], dict[str, Any]]],
+    parse: Callable[[str | None, dict[str, Any]], str | None],
+    *,
+    max_tokens: int,
+    seeds: Sequence[int],
+    temperature: float,
+    progress: str,
+) -> tuple[list[str | None], list[dict[str, Any]] | None]:
+    """Ask every item's prompt once per seed; the labels, and per-item rows when sampling.
+
+    Returns:
+        ``(labels, rows)``: one label per item (None: failed or unparseable; the vote
+        with several seeds) and, with several seeds, one row per item (``id``, ``gold``
+        and :func:`sampled_label`'s fields); None with one seed.
+    """
+    from noveval.models.chat import ChatRequest, GenerationParams
+
+    reqs = []
+    for it in items:
+        messages, schema = ask(it)
+        reqs += [ChatRequest(messages=messages, tag="focus-agreement",
+                             params=GenerationParams(temperature=temperature, max_tokens=max_tokens, seed=s,
+                                                     json_schema=schema))
+                 for s in seeds]
+    resps = client.complete_many(reqs, progress=progress)
+    n = len(seeds)
+    groups = [resps[k * n:(k + 1) * n] for k in range(len(items))]
+    if n == 1:
+        return [parse(g[0].text, it) if g[0].ok else None for g, it in zip(groups, items, strict=True)], None
+    rows = [{"id": it["id"], "gold": it["gold"],
+             **sampled_label([parse(r.text, it) if r.ok else None for r in g], [r.error for r in g], seeds)}
+            for g, it in zip(groups, items, strict=True)]
+    return [r["label"] for r in rows], rows
+
+
 def run_agreement(
     data_dir: str | Path,
     *,
@@ -123,57 +238,77 @@ def run_agreement(
     n_mred: int = 200,
     seed: int = 0,
     out: str | Path | None = None,
+    temperature: float = 0.0,
+    samples: int = 1,
 ) -> dict[str, Any]:
-    """Annotate the subsamples with ``model`` and report kappa and confusion matrices."""
-    from noveval.benchmarks.focus.annotate import label_schema
+    """Annotate the subsamples with ``model`` and report kappa and confusion matrices.
+
+    Args:
+        data_dir: The data folder (``labels/disapere.jsonl.gz``,
+            ``labels/mred-meta-review-sentences.jsonl.gz``).
+        model: The annotator's model spec.
+        n_disapere: DISAPERE sentences (seeded subsample; 0: skip).
+        n_mred: MReD sentences (seeded subsample; 0: skip).
+        seed: Subsample seed, and the first sample's seed when sampling.
+        out: Write the report here as JSON (None: write nothing).
+        temperature: The annotator's sampling temperature (0: greedy).
+        samples: Ask each prompt N times (seeds ``seed .. seed + N - 1``) and score the
+            plurality label; needs ``temperature`` above 0.
+
+    Returns:
+        ``{"model", "seed", "disapere_map", "disapere", "mred"}`` (each set:
+        :func:`kappa_report`, DISAPERE also ``gold_counts``). With ``samples > 1`` the
+        report also has ``samples`` and each set ``self_consistency``
+        (:func:`consistency_summary`) and ``items`` (per sentence: ``id``, ``gold`` and
+        :func:`sampled_label`'s fields); ``temperature`` is there when not 0.
+
+    Raises:
+        InputError: ``temperature`` outside [0, 2], or ``samples`` above 1 at temperature
+            0 (before any model call; nothing written).
+    """
+    from noveval.benchmarks.focus.annotate import annotation_seeds, label_schema
+    from noveval.errors import InputError
+    from noveval.metrics.consistency import check_samples
     from noveval.metrics.focus import ASPECTS
-    from noveval.models.chat import ChatRequest, GenerationParams
     from noveval.models.client import get_client
 
+    if not 0.0 <= temperature <= 2.0:
+        raise InputError(None, None, "--temperature", f"must be in [0, 2], got {temperature}")
+    check_samples(samples, temperature, hint="give --temperature above 0 (the annotator's)")
+    seeds = annotation_seeds(seed, samples, temperature)
     data = Path(data_dir)
     client = get_client(model)
     result: dict[str, Any] = {"model": client.model_id, "seed": seed,
+                              # absent at the defaults: the report reads as it always did
+                              **({"temperature": temperature} if temperature else {}),
+                              **({"samples": samples} if samples > 1 else {}),
                               "disapere_map": DISAPERE_ASPECT_MAP}
+    sets = []
     if n_disapere:
         items = disapere_items(data / "labels" / "disapere.jsonl.gz", n=n_disapere, seed=seed)
-        reqs = [
-            ChatRequest(
-                messages=aspect_messages(it["polarity"], it["text"]),
-                params=GenerationParams(max_tokens=32, json_schema=label_schema("aspect", it["polarity"])),
-                tag="focus-agreement",
-            )
-            for it in items
-        ]
-        resps = client.complete_many(reqs, progress="agreement: DISAPERE")
-        preds = [parse_label(r.text, "aspect", it["polarity"])[0] if r.ok else None
-                 for r, it in zip(resps, items, strict=True)]
+        preds, rows = _annotate(
+            client, items, lambda it: (aspect_messages(it["polarity"], it["text"]), label_schema("aspect", it["polarity"])),
+            lambda text, it: parse_label(text, "aspect", it["polarity"])[0],
+            max_tokens=32, seeds=seeds, temperature=temperature, progress="agreement: DISAPERE")
         labels = list(ASPECTS) + ["Irrelevant"]
         result["disapere"] = kappa_report([it["gold"] for it in items], preds, labels)
         result["disapere"]["gold_counts"] = {
             lab: sum(it["gold"] == lab for it in items) for lab in labels}
+        sets.append(("disapere", rows))
     if n_mred:
         items = mred_items(data / "labels" / "mred-meta-review-sentences.jsonl.gz", n=n_mred, seed=seed)
-        schema = {"type": "object", "properties": {"polarity": {"type": "string",
-                  "enum": ["strength", "weakness"]}}, "required": ["polarity"]}
-        reqs = [
-            ChatRequest(messages=polarity_messages(it["text"]),
-                        params=GenerationParams(max_tokens=16, json_schema=schema),
-                        tag="focus-agreement")
-            for it in items
-        ]
-        resps = client.complete_many(reqs, progress="agreement: MReD")
-        preds = []
-        for r in resps:
-            try:
-                v = json.loads(r.text or "").get("polarity") if r.ok else None
-            except (json.JSONDecodeError, AttributeError):
-                v = None
-            preds.append(v if v in ("strength", "weakness") else None)
+        preds, rows = _annotate(
+            client, items, lambda it: (polarity_messages(it["text"]), POLARITY_SCHEMA),
+            lambda text, _it: parse_polarity(text),
+            max_tokens=16, seeds=seeds, temperature=temperature, progress="agreement: MReD")
         result["mred"] = kappa_report([it["gold"] for it in items], preds, ["strength", "weakness"])
+        sets.append(("mred", rows))
+    for key, rows in sets:
+        if rows is not None:  # --samples N: the vote's consistency, per set and per sentence
+            result[key]["self_consistency"] = consistency_summary(rows, samples=samples, temperature=temperature)
+            result[key]["items"] = rows
     if out:
         from noveval.io import write_json
 
         write_json(out, result)
     return result
-
-

@@ -31,6 +31,8 @@ PapersArg = Annotated[Path, typer.Option("--papers", "-p", help="Papers with rev
 AnnotatorOpt = Annotated[str | None, typer.Option("--annotator", "-a", help="Model spec of the target/aspect annotator (default: --model).")]
 ExpertOpt = Annotated[str | None, typer.Option("--expert", help="Expert points: 'split' (deterministic splitter of review sections) or 'chain' (three-prompt chain from the meta-review). Default: the protocol's (noveval: split; paper: chain).")]
 ProtocolOpt = Annotated[str, typer.Option("--protocol", help="'noveval' (default: all papers, all reviewers' points, multiset F1, best reference) or 'paper' (Shin et al.: rejected papers, meta-review chain, set F1, mean over references, KL on distributions present on both sides). See docs/fidelity.md.")]
+AnnotatorTemperatureOpt = Annotated[float, typer.Option("--temperature", help="The annotator's sampling temperature (0: greedy; reviews stay at 0).")]
+AnnotatorSamplesOpt = Annotated[int, typer.Option("--samples", min=1, help="Ask the annotator each prompt N times (seeds seed..seed+N-1, temperature > 0) and take the plurality label; records self-consistency.")]
 ScoreProtocolOpt = Annotated[str | None, typer.Option("--protocol", help="Scoring rules 'noveval' or 'paper' (default: the run's protocol). Expert route and paper selection stay the run's.")]
 
 
@@ -55,8 +57,8 @@ def run(
     refresh: RefreshOpt = False,
     seed: SeedOpt = 0,
     overwrite: OverwriteOpt = False,
-    temperature: Annotated[float, typer.Option("--temperature", help="The annotator's sampling temperature (0: greedy; reviews stay at 0).")] = 0.0,
-    samples: Annotated[int, typer.Option("--samples", min=1, help="Ask the annotator each target/aspect prompt N times (seeds seed..seed+N-1, temperature > 0) and take the plurality label; records self-consistency.")] = 1,
+    temperature: AnnotatorTemperatureOpt = 0.0,
+    samples: AnnotatorSamplesOpt = 1,
 ) -> Path:
     """Generate reviews with --model, annotate human and model points, and score them."""
     from noveval.benchmarks.focus.pipeline import run_focus
@@ -140,6 +142,8 @@ def agreement_cmd(
     n_mred: Annotated[int, typer.Option(help="MReD strength/weakness sentences (random subsample).")] = 200,
     seed: SeedOpt = 0,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the report as JSON.")] = None,
+    temperature: AnnotatorTemperatureOpt = 0.0,
+    samples: AnnotatorSamplesOpt = 1,
 ) -> None:
     """Cohen's kappa of the annotator against DISAPERE aspects and MReD polarity."""
     from noveval.benchmarks.focus.agreement import run_agreement
@@ -148,11 +152,18 @@ def agreement_cmd(
     d = find_data(data_dir)
     if d is None:
         raise typer.BadParameter("no data folder: pass --data-dir")
-    res = run_agreement(d, model=model, n_disapere=n_disapere, n_mred=n_mred, seed=seed, out=out)
+    res = run_agreement(d, model=model, n_disapere=n_disapere, n_mred=n_mred, seed=seed, out=out,
+                        temperature=temperature, samples=samples)
     for key in ("disapere", "mred"):
         if key in res:
             r = res[key]
-            typer.echo(f"{key}: kappa {r['kappa']:.3f}  accuracy {r['accuracy']:.3f}  n={r['n']}  failures={r['failures']}")
+            line = f"{key}: kappa {r['kappa']:.3f}  accuracy {r['accuracy']:.3f}  n={r['n']}  failures={r['failures']}"
+            sc = r.get("self_consistency")
+            if sc is not None:
+                mean = "–" if sc["mean"] is None else f"{sc['mean']:.3f}"
+                unanimous = "–" if sc["unanimous"] is None else f"{sc['unanimous']:.3f}"
+                line += f"  self-consistency {mean} ({sc['samples']} samples, unanimous {unanimous}, n={sc['n']})"
+            typer.echo(line)
     if out is None:
         typer.echo(json.dumps({k: res[k].get("confusion") for k in ("disapere", "mred") if k in res}))
 
