@@ -142,3 +142,27 @@ def test_report_reads_typed_scores(tmp_path: Path, make_rinobench_run) -> None:
     assert any("scores.json" in p and "f1_macro" in p for p in run.problems), run.problems
     assert run.metrics == {}
     build_report([bad])  # still renders
+
+
+def test_a_prompt_variants_folder_lists_its_baseline_first(tmp_path: Path) -> None:
+    """Runs of a --prompt-variants folder take variants.json's order (baseline first); nothing else moves."""
+    def run(path: Path) -> Path:
+        path.mkdir(parents=True)
+        (path / "config.json").write_text('{"benchmark": "rinobench"}')
+        return path
+
+    root = tmp_path / "runs"
+    before = run(root / "aaa")  # a run beside the variants folder keeps its place
+    out = root / "variants"
+    a, b, shipped = run(out / "a"), run(out / "b"), run(out / "shipped")
+    stray = run(out / "0-not-a-variant")  # a run variants.json does not list: after the listed ones
+    plain = root / "zzz"
+    p_a, p_shipped = run(plain / "a"), run(plain / "shipped")  # no variants.json: alphabetical as before
+    assert find_runs([root]) == [before, stray, a, b, shipped, p_a, p_shipped]
+    (out / "variants.json").write_text(json.dumps({"kind": "prompt_variants", "baseline": "shipped",
+                                                   "variants": {"shipped": {}, "a": {}, "b": {}}}))
+    assert find_runs([root]) == [before, shipped, a, b, stray, p_a, p_shipped]
+    assert find_runs([out]) == [shipped, a, b, stray]
+    assert find_runs([b, a]) == [b, a]  # folders named one by one: the order given
+    (out / "variants.json").write_text("{torn")
+    assert find_runs([out]) == [stray, a, b, shipped]

@@ -236,7 +236,7 @@ def test_variants_run_compare_and_resume(tmp_path: Path, monkeypatch: pytest.Mon
     from noveval.report.build import build_report
 
     bench = next(b for b in build_report([out]).benchmarks if b.name == "rinobench")
-    assert len(bench.runs) == 3
+    assert [r.path.name for r in bench.runs] == labels  # the baseline first, as in variants.json
     titles = [t.title for t in bench.comparisons]
     assert "Agreement of the prompt variants' answers (predicted_score)" in titles
     assert "Spread of each metric across the prompt variants" in titles
@@ -285,6 +285,14 @@ def test_two_runs_get_a_spread_too(tmp_path: Path) -> None:
     assert saved["agreement"]["flip_rate"] == pytest.approx(0.25)
     assert saved["spread"]["f1_macro"]["values"].keys() == {"shipped", "a"}
     assert "spread across the runs" in res.stdout
+    # the report compares them as the terminal does: the baseline is A, the variant B
+    from noveval.report.build import build_report
+
+    bench = next(b for b in build_report([tmp_path / "out"]).benchmarks if b.name == "rinobench")
+    assert [r.path.name for r in bench.runs] == ["shipped", "a"]
+    pair = bench.comparisons[0]
+    assert pair.header[:2] == [r.label for r in bench.runs] and pair.title.endswith(f"{bench.runs[1].label} − "
+                                                                                    f"{bench.runs[0].label}")
 
 
 def test_batch_answers_every_variant_through_the_batch_api(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from noveval.report.model import RunData
 
-__all__ = ["load_run", "find_runs"]
+__all__ = ["load_run", "find_runs", "variants_first"]
 
 _STREAMS = ("predictions", "judgments", "per_item")
 
@@ -89,7 +89,7 @@ def find_runs(paths: list[Path]) -> list[Path]:
             continue
         if p.is_dir():
             found = sorted({f.parent for m in markers for depth in ("", "*/", "*/*/") for f in p.glob(f"{depth}*/{m}")})
-            out.extend(found)
+            out.extend(variants_first(found))
     seen: set[Path] = set()
     uniq = []
     for p in out:
@@ -98,6 +98,37 @@ def find_runs(paths: list[Path]) -> list[Path]:
             seen.add(key)
             uniq.append(p)
     return uniq
+
+
+def variants_first(runs: list[Path]) -> list[Path]:
+    """Put the runs of each prompt-variants folder in the order of its ``variants.json``.
+
+    A folder written by ``noveval run rinobench --prompt-variants`` holds one run folder
+    per variant and ``variants.json``, whose ``variants`` lists the baseline (``shipped``)
+    first, then the variants by name. Its runs keep the places they have in ``runs``
+    (other runs do not move) but take that order among themselves, so the baseline comes
+    first on the page and is run A of the comparison. Runs the file does not list follow
+    in their own order; an unreadable ``variants.json`` changes nothing.
+
+    Args:
+        runs: Run directories in the order found.
+
+    Returns:
+        The same directories, reordered within each variants folder.
+    """
+    from noveval.compare.variants import VARIANTS_FILE
+
+    out = list(runs)
+    for parent in dict.fromkeys(r.parent for r in runs):
+        labels = _read_json(parent / VARIANTS_FILE, []).get("variants")
+        if not isinstance(labels, dict):
+            continue
+        rank = {str(label): k for k, label in enumerate(labels)}
+        places = [k for k, r in enumerate(out) if r.parent == parent]
+        mine = sorted((out[k] for k in places), key=lambda r: rank.get(r.name, len(rank)))  # stable
+        for k, r in zip(places, mine, strict=True):
+            out[k] = r
+    return out
 
 
 def load_run(path: Path) -> RunData:
