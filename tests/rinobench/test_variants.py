@@ -156,15 +156,8 @@ def test_bad_variants_exit_2_and_write_nothing(tmp_path: Path, case: str) -> Non
     assert not out.exists()
 
 
-def test_items_without_gold_and_other_variants_runs_are_refused(tmp_path: Path) -> None:
-    items = json.loads(SAMPLE.read_text())
-    for it in items:
-        it.pop("novelty_score")
-    no_gold = tmp_path / "no-gold.json"
-    no_gold.write_text(json.dumps(items))
+def test_other_variants_runs_are_refused(tmp_path: Path) -> None:
     root = _variants(tmp_path)
-    res = _cli(tmp_path, "run", "rinobench", "-i", str(no_gold), "-o", str(tmp_path / "o1"), "--prompt-variants", str(root))
-    assert res.exit_code == 2 and "no gold score" in res.output and not (tmp_path / "o1").exists()
     # an --out that holds a run of a variant this call does not have would be compared by the report too
     (tmp_path / "o2" / "old").mkdir(parents=True)
     (tmp_path / "o2" / "old" / "config.json").write_text('{"benchmark": "rinobench"}')
@@ -242,6 +235,67 @@ def test_variants_run_compare_and_resume(tmp_path: Path, monkeypatch: pytest.Mon
     assert "Spread of each metric across the prompt variants" in titles
     agree = next(t for t in bench.comparisons if t.title.startswith("Agreement"))
     assert agree.rows[0][1][0].text == "0.750" and "judge_novelty" in agree.caption
+
+
+def _no_gold(tmp: Path) -> Path:
+    items = json.loads(SAMPLE.read_text())
+    for it in items:
+        it.pop("novelty_score")
+    path = tmp / "no-gold.json"
+    path.write_text(json.dumps(items))
+    return path
+
+
+def test_items_without_gold_are_compared_by_their_answers(tmp_path: Path) -> None:
+    out, labels = tmp_path / "out", ["shipped", "a", "b"]
+    with FakeOpenAIServer(responder=_respond) as server:
+        spec = f"openai-compatible/{MODEL}@{server.base_url}"
+        args = ["run", "rinobench", "-i", str(_no_gold(tmp_path)), "-m", spec, "-o", str(out),
+                "--prompt-variants", str(_variants(tmp_path))]
+        res = _cli(tmp_path, *args, "--json")
+        assert res.exit_code == 0, res.output
+        first = server.total
+        assert first == 1 + 3 * 4
+        again = _cli(tmp_path, *args)
+        assert again.exit_code == 0, again.output
+        assert server.total == first  # resumed: no request
+    for lab in labels:  # nothing to score: predictions only
+        assert (out / lab / "predictions.jsonl").is_file()
+        assert not (out / lab / "per_item.jsonl").exists() and not (out / lab / "scores.json").exists()
+    saved = json.loads((out / "variants.json").read_text())
+    assert json.loads(res.stdout)["agreement"] == saved["agreement"]
+    # the answers of ANSWERS, by hand: (2,2,2) (3,5,3) (4,4,3) (4,4,unparseable) -> items 1, 2, 3 flip
+    g = saved["agreement"]
+    assert g["answer"] == "predicted_score" and g["n"] == 4 and g["n_flips"] == 3
+    assert g["flip_rate"] == pytest.approx(0.75)
+    assert g["pairwise"] == pytest.approx((3 / 4 + 2 / 4 + 1 / 4) / 3)  # shipped-a, shipped-b, a-b
+    assert g["modal_share"] == pytest.approx((1 + 2 / 3 + 2 / 3 + 2 / 3) / 4)  # self-consistency across variants
+    assert [f["answers"] for f in g["flips"]] == [{"shipped": 3, "a": 5, "b": 3}, {"shipped": 4, "a": 4, "b": 3},
+                                                  {"shipped": 4, "a": 4, "b": None}]
+    # gold-dependent results are absent, and the note says why
+    assert saved["metrics"] == [] and saved["leaderboards"] == [] and saved["spread"] == {}
+    assert saved["notes"][0].startswith("no gold scores: the variants' answers are compared from predictions.jsonl")
+    assert [r["label"] for r in saved["runs"]] == labels and saved["baseline"] == "shipped"
+    assert saved["variants"]["a"]["prompts_changed"] and saved["variants"]["shipped"]["prompts_changed"] == {}
+    assert all(v["complete"] for v in saved["variants"].values())  # from each run folder's calls.json
+    assert [v["calls"]["requests"] for v in saved["variants"].values()] == [0, 0, 0]  # the last invocation's
+    assert "flip rate 0.750" in again.stdout and again.stdout.count("· model calls 0 (0 from the cache, 0 failed)") == 3
+    assert again.stdout.count("no metric (no gold)") == 3 and "note: no gold scores" in again.stdout
+
+
+def test_items_without_gold_failed_calls_exit_3(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with FakeOpenAIServer(responder=_respond, action_for=lambda p: "400" if "VARIANT-B" in p else None) as server:
+        spec = f"openai-compatible/{MODEL}@{server.base_url}"
+        res = _cli(tmp_path, "run", "rinobench", "-i", str(_no_gold(tmp_path)), "-m", spec, "-o", str(out),
+                   "--prompt-variants", str(_variants(tmp_path)), "--free-text")
+    assert res.exit_code == 3, res.output
+    saved = json.loads((out / "variants.json").read_text())
+    assert {k: v["complete"] for k, v in saved["variants"].items()} == {"shipped": True, "a": True, "b": False}
+    assert saved["variants"]["b"]["calls"]["failed"] == 4
+    assert "b is incomplete (model calls failed)" in " ".join(saved["notes"])
+    # b's failed calls are answers of their own ("unparseable"): every item flips against it
+    assert saved["agreement"]["n_flips"] == 4
 
 
 def test_failed_calls_of_one_variant_exit_3(tmp_path: Path) -> None:

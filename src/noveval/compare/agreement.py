@@ -31,13 +31,20 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ANSWERS", "Agreement", "answer_agreement", "metric_spread"]
+__all__ = ["ANSWERS", "PREDICTED", "Agreement", "answer_agreement", "metric_spread"]
 
 ANSWERS: dict[str, tuple[str, str]] = {
     "rinobench": ("predicted_score", "ordinal"),
 }
 """System -> (per-item answer field, level of measurement for alpha). With the benchmark
 contract (issue 15) this moves into each system's declaration."""
+
+PREDICTED: dict[str, str] = {
+    "rinobench": "novelty_score",
+}
+"""System -> the field of its ``predictions.jsonl`` that holds the answer (the same value as
+the per-item answer of :data:`ANSWERS`): runs on items without gold write no per-item rows,
+and their answers are compared from their predictions."""
 
 _SHOW_FLIPS = 5
 

@@ -33,7 +33,8 @@ from noveval.compare.metrics import ItemMetric, finite_rows, lower_is_better, pl
 from noveval.errors import InputError
 from noveval.metrics.paired import PairedDifference, holm, paired_difference
 
-__all__ = ["CompareRun", "MetricComparison", "LeaderRow", "Leaderboard", "Comparison", "load_compare_run", "compare_runs"]
+__all__ = ["CompareRun", "MetricComparison", "LeaderRow", "Leaderboard", "Comparison", "load_compare_run", "compare_runs",
+           "compare_loaded"]
 
 _IGNORED_CONFIG = {"created", "noveval_version", "python"}
 """config.json keys that differ between any two runs and say nothing about the setting."""
@@ -344,6 +345,43 @@ def compare_runs(
         raise InputError(None, None, "labels", f"need one distinct, non-empty label per run ({len(paths)}), got {list(labels)}")
     run_labels = list(labels) if labels is not None else _labels(len(paths))
     runs = [load_compare_run(p, lab) for p, lab in zip(paths, run_labels, strict=True)]
+    return compare_loaded(runs, metrics=metrics, directions=directions, n_resamples=n_resamples,
+                          n_permutations=n_permutations, confidence=confidence, ci_method=ci_method, alpha=alpha,
+                          seed=seed)
+
+
+def compare_loaded(
+    runs: Sequence[CompareRun],
+    *,
+    metrics: Sequence[str] = (),
+    directions: dict[str, bool] | None = None,
+    n_resamples: int = 10_000,
+    n_permutations: int = 10_000,
+    confidence: float = 0.95,
+    ci_method: str = "percentile",
+    alpha: float = 0.05,
+    seed: int = 0,
+) -> Comparison:
+    """:func:`compare_runs` on runs already read (each carries its label).
+
+    For callers that read runs another way, e.g. the answers of runs without gold
+    (:func:`noveval.compare.variants.answers_run`): such runs plan no metric, so only
+    the answer agreement is computed.
+
+    Args:
+        runs: Two or more runs (:func:`load_compare_run` or another reader), distinct labels.
+        metrics, directions, n_resamples, n_permutations, confidence, ci_method, alpha, seed:
+            As :func:`compare_runs`.
+
+    Returns:
+        A :class:`Comparison`.
+
+    Raises:
+        InputError: fewer than two runs, and as :func:`compare_runs`.
+    """
+    runs = list(runs)
+    if len(runs) < 2:
+        raise InputError(None, None, None, "give at least two run folders to compare")
     _check_same_system(runs)
     first = runs[0]
     common = [i for i in first.rows if all(i in r.rows for r in runs[1:])]

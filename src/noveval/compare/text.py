@@ -86,7 +86,7 @@ def _pair_table(c: Comparison) -> list[str]:
         rows.append((f"{m.name} *" if m.primary else m.name, _num(r.a), _num(r.b), _num(r.difference, True), ci,
                      _p(r.p_value), str(r.n), "recomputed" if m.kind == "statistic" else "mean"))
     if not rows:
-        return ["  no metric can be compared item by item (see 'not compared' below)"]
+        return ["  no metric can be compared item by item" + (" (see 'not compared' below)" if c.skipped else "")]
     head = ("metric", a.label, b.label, f"{b.label}−{a.label}", "95% CI", "p", "n", "how")
     lines = _table(head, rows, right={1, 2, 3, 5, 6})
     prim = next((m for m in c.metrics if m.primary), None)

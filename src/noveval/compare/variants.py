@@ -7,6 +7,12 @@ self-consistency and Krippendorff's alpha of the answers, and each metric's spre
 across the variants (with two runs too: min, max, range and SD of the pair). It writes
 the comparison as ``variants.json`` beside the runs; :class:`PromptVariants` is also the
 command's terminal view (one line per variant, then the comparison).
+
+Runs on items without gold scores have no ``per_item.jsonl`` (nothing to score); their
+answers are read from ``predictions.jsonl`` (:data:`~noveval.compare.agreement.PREDICTED`)
+and compared alone: flip rate, agreement, self-consistency and alpha need no gold, while
+every metric, its spread and the leaderboard are absent. Their completeness is the call
+outcome the run folder's ``calls.json`` recorded (no ``scores.json`` to hold it).
 """
 
 from __future__ import annotations
@@ -17,10 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from noveval.compare.agreement import metric_spread
-from noveval.compare.core import Comparison, compare_runs
+from noveval.compare.agreement import PREDICTED, metric_spread
+from noveval.compare.core import CompareRun, Comparison, compare_loaded, compare_runs
+from noveval.errors import InputError
 
-__all__ = ["VARIANTS_FILE", "PromptVariants", "compare_variants"]
+__all__ = ["VARIANTS_FILE", "PromptVariants", "answers_run", "compare_variants"]
 
 VARIANTS_FILE = "variants.json"
 """File (in the folder that holds the variants' runs) with the comparison."""
@@ -76,7 +83,8 @@ class PromptVariants:
             prompts = ", ".join(f"{k} {v}" for k, v in changed.items()) or "shipped prompts"
             m = (r.scores.get("metrics") or {}).get(primary) if isinstance(primary, str) else None
             mean = m.get("mean") if isinstance(m, dict) else None
-            value = f"{primary} {mean:.3f}" if isinstance(mean, (int, float)) else "no primary metric value"
+            value = (f"{primary} {mean:.3f}" if isinstance(mean, (int, float)) else
+                     "no metric (no gold)" if not r.scores.get("metrics") else "no primary metric value")
             calls = r.scores.get("calls") or {}
             state = "" if r.complete else "  INCOMPLETE (model calls failed)"
             lines.append(f"  {r.label:<{width}}  {value}  · model calls {calls.get('requests', '?')} "
@@ -93,6 +101,68 @@ def _pair_spread(c: Comparison) -> dict[str, dict[str, Any]]:
     a, b = (r.label for r in c.runs)
     return {m.name: metric_spread({a: m.result.a, b: m.result.b}) for m in c.metrics
             if not (math.isnan(m.result.a) and math.isnan(m.result.b))}
+
+
+def answers_run(path: str | Path, label: str) -> CompareRun:
+    """A run folder without gold read for comparison: its answers from ``predictions.jsonl``.
+
+    Each row holds the item's ``id``, its answer under the per-item answer name of
+    :data:`~noveval.compare.agreement.ANSWERS` (RINoBench: ``predicted_score``, read from
+    the predictions' ``novelty_score``; None when unparseable or failed) and its
+    ``error``. No metric is planned. ``scores`` holds the benchmark and model of
+    ``config.json`` and the last call outcome of ``calls.json`` (``complete``, ``calls``);
+    a row with an ``error`` makes the run incomplete too.
+
+    Args:
+        path: The run folder.
+        label: Its label.
+
+    Raises:
+        InputError: not a run folder of a system with a predicted answer, no
+            ``predictions.jsonl``, a row that is not an object or has no ``id``, a
+            repeated id, damaged JSON.
+    """
+    from noveval.compare.agreement import ANSWERS
+    from noveval.compare.core import _read_object
+    from noveval.io import iter_jsonl
+    from noveval.models.calls import CALLS_FILE
+
+    p = Path(path)
+    if not p.is_dir():
+        raise InputError(p, None, None, "no such run folder" if not p.exists() else "is a file, expected a run folder")
+    config = _read_object(p / "config.json")
+    system = config.get("benchmark")
+    if not isinstance(system, str) or system not in PREDICTED:
+        raise InputError(p / "config.json", None, "benchmark", f"{system!r} runs without gold cannot be compared: no "
+                         f"predicted answer is known for it (known: {', '.join(PREDICTED)})")
+    field, answer = PREDICTED[system], ANSWERS[system][0]
+    preds = p / "predictions.jsonl"
+    if not preds.is_file():
+        raise InputError(preds, None, None, "missing: the run made no prediction")
+    rows: dict[str, list[dict[str, Any]]] = {}
+    lines: dict[str, int] = {}
+    for line, obj in iter_jsonl(preds):
+        if not isinstance(obj, dict):
+            raise InputError(preds, line, None, f"expected a JSON object, got {type(obj).__name__}")
+        rid = obj.get("id")
+        if rid is None or isinstance(rid, (dict, list, bool)):
+            raise InputError(preds, line, "id", "missing: compare matches items by id")
+        if str(rid) in rows:
+            raise InputError(preds, line, "id", f"duplicate id {str(rid)!r} (also on line {lines[str(rid)]})")
+        rows[str(rid)] = [{"id": str(rid), answer: obj.get(field), "error": obj.get("error")}]
+        lines[str(rid)] = line
+    if not rows:
+        raise InputError(preds, None, None, "file is empty: no items to compare")
+    last = _read_object(p / CALLS_FILE).get("last")
+    last = last if isinstance(last, dict) else {}
+    failed_rows = any(r[0]["error"] for r in rows.values())
+    model = config.get("model")
+    model = model.get("model_id") if isinstance(model, dict) else model
+    scores = {"benchmark": system, "model": model,
+              "complete": last.get("complete") is not False and not failed_rows,
+              "calls": {k: v for k, v in last.items() if k != "complete"} or None}
+    return CompareRun(label=label, path=p, system=system, task=None, model=str(model) if model else None,
+                      config=config, scores=scores, rows=rows, lines=lines)
 
 
 def compare_variants(
@@ -112,6 +182,9 @@ def compare_variants(
     agreement), and each metric's value per variant with its spread (min, max, range and
     SD across variants; 0 = the wording does not move it). With three or more runs, the
     leaderboard of the primary metric with Holm-corrected tests against the best run.
+    When any run has no ``per_item.jsonl`` (items without gold), every run's answers are
+    read from its predictions (:func:`answers_run`) and only the answer agreement is
+    computed; a note says so.
 
     Args:
         runs: ``{label: run folder}`` (:func:`noveval.benchmarks.rinobench.run_prompt_variants`
@@ -125,14 +198,20 @@ def compare_variants(
         A :class:`PromptVariants` (``.comparison.agreement.flip_rate``, ``.to_dict()``).
 
     Raises:
-        InputError: as :func:`~noveval.compare.core.compare_runs` (e.g. a run that was not
-            scored, runs of different systems or gold).
+        InputError: as :func:`~noveval.compare.core.compare_runs` (e.g. runs of different
+            systems or gold), or :func:`answers_run` for runs without gold.
     """
     from noveval.io import write_json
 
     labels = list(runs)
-    comp = compare_runs([Path(p) for p in runs.values()], labels=labels, n_resamples=n_resamples,
-                        n_permutations=n_permutations, seed=seed)
+    paths = [Path(p) for p in runs.values()]
+    if all((p / "per_item.jsonl").is_file() for p in paths):
+        comp = compare_runs(paths, labels=labels, n_resamples=n_resamples, n_permutations=n_permutations, seed=seed)
+    else:  # items without gold: the answers alone
+        comp = compare_loaded([answers_run(p, lab) for p, lab in zip(paths, labels, strict=True)],
+                              n_resamples=n_resamples, n_permutations=n_permutations, seed=seed)
+        comp.notes.insert(0, "no gold scores: the variants' answers are compared from predictions.jsonl "
+                          "(flip rate, agreement, self-consistency, alpha); no metric, spread or leaderboard")
     if not comp.spread and len(comp.runs) == 2:
         comp.spread = _pair_spread(comp)
     view = PromptVariants(runs={k: Path(v) for k, v in runs.items()}, comparison=comp)

@@ -243,8 +243,11 @@ def run_prompt_variants(
     """Run RINoBench once with the shipped prompts and once per prompt variant.
 
     Everything is checked before any model call and before anything is written: the
-    variants (:func:`load_variants`), the protocol and F1 settings, the items (which need
-    gold scores: the runs are compared on their scored items) and ``out``. Then each
+    variants (:func:`load_variants`), the protocol and F1 settings, the items and
+    ``out``. Items need no gold score: without one (on any selected item) the sub-runs
+    write predictions only, and :func:`~noveval.compare.variants.compare_variants`
+    compares their answers alone (flip rate, agreement, self-consistency; no metric).
+    Then each
     sub-run is :func:`~noveval.benchmarks.rinobench.api.run` into ``out/<label>`` with
     the variant's folder as the override folder (the shipped prompts for ``shipped``;
     ``$NOVEVAL_PROMPTS_DIR`` is ignored and restored afterwards). A finished sub-run is
@@ -262,7 +265,7 @@ def run_prompt_variants(
         view.comparison.agreement.flip_rate                      # in [0, 1], 0 = every item answered alike
 
     Args:
-        items: A ``test.json``-format file with gold scores, or ``hf:NAME[:SPLIT]``.
+        items: A ``test.json``-format file (gold scores optional), or ``hf:NAME[:SPLIT]``.
         variants: A folder of variant folders (see the module docstring), or ``"bundled"``.
         out: The folder that gets one run folder per variant (created).
         overwrite: Replace sub-runs with other settings, and discard run folders in
@@ -274,7 +277,7 @@ def run_prompt_variants(
         ``{label: run folder}``, the baseline ``shipped`` first, then the variants by name.
 
     Raises:
-        InputError: see :func:`load_variants`; items without gold scores; ``out`` is a
+        InputError: see :func:`load_variants`; ``out`` is a
             file, a run folder, or holds runs of other variants (without ``overwrite``);
             and whatever :func:`~noveval.benchmarks.rinobench.api.run` rejects.
     """
@@ -302,10 +305,6 @@ def run_prompt_variants(
     all_items = load_items(items)
     limit = opt["limit"]
     sel = all_items[:limit] if limit else all_items
-    no_gold = next((it for it in sel if it.novelty_score is None), None)
-    if no_gold is not None:
-        raise InputError(str(items), None, "novelty_score", f"item {no_gold.id!r} has no gold score: {_OPTION} compares "
-                         "the variants' scored runs, so every item needs its gold novelty_score")
     rub = load_rubric(opt["rubric"])
     root = Path(out)
     labels = [v.label for v in chosen]
