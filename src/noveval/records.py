@@ -25,8 +25,9 @@ class Paper(_Record):
 
     Extended by the focus papers with reviews ("Mind the Blind Spots" §3.2), NovBench
     records (NovBench §3.1) and its RAG corpus (App. E), the NeurIPS papers of the pairs
-    task, RINoBench's construction input (RINoBench §4.1.1) and CLAIMCHECK's full-text
-    papers (CLAIMCHECK §3.2).
+    task, RINoBench's construction input (RINoBench §4.1.1), CLAIMCHECK's full-text
+    papers (CLAIMCHECK §3.2), the validity check's rated papers and the retrieval
+    benchmark's query papers with their citation gold.
     """
 
     id: str = Field(description="Stable identifier (OpenReview id, corpus id, ...).")
@@ -110,7 +111,8 @@ class Claim(_Record):
 class Weakness(_Record):
     """A claim-related weakness: a span of a review with its groundedness (CLAIMCHECK §3.3, WI).
 
-    Extended by CLAIMCHECK's annotated weakness, which adds the CA and WL labels.
+    Extended by CLAIMCHECK's annotated weakness, which adds the CA and WL labels, and by
+    its task item (one annotated weakness with the context a prompt shows).
     """
 
     start: int | None = Field(default=None, ge=0, description="Character offset of the span start in the review text.")

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from noveval import records
 from noveval.benchmarks.claimcheck.data import ClaimItem, CustomClaim, PaperText, WeaknessAnnotation
+from noveval.benchmarks.claimcheck.items import WeaknessItem
 from noveval.benchmarks.focus.data import (
     FocusPaper,
     FocusPoint,
@@ -26,7 +27,9 @@ from noveval.benchmarks.focus.data import (
 from noveval.benchmarks.novbench.data import CorpusPaper, NovBenchRecord, load_records
 from noveval.benchmarks.novbench.evaluation_text import StructuredEvaluation
 from noveval.benchmarks.pairs.data import NeurIPSPaper, NeurIPSReview
+from noveval.benchmarks.retrieval.gold import GoldPaper
 from noveval.benchmarks.rinobench.construct import IdeaReply, NoveltyReview, ReviewedPaper
+from noveval.benchmarks.validate.data import RatedPaper
 
 SRC = Path(records.__file__).resolve().parent
 SAMPLES = SRC / "samples"
@@ -47,6 +50,9 @@ SYSTEM_RECORDS: list[tuple[type[BaseModel], type[BaseModel]]] = [
     (ClaimItem, records.Claim),
     (CustomClaim, records.Claim),
     (WeaknessAnnotation, records.Weakness),
+    (WeaknessItem, records.Weakness),
+    (RatedPaper, records.Paper),
+    (GoldPaper, records.Paper),
 ]
 
 RECORD_TYPES = [n for n in records.__all__ if isinstance(getattr(records, n), type)]
@@ -193,3 +199,56 @@ def test_idea_reply_matches_idea_and_its_schema_is_unchanged() -> None:
         "required": fields,
         "type": "object",
     }
+
+
+def test_claimcheck_weakness_item_is_the_annotated_weakness() -> None:
+    from noveval.benchmarks.claimcheck.data import load_annotations, load_papers_file, sample_dir
+    from noveval.benchmarks.claimcheck.items import focal_items, weakness_items
+
+    papers = load_papers_file(sample_dir() / "papers.json")
+    anns = load_annotations(sample_dir() / "annotations.jsonl", papers=papers)
+    items = weakness_items(anns, papers)
+    first = items[0].model_dump()
+    # by hand, from the first annotation line (w1: 252-417, groundedness 5) and the review text there
+    assert {k: first[k] for k in ("start", "end", "groundedness", "id", "weakness_id")} == {
+        "start": 252, "end": 417, "groundedness": 5, "id": "sample-sea#0/ann1/w1", "weakness_id": "w1"}
+    assert first["text"] == ("However, the paper claims that SEA outperforms all existing efficient-attention methods, "
+                             "yet it only compares against two baselines and omits Longformer and BigBird.")
+    # every item carries its annotation's weakness (the Weakness part), also when split per focal claim
+    weaknesses = {f"{a.key}/{a.annotator}/{w.id}": w for a in anns for w in a.weaknesses}
+    for it in [*items, *focal_items(items)]:
+        w = weaknesses[it.id.rsplit("/", 1)[0] if it.focal_claim is not None else it.id]
+        assert (it.start, it.end, it.text, it.groundedness) == (w.start, w.end, w.text, w.groundedness)
+    with pytest.raises(ValidationError):  # built in code: a misspelt field is refused
+        WeaknessItem.model_validate({**first, "weakness": "the old field name"})
+
+
+def test_validate_rated_paper_round_trip() -> None:
+    from noveval.benchmarks.validate.data import load_rated_papers, sample_paths
+
+    (paper, *_) = load_rated_papers(sample_paths()[0])
+    # by hand from the sample's first line: its paper fields, the originality scores of its reviews
+    assert paper.model_dump() == {
+        "id": "R00",
+        "title": "Meta graph learning with spectral and node models revisited (v2 0)",
+        "abstract": "This paper studies graph learning where spectral structure matters. Existing adaptive approaches "
+                    "ignore the node component. We present a meta method that simplifies graph learning for spectral "
+                    "problems. Experiments on spectral benchmarks show gains over adaptive baselines.",
+        "year": 2025,
+        "keywords": ["graph learning", "benchmark"],
+        "ratings": [2, 1, 1, 4],
+        "line": 1,
+    }  # "venue", "accepted" and the reviews are not kept, as before
+    assert (paper.mean, paper.median) == (2.0, 1.5)
+    with pytest.raises(ValidationError):
+        RatedPaper(id="p", title="T", abstract="", year=None, venue="X")  # type: ignore[call-arg]
+
+
+def test_retrieval_gold_paper_fields() -> None:
+    gp = GoldPaper(id="q1", title="A query paper", abstract="Its abstract.", n_references=3)
+    gp.gold.append([4, 7])  # citation_gold fills it as it matches
+    assert gp.model_dump() == {"id": "q1", "title": "A query paper", "abstract": "Its abstract.", "gold": [[4, 7]],
+                               "n_references": 3}
+    assert GoldPaper(id="q2", title="T").gold == []  # each paper its own list
+    with pytest.raises(ValidationError):
+        GoldPaper(id="q", title="T", refs=3)  # type: ignore[call-arg]

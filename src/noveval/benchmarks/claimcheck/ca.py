@@ -84,9 +84,9 @@ async def associate_claims(client: ChatClientProtocol, item: WeaknessItem, *, op
         failed reply has no targets (scored as an empty answer) and ``failure`` set.
     """
     listing = "\n".join(f"{i}. {text}" for i, (_cid, text) in enumerate(item.candidates, 1)) or "(none)"
-    context = paper_context(item.fulltext, item.weakness, options.context_chars)
+    context = paper_context(item.fulltext, item.text, options.context_chars)
     messages = prompt_messages("ca", title=item.title, context=context, claims=listing,
-                  groundedness=item.groundedness or "unknown", weakness=item.weakness,
+                  groundedness=item.groundedness or "unknown", weakness=item.text,
                   related=format_related(item.related))
     res = await structured(client, messages, CAReply, task="ca", options=options,
                            tag=f"claimcheck.ca:{item.id}")

@@ -69,12 +69,12 @@ async def verify_claim(
         failed.
     """
     claim = item.focal_claim or ""
-    context = paper_context(item.fulltext, claim + " " + item.weakness, options.context_chars)
+    context = paper_context(item.fulltext, claim + " " + item.text, options.context_chars)
     types = ", ".join(item.gold_labels.get("types") or []) or "unspecified"
     related = format_related(item.related)
     distil = await structured(
         client, prompt_messages("cv_distill", title=item.title, context=context, related=related, claim=claim,
-                       types=types, weakness=item.weakness),
+                       types=types, weakness=item.text),
         CVEvidenceReply, task="cv", options=options, tag=f"claimcheck.cv.distill:{item.id}")
     own = await structured(
         client, prompt_messages("cv_generate", title=item.title, context=context, related=related, claim=claim),

@@ -3,40 +3,43 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from pydantic import ConfigDict, Field
 
 from noveval.benchmarks.claimcheck.data import PaperText, ReviewAnnotation
 from noveval.benchmarks.claimcheck.related import MatchedReference, RelatedCorpus, mentioned_works
+from noveval.records import Weakness
 
 __all__ = ["WeaknessItem", "weakness_items", "focal_items", "attach_related"]
 
 
-@dataclass
-class WeaknessItem:
-    """One annotated weakness with everything a task prompt needs."""
+class WeaknessItem(Weakness):
+    """One annotated weakness with everything a task prompt needs.
 
-    id: str
-    paper_id: str
-    review_id: str
-    annotator: str
-    weakness_id: str
-    title: str
-    fulltext: str
-    weakness: str
-    groundedness: int | None
-    candidates: list[tuple[str, str]]
-    """Candidate claims ``(id, text)`` in list order."""
-    gold_target_ids: list[str] = field(default_factory=list)
-    gold_targets: list[str] = field(default_factory=list)
-    """Gold target-claim texts (candidates then custom)."""
-    gold_labels: dict = field(default_factory=dict)
-    """Gold WL labels: objectivity, agreement, types."""
-    focal_claim: str | None = None
-    """CV only: the focal claim's text."""
-    review: str = ""
-    """The whole review the weakness comes from."""
-    related: list[MatchedReference] = field(default_factory=list)
-    """Cited related works the prompt shows (:func:`attach_related`)."""
+    The weakness itself is the :class:`~noveval.records.Weakness` part: its span of the
+    review (``start``, ``end``), its ``text`` (the prompts' ``weakness`` variable) and its
+    ``groundedness``; the fields below add where it comes from, the context the prompts
+    show and the gold answers. Built in code only, so unknown fields are refused.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(default="", description="The weakness text (the prompts' ``weakness``).")
+    id: str = Field(description="Item id ``<review_id>/<annotator>/<weakness_id>`` (CV: ``/<claim id>`` added).")
+    paper_id: str = Field(description="Id of the reviewed paper.")
+    review_id: str = Field(description="Id of the review the weakness comes from.")
+    annotator: str = Field(description="Annotator of the record.")
+    weakness_id: str = Field(description="The weakness's id in the record.")
+    title: str = Field(description="The paper's title (empty when the paper is missing).")
+    fulltext: str = Field(description="The paper's full text (empty when the paper is missing).")
+    candidates: list[tuple[str, str]] = Field(description="Candidate claims ``(id, text)`` in list order.")
+    gold_target_ids: list[str] = Field(default_factory=list, description="Gold target-claim ids (``custom`` last).")
+    gold_targets: list[str] = Field(default_factory=list,
+                                    description="Gold target-claim texts (candidates then custom).")
+    gold_labels: dict = Field(default_factory=dict, description="Gold WL labels: objectivity, agreement, types.")
+    focal_claim: str | None = Field(default=None, description="CV only: the focal claim's text.")
+    review: str = Field(default="", description="The whole review the weakness comes from.")
+    related: list[MatchedReference] = Field(default_factory=list,
+                                            description="Cited related works the prompt shows (:func:`attach_related`).")
 
 
 def weakness_items(
@@ -61,6 +64,10 @@ def weakness_items(
             if require_targets and not targets:
                 continue
             out.append(WeaknessItem(
+                start=w.start,
+                end=w.end,
+                text=w.text or "",
+                groundedness=w.groundedness,
                 id=f"{rec.key}/{rec.annotator}/{w.id}",
                 paper_id=rec.paper_id,
                 review_id=rec.key,
@@ -68,8 +75,6 @@ def weakness_items(
                 weakness_id=w.id,
                 title=paper.title if paper else "",
                 fulltext=paper.fulltext if paper else "",
-                weakness=w.text or "",
-                groundedness=w.groundedness,
                 candidates=[(c.id, c.text or "") for c in rec.claims],
                 gold_target_ids=list(w.target_claims) + (["custom"] if w.custom_claim else []),
                 gold_targets=targets,
@@ -85,7 +90,7 @@ def focal_items(items: list[WeaknessItem]) -> list[WeaknessItem]:
     out = []
     for it in items:
         for cid, text in zip(it.gold_target_ids, it.gold_targets, strict=True):
-            out.append(WeaknessItem(**{**it.__dict__, "id": f"{it.id}/{cid}", "focal_claim": text}))
+            out.append(it.model_copy(update={"id": f"{it.id}/{cid}", "focal_claim": text}))
     return out
 
 
@@ -111,7 +116,7 @@ def attach_related(
     """
     out = []
     for it in items:
-        texts = [it.weakness]
+        texts = [it.text]
         if task == "cv":
             texts.append(it.focal_claim or "")
         elif task in ("wl", "wle"):
@@ -119,6 +124,6 @@ def attach_related(
         works = mentioned_works(texts, references.get(it.paper_id, []), max_works=max_works)
         if corpus is not None:
             have = {w.corpus_id for w in works}
-            works += [w for w in corpus.cited_titles(it.weakness) if w.corpus_id not in have]
-        out.append(replace(it, related=works[:max_works]))
+            works += [w for w in corpus.cited_titles(it.text) if w.corpus_id not in have]
+        out.append(it.model_copy(update={"related": works[:max_works]}))
     return out

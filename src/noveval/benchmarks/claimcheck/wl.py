@@ -127,10 +127,10 @@ async def _label_once(client: ChatClientProtocol, item: WeaknessItem, *, options
         both = await label_and_rewrite(client, item, options=options)
         return {k: both[k] for k in ("id", "objectivity", "agreement", "types", "no_type", "reasoning",
                                      "revised", "related_works", "error", "failure")}
-    context = paper_context(item.fulltext, item.weakness + " " + " ".join(item.gold_targets),
+    context = paper_context(item.fulltext, item.text + " " + " ".join(item.gold_targets),
                             options.context_chars)
     messages = prompt_messages("wl", title=item.title, context=context, targets=format_targets(item.gold_targets),
-                  weakness=item.weakness)
+                  weakness=item.text)
     res = await structured(client, messages, WLReply, task="wl", options=options,
                            tag=f"claimcheck.wl:{item.id}")
     row: dict = {"id": item.id, "objectivity": None, "agreement": None, "types": [],

@@ -80,14 +80,14 @@ async def label_and_rewrite(client: ChatClientProtocol, item: WeaknessItem, *, o
         "types", "no_type", "reasoning", "related_works", "error", "failure"}``; on a
         failed call ``revised`` and the labels are ``None``.
     """
-    context = paper_context(item.fulltext, item.weakness + " " + " ".join(item.gold_targets),
+    context = paper_context(item.fulltext, item.text + " " + " ".join(item.gold_targets),
                             options.context_chars)
     messages = prompt_messages("wle_paper", title=item.title, context=context, related=format_related(item.related),
-                  review=item.review or item.weakness, weakness=item.weakness,
+                  review=item.review or item.text, weakness=item.text,
                   targets=format_targets(item.gold_targets))
     res = await structured(client, messages, WLEPaperReply, task="wle", options=options,
                            tag=f"claimcheck.wle.paper:{item.id}")
-    row: dict = {"id": item.id, "original": item.weakness, "revised": None,
+    row: dict = {"id": item.id, "original": item.text, "revised": None,
                  "target_claims": item.gold_targets, "objectivity": None, "agreement": None,
                  "types": [], "no_type": None, "reasoning": None,
                  "related_works": [w.as_record() for w in item.related], "error": None, "failure": None}
@@ -100,7 +100,7 @@ async def label_and_rewrite(client: ChatClientProtocol, item: WeaknessItem, *, o
                           "types": r.types_reasoning, "rewrite": r.rewrite_reasoning})
     row["no_type"] = not row["types"]
     # "If needed" (App. D): an empty rewrite means the weakness stays as it is.
-    row["revised"] = r.rewritten_weakness.strip() or item.weakness
+    row["revised"] = r.rewritten_weakness.strip() or item.text
     return row
 
 
@@ -114,13 +114,13 @@ async def rewrite_weakness(client: ChatClientProtocol, item: WeaknessItem, *, op
     """
     if options.paper:
         return await label_and_rewrite(client, item, options=options)
-    context = paper_context(item.fulltext, item.weakness + " " + " ".join(item.gold_targets),
+    context = paper_context(item.fulltext, item.text + " " + " ".join(item.gold_targets),
                             options.context_chars)
     res = await structured(
         client, prompt_messages("wle_rewrite", title=item.title, context=context, related=format_related(item.related),
-                       targets=format_targets(item.gold_targets), weakness=item.weakness),
+                       targets=format_targets(item.gold_targets), weakness=item.text),
         WLERewriteReply, task="wle", options=options, tag=f"claimcheck.wle.rewrite:{item.id}")
-    row = {"id": item.id, "original": item.weakness, "revised": None,
+    row = {"id": item.id, "original": item.text, "revised": None,
            "target_claims": item.gold_targets, "related_works": [w.as_record() for w in item.related],
            "reasoning": None, "error": None, "failure": None}
     if res.ok and res.value.revised_weakness.strip():

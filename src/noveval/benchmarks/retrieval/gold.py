@@ -28,30 +28,29 @@ import gzip
 import json
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pydantic import ConfigDict, Field
+
+from noveval.records import Paper
 
 __all__ = ["GoldPaper", "match_references", "citation_gold"]
 
 
-@dataclass
-class GoldPaper:
+class GoldPaper(Paper):
     """One query paper and its cited corpus papers.
 
-    Attributes:
-        id: The citing paper's id.
-        title: Its title.
-        abstract: Its abstract (title + abstract form the query).
-        gold: Sets of equivalent corpus rows (same normalised title), one set per cited paper.
-        n_references: Entries parsed from its References section.
+    A :class:`~noveval.records.Paper` (``id``, ``title``, ``abstract``: the query is
+    title + abstract) with its citation gold. Built by :func:`citation_gold` only;
+    unknown fields are refused.
     """
 
-    id: str
-    title: str
-    abstract: str
-    gold: list[list[int]] = field(default_factory=list)
-    n_references: int = 0
+    model_config = ConfigDict(extra="forbid")
+
+    gold: list[list[int]] = Field(default_factory=list, description="Sets of equivalent corpus rows (same "
+                                  "normalised title), one set per cited paper.")
+    n_references: int = Field(default=0, description="Entries parsed from its References section.")
 
 
 class _Matcher:
@@ -113,7 +112,7 @@ def citation_gold(fulltext: str | Path, titles: Sequence[str], eligible: Sequenc
             from noveval.corpus import normalize_title
 
             me = normalize_title(str(r.get("title") or ""))
-            gp = GoldPaper(str(r.get("id")), str(r.get("title") or ""), str(r.get("abstract") or ""),
+            gp = GoldPaper(id=str(r.get("id")), title=str(r.get("title") or ""), abstract=str(r.get("abstract") or ""),
                            n_references=len(entries))
             seen: set[str] = set()
             for e in entries:

@@ -21,11 +21,13 @@ import csv
 import re
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ConfigDict, Field
+
 from noveval.errors import InputError
+from noveval.records import Paper
 
 __all__ = [
     "RatedPaper",
@@ -43,26 +45,20 @@ def sample_paths() -> tuple[Path, Path]:
     return here / "reviews.jsonl", here / "corpus.jsonl"
 
 
-@dataclass
-class RatedPaper:
+class RatedPaper(Paper):
     """A paper and its reviewers' ratings of one aspect.
 
-    Attributes:
-        id: Paper id.
-        title, abstract: The paper's title and abstract.
-        year: Publication year (prior work must be older); None if unknown.
-        keywords: Author keywords.
-        ratings: The reviewers' scores, in file order (reviews without one are left out).
-        line: Line of the input file the paper came from.
+    A :class:`~noveval.records.Paper` (``id``, ``title``, ``abstract``) with what the
+    validity analysis adds. Built by :func:`load_rated_papers` only; unknown fields are refused.
     """
 
-    id: str
-    title: str
-    abstract: str
-    year: int | None
-    keywords: list[str] = field(default_factory=list)
-    ratings: list[int] = field(default_factory=list)
-    line: int = 0
+    model_config = ConfigDict(extra="forbid")
+
+    year: int | None = Field(description="Publication year (prior work must be older); None if unknown.")
+    keywords: list[str] = Field(default_factory=list, description="Author keywords.")
+    ratings: list[int] = Field(default_factory=list,
+                               description="The reviewers' scores, in file order (reviews without one are left out).")
+    line: int = Field(default=0, description="Line of the input file the paper came from.")
 
     @property
     def mean(self) -> float | None:
