@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,18 @@ def _session_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("noveval-cache")
     os.environ["NOVEVAL_CACHE_DIR"] = str(d)
     return d
+
+
+@pytest.fixture(autouse=True)
+def _progress_not_quiet() -> Iterator[None]:
+    """A CLI test that passes ``--quiet`` sets the progress module's quiet flag for the whole
+    process (the CLI callback calls ``set_quiet``); restore it so later tests still see
+    their progress lines (e.g. CLAIMCHECK's per-chunk progress after a ``-q`` CLI test)."""
+    from noveval.progress import set_quiet
+
+    set_quiet(False)
+    yield
+    set_quiet(False)
 
 
 @pytest.fixture(scope="session")
