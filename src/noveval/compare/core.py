@@ -24,7 +24,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -34,7 +34,7 @@ from noveval.errors import InputError
 from noveval.metrics.paired import PairedDifference, holm, paired_difference
 
 __all__ = ["CompareRun", "MetricComparison", "LeaderRow", "Leaderboard", "Comparison", "load_compare_run", "compare_runs",
-           "compare_loaded"]
+           "compare_loaded", "CompareOptions"]
 
 _IGNORED_CONFIG = {"created", "noveval_version", "python"}
 """config.json keys that differ between any two runs and say nothing about the setting."""
@@ -296,35 +296,43 @@ def _data(metric: ItemMetric, run: CompareRun, ids: Sequence[str]) -> np.ndarray
     return metric.grouped([run.rows[i] for i in ids])
 
 
+class CompareOptions(TypedDict, total=False):
+    """How :func:`compare_runs` / :func:`compare_loaded` compare (every key optional)."""
+
+    metrics: Sequence[str]
+    """Two runs: show only these metrics (and the primary one). Three or more: rank on
+    these too (the primary metric's leaderboard comes first). Default: none."""
+    directions: dict[str, bool] | None
+    """``{metric: lower_is_better}`` overrides of the direction rule
+    (:func:`noveval.compare.metrics.lower_is_better`)."""
+    n_resamples: int
+    """Paired bootstrap resamples (10,000)."""
+    n_permutations: int
+    """Random swaps of the permutation test, exact when ``2**n`` is fewer (10,000)."""
+    confidence: float
+    """CI coverage (0.95)."""
+    ci_method: str
+    """``"percentile"`` (default) or ``"bca"``."""
+    alpha: float
+    """Level of the significance marks on leaderboards, after Holm (0.05)."""
+    seed: int
+    """Seed of every resampling (0)."""
+
+
 def compare_runs(
     paths: Sequence[str | Path],
     *,
-    metrics: Sequence[str] = (),
-    directions: dict[str, bool] | None = None,
-    n_resamples: int = 10_000,
-    n_permutations: int = 10_000,
-    confidence: float = 0.95,
-    ci_method: str = "percentile",
-    alpha: float = 0.05,
-    seed: int = 0,
     labels: Sequence[str] | None = None,
+    **options: Unpack[CompareOptions],
 ) -> Comparison:
     """Compare runs of one system on their common items (see the module docstring).
 
     Args:
         paths: Two or more run folders.
-        metrics: Two runs: show only these metrics (and the primary one). Three or more:
-            rank on these too (the primary metric's leaderboard comes first).
-        directions: ``{metric: lower_is_better}`` overrides of the direction rule
-            (:func:`noveval.compare.metrics.lower_is_better`).
-        n_resamples: Paired bootstrap resamples.
-        n_permutations: Random swaps of the permutation test (exact when ``2**n`` is fewer).
-        confidence: CI coverage.
-        ci_method: ``"percentile"`` or ``"bca"``.
-        alpha: Level of the significance marks on leaderboards (after Holm).
-        seed: Seed of every resampling.
         labels: One label per run, in the order of ``paths`` (None: ``A``, ``B``, ...);
             e.g. the prompt variants' names.
+        **options: :class:`CompareOptions` (metrics, directions, resamples, permutations,
+            confidence, CI method, alpha, seed).
 
     Returns:
         A :class:`Comparison`.
@@ -345,9 +353,7 @@ def compare_runs(
         raise InputError(None, None, "labels", f"need one distinct, non-empty label per run ({len(paths)}), got {list(labels)}")
     run_labels = list(labels) if labels is not None else _labels(len(paths))
     runs = [load_compare_run(p, lab) for p, lab in zip(paths, run_labels, strict=True)]
-    return compare_loaded(runs, metrics=metrics, directions=directions, n_resamples=n_resamples,
-                          n_permutations=n_permutations, confidence=confidence, ci_method=ci_method, alpha=alpha,
-                          seed=seed)
+    return compare_loaded(runs, **options)
 
 
 def compare_loaded(
