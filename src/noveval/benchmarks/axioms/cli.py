@@ -133,6 +133,29 @@ def combine_cmd(
     typer.echo(format_combine(res))
 
 
+@app.command("table")
+@cli_errors
+def table_cmd(
+    runs: Annotated[list[Path], typer.Argument(help="Axioms run folders of one benchmark (e.g. the tasks split "
+                                                    "over folders run side by side).")],
+    metric: MetricsOpt = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write the table (and which run gave "
+                                                                 "which tasks) to this JSON file.")] = None,
+) -> None:
+    """Table 2 over the focal papers of several runs (pass rates per field and overall; mean ± SD over seeds)."""
+    from noveval.benchmarks.axioms.contract import combined_table
+    from noveval.benchmarks.axioms.run import format_table
+    from noveval.io import write_json
+
+    res = combined_table(runs, metrics=metric)
+    for r in res["runs"]:
+        typer.echo(f"{r['path']}: {r['items']} focal papers ({', '.join(r['tasks']) or 'none'})")
+    typer.echo(format_table(res["table"], res["metrics"]))
+    if json_out is not None:
+        write_json(json_out, res)
+        typer.echo(f"table: {json_out}", err=True)
+
+
 @app.command("compare")
 @cli_errors
 def compare_cmd(

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from noveval.benchmarks._contract import as_options
 
-__all__ = ["AxiomsOptions", "build_config", "metric_names", "run", "score"]
+__all__ = ["AxiomsOptions", "build_config", "metric_names", "run", "score", "combined_table"]
 
 
 class AxiomsOptions(BaseModel):
@@ -180,10 +180,36 @@ def score(run: str | Path) -> dict[str, Any]:
         InputError: not an axioms run folder (no ``config.json`` / ``per_item.jsonl``).
     """
     from noveval.benchmarks.axioms.run import write_results
-    from noveval.errors import InputError
     from noveval.io import complete_rows, read_json
 
     folder = Path(run)
+    conf = _axioms_config(folder)
+    rows = complete_rows((folder / "per_item.jsonl").read_text(encoding="utf-8"))  # a torn last line is skipped
+    old = read_json(folder / "scores.json") if (folder / "scores.json").is_file() else {}
+    old_extra: dict[str, Any] = old["extra"] if isinstance(old, dict) and isinstance(old.get("extra"), dict) else {}
+    return write_results(folder, rows, conf["metrics"], model=conf.get("paraphrase_model"),
+                         embedder=conf.get("embedder"), timings=old_extra.get("timings_s") or {},
+                         task_stats=old_extra.get("task_stats") or {},
+                         outcome={k: old[k] for k in ("complete", "calls", "cost") if isinstance(old, dict) and k in old})
+
+
+_PER_RUN_KEYS = {"tasks", "metrics", "n_jobs"}
+"""Config keys runs may differ in and still form one benchmark (which tasks, which
+metrics, how many processes)."""
+
+_METRIC_KEYS = {
+    "RND": {"rnd_p", "rnd_q"},
+    "SemNovel": {"semnovel_mode", "semnovel_metric", "semnovel_seeds"},
+    "FastTextLOF": {"fasttext_mode", "fasttext_variant", "ft_bucket"},
+}
+"""Config keys that change only one metric's scores: they must agree only when that
+metric is in the table."""
+
+
+def _axioms_config(folder: Path) -> dict[str, Any]:
+    from noveval.errors import InputError
+    from noveval.io import read_json
+
     if not (folder / "config.json").is_file():
         raise InputError(folder / "config.json", None, None, "not a run folder (no config.json)")
     cfg = read_json(folder / "config.json")
@@ -192,10 +218,76 @@ def score(run: str | Path) -> dict[str, Any]:
         raise InputError(folder / "config.json", None, "benchmark", "not an axioms run folder")
     if not (folder / "per_item.jsonl").is_file():
         raise InputError(folder / "per_item.jsonl", None, None, "no focal paper finished yet: nothing to score")
-    rows = complete_rows((folder / "per_item.jsonl").read_text(encoding="utf-8"))  # a torn last line is skipped
-    old = read_json(folder / "scores.json") if (folder / "scores.json").is_file() else {}
-    old_extra: dict[str, Any] = old["extra"] if isinstance(old, dict) and isinstance(old.get("extra"), dict) else {}
-    return write_results(folder, rows, conf["metrics"], model=conf.get("paraphrase_model"),
-                         embedder=conf.get("embedder"), timings=old_extra.get("timings_s") or {},
-                         task_stats=old_extra.get("task_stats") or {},
-                         outcome={k: old[k] for k in ("complete", "calls", "cost") if isinstance(old, dict) and k in old})
+    return conf
+
+
+def combined_table(runs: Sequence[str | Path], *, metrics: Sequence[str] | None = None) -> dict[str, Any]:
+    """Table 2 over the focal papers of several axioms runs of one benchmark.
+
+    The default benchmark can be split over run folders (``--task`` per folder, run side
+    by side); this puts them back together: the pass rates of
+    :func:`~noveval.benchmarks.axioms.run.table` over the union of their ``per_item.jsonl``
+    rows (a torn last line is skipped), so a metric scored with several seeds gets
+    mean ± SD over seeds. The runs must agree on every setting that changes the
+    table's metrics (focal papers per task, seed, pool rules, embedder, paraphrase model
+    and prompt; RND's P/Q, SemNovel's and FastTextLOF's settings only when that metric is
+    in the table); they may differ in tasks, metrics and ``--jobs``.
+
+    Args:
+        runs: One or more axioms run folders.
+        metrics: Metrics to tabulate (any case); default: those every run scored.
+
+    Returns:
+        ``{"table": ..., "metrics": [...], "runs": [{"path", "tasks", "items"}], "items": n}``
+        where ``table`` is :func:`~noveval.benchmarks.axioms.run.table`'s dict (pass
+        rates in %, 0-100, higher is better).
+
+    Raises:
+        InputError: no run; a folder given twice or not an axioms run; a metric some run did not
+            score; runs whose settings differ (names the key and both values); a focal
+            paper in two runs (names the file, line and ``id``).
+    """
+    from noveval.benchmarks.axioms.run import METRIC_ORDER, table
+    from noveval.errors import InputError
+    from noveval.io import complete_rows
+
+    if not runs:
+        raise InputError(None, None, None, "give at least one axioms run folder")
+    folders = [Path(r) for r in runs]
+    resolved = [f.resolve() for f in folders]
+    for i, f in enumerate(folders):
+        if resolved[i] in resolved[:i]:
+            raise InputError(f, None, None, "given twice: give each run folder once")
+    confs = [_axioms_config(f) for f in folders]
+    common = [m for m in METRIC_ORDER if all(m in c.get("metrics", []) for c in confs)]
+    chosen = metric_names(list(metrics)) if metrics else common
+    for m in chosen:
+        for f, c in zip(folders, confs, strict=True):
+            if m not in c.get("metrics", []):
+                raise InputError(f / "config.json", None, "metrics", f"{m} was not scored in this run "
+                                 f"(it has {', '.join(c.get('metrics', [])) or 'none'})")
+    if not chosen:
+        raise InputError(None, None, "--metric", "the runs have no metric in common")
+    ignored = set(_PER_RUN_KEYS).union(*(keys for m, keys in _METRIC_KEYS.items() if m not in chosen))
+    first = confs[0]
+    for f, c in zip(folders[1:], confs[1:], strict=True):
+        for key in sorted((set(first) | set(c)) - ignored):
+            if first.get(key) != c.get(key):
+                raise InputError(f / "config.json", None, f"config.{key}", f"{c.get(key)!r} here but "
+                                 f"{first.get(key)!r} in {folders[0]}: not one benchmark")
+    rows: list[dict] = []
+    seen: dict[str, tuple[Path, int]] = {}
+    summary = []
+    for f in folders:
+        path = f / "per_item.jsonl"
+        got = []
+        for line, text in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+            for r in complete_rows(text):  # a torn or blank line gives none
+                if r["id"] in seen:
+                    other, other_line = seen[r["id"]]
+                    raise InputError(path, line, "id", f"focal paper {r['id']!r} is also in {other}:{other_line}")
+                seen[r["id"]] = (path, line)
+                got.append(r)
+        rows.extend(got)
+        summary.append({"path": str(f), "tasks": sorted({r["task"] for r in got}), "items": len(got)})
+    return {"table": table(rows, chosen), "metrics": chosen, "runs": summary, "items": len(rows)}
