@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from noveval.benchmarks.axioms.axioms import AXIOMS
+from noveval.benchmarks.axioms.axioms import AXIOMS, seed_agreement
 from noveval.benchmarks.axioms.pools import (
     AX56_RULES,
     SAMPLE_TASKS,
@@ -56,6 +56,23 @@ def test_table_reports_mean_and_sd_over_seeds():
     md = format_table(tab, ["Yin", "SemNovel"])
     assert "| All | SemNovel | 67 ± 38 |" in md and "| All | Yin | 50 |" in md
     assert "mean ± SD over seeds 0, 1, 2" in md
+    # Ax1 seeds per paper: (T,T,F) (F,T,F) (T,T,T) (T,T,F): only t2::0 is unanimous -> 1 of 4
+    assert tab["seed_agreement"]["SemNovel"]["Ax1"] == (0.25, 4)
+    assert tab["seed_agreement"]["SemNovel"]["all"] == (0.25, 4) and tab["seed_agreement"]["SemNovel"]["Ax2"] == (None, 0)
+    assert "every seed decides alike on 25.0% of 4 checks (Ax1 25%)" in md
+
+
+def test_seed_agreement_counts_checks_every_seed_decided():
+    rows = [
+        {"0": {"Ax1": True, "Ax4": False}, "1": {"Ax1": True, "Ax4": True}, "2": {"Ax1": True, "Ax4": None}},
+        {"0": {"Ax1": False, "Ax4": True}, "1": {"Ax1": True, "Ax4": True}, "2": {"Ax1": False, "Ax4": True}},
+        {"0": {"Ax7": True}},  # one seed: a decided check agrees with itself
+    ]
+    got = seed_agreement(rows)
+    # Ax1: rows 1 (alike) and 2 (split) -> 1/2; Ax4: row 1 has a None seed (left out), row 2 alike -> 1/1
+    assert got["Ax1"] == (0.5, 2) and got["Ax4"] == (1.0, 1) and got["Ax7"] == (1.0, 1)
+    assert got["all"] == (0.75, 4) and got["Ax2"] == (None, 0)
+    assert seed_agreement([]) == {a: (None, 0) for a in (*AXIOMS, "all")}
 
 
 def test_fulltext_quota():

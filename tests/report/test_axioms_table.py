@@ -42,3 +42,7 @@ def test_metric_scored_with_several_seeds_shows_mean_and_sd():
     assert rows["ML · SemNovel"][0].ci == "± 2.5 (SD, 3 seeds)" and rows["ML · SemNovel"][1].ci == ""
     assert rows["All · SemNovel"][0].ci == "± 1.2 (SD, 3 seeds)" and rows["All · SemNovel"][1].ci == "± 0.5 (SD, 3 seeds)"
     assert rows["All · Yin"][0].ci == "" and rows["All · SemNovel"][0].text == "40.0"
+    assert "seeds make the same" not in t.caption  # a run written before seed agreement existed
+    table["seed_agreement"] = {"SemNovel": {"Ax1": [0.75, 8], "all": [0.75, 8]}}  # as read back from JSON
+    (t,), _ = axioms_tables([_run(table)])
+    assert "SemNovel: all 3 seeds make the same pass/fail decision on 75.0% of 8 checks." in t.caption

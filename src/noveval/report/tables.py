@@ -181,10 +181,14 @@ def axioms_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
             group = [c for name, c in rows if name.startswith(f"{field} · ")]
             for j in range(len(cols)):
                 mark_best([c[j] for c in group], lower=False)
-        tables.append(Table(f"Table 2 — axiom pass rates (%), {r.label}", cols, rows,
-                            caption="Rows: field · novelty metric; Avg = mean over applicable checks; "
-                                    "– = check not applicable or no items; best metric per field in bold.",
-                            kind="paper"))
+        caption = ("Rows: field · novelty metric; Avg = mean over applicable checks; "
+                   "– = check not applicable or no items; best metric per field in bold.")
+        for metric, agree in (tab.get("seed_agreement") or {}).items():
+            share, n = agree["all"]
+            if share is not None:
+                caption += (f" {metric}: all {len(tab['seeds'][metric])} seeds make the same pass/fail "
+                            f"decision on {100 * share:.1f}% of {n} checks.")
+        tables.append(Table(f"Table 2 — axiom pass rates (%), {r.label}", cols, rows, caption=caption, kind="paper"))
     return tables, gaps
 
 

@@ -85,6 +85,34 @@ def agreement(a: Mapping[str, Mapping[str, bool | None]],
     return {k: ((same[k] / n[k]) if n.get(k) else None, n.get(k, 0)) for k in (*AXIOMS, "all")}
 
 
+def seed_agreement(decisions: Sequence[Mapping[str, Mapping[str, bool | None]]]) -> dict[str, tuple[float | None, int]]:
+    """How often a seeded metric's pass/fail decision survives a change of seed.
+
+    Not in the paper (issue 14, item 9: SemNovel's t-SNE map depends on its seed). A check
+    of one focal paper counts when every seed decided it; it agrees when all seeds decided
+    it alike. With one seed every decided check agrees.
+
+    Args:
+        decisions: per focal paper, seed -> axiom -> decision (a ``per_item.jsonl`` row's
+            ``by_seed[metric][seed]["checks"]``).
+
+    Returns:
+        axiom -> (share of checks all seeds decide alike in [0, 1], best 1; checks counted),
+        plus ``"all"`` over every axiom; the share is None when nothing was counted.
+    """
+    same: dict[str, int] = {}
+    n: dict[str, int] = {}
+    for by_seed in decisions:
+        for ax in AXIOMS:
+            ds = [checks.get(ax) for checks in by_seed.values()]
+            if not ds or any(d is None for d in ds):
+                continue
+            for k in (ax, "all"):
+                n[k] = n.get(k, 0) + 1
+                same[k] = same.get(k, 0) + (len(set(ds)) == 1)
+    return {k: ((same[k] / n[k]) if n.get(k) else None, n.get(k, 0)) for k in (*AXIOMS, "all")}
+
+
 def compare_runs(rows_a: Sequence[Mapping], rows_b: Sequence[Mapping]) -> dict[str, dict[str, tuple[float | None, int]]]:
     """:func:`agreement` of every metric two runs share, over the focal papers both hold.
 

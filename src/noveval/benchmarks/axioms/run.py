@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from noveval.benchmarks.axioms.axioms import AXIOMS, decide
+from noveval.benchmarks.axioms.axioms import AXIOMS, decide, seed_agreement
 from noveval.benchmarks.axioms.pools import (
     DEFAULT_TASKS,
     FocalItem,
@@ -296,7 +296,9 @@ def table(rows: Sequence[dict], metrics: Sequence[str]) -> dict:
     A metric scored with several seeds (``by_seed`` in the rows) gets the whole table once
     per seed; its cells are the mean over seeds, ``sd`` holds the sample standard deviation
     over seeds (same shape: ``sd["by_field"][field][metric]``, ``sd["overall"][metric]``),
-    ``per_seed[metric][seed]`` the overall row of each seed and ``seeds[metric]`` the seeds.
+    ``per_seed[metric][seed]`` the overall row of each seed, ``seeds[metric]`` the seeds and
+    ``seed_agreement[metric]`` :func:`~noveval.benchmarks.axioms.axioms.seed_agreement` over
+    all rows (axiom -> (share of checks every seed decides alike, checks)).
     """
     tasks: dict[str, str] = {}
     for r in rows:
@@ -308,6 +310,7 @@ def table(rows: Sequence[dict], metrics: Sequence[str]) -> dict:
     sd: dict = {g: {} for g in groups}
     per_seed: dict = {}
     seeds_of: dict = {}
+    stable: dict = {}
     for m in metrics:
         seeds = _seeds(rows, m)
         task_cells: dict[str, list[dict]] = {t: [] for t in tasks}
@@ -338,6 +341,7 @@ def table(rows: Sequence[dict], metrics: Sequence[str]) -> dict:
         if seeds != [None]:
             seeds_of[m] = seeds
             per_seed[m] = dict(zip([str(s) for s in seeds], group_cells["__all__"], strict=True))
+            stable[m] = seed_agreement([{str(s): _checks(r, m, s) for s in seeds} for r in rows])
     out = {
         "columns": [*AXIOMS, "Avg"],
         "by_task": by_task,
@@ -349,6 +353,7 @@ def table(rows: Sequence[dict], metrics: Sequence[str]) -> dict:
         out["seeds"] = seeds_of
         out["sd"] = {"by_field": {f: sd[f] for f in fields}, "overall": sd["__all__"]}
         out["per_seed"] = per_seed
+        out["seed_agreement"] = stable
     return out
 
 
@@ -374,8 +379,14 @@ def format_table(tab: dict, metrics: Sequence[str]) -> str:
             lines.append(f"| {f} | {m} | " + " | ".join(vals) + " |")
     if tab.get("seeds"):
         lines.append("")
-        lines.extend(f"{m}: mean ± SD over seeds {', '.join(str(s) for s in ss)}"
-                     for m, ss in tab["seeds"].items())
+        for m, ss in tab["seeds"].items():
+            line = f"{m}: mean ± SD over seeds {', '.join(str(s) for s in ss)}"
+            agree = (tab.get("seed_agreement") or {}).get(m)
+            if agree and agree["all"][0] is not None:
+                per = ", ".join(f"{a} {100 * agree[a][0]:.0f}%" for a in AXIOMS if agree[a][0] is not None)
+                line += (f"; every seed decides alike on {100 * agree['all'][0]:.1f}% of "
+                         f"{agree['all'][1]} checks ({per})")
+            lines.append(line)
     return "\n".join(lines)
 
 
