@@ -72,17 +72,7 @@ def agreement(a: Mapping[str, Mapping[str, bool | None]],
         axiom -> (fraction of equal decisions in [0, 1], best 1; checks compared), plus
         ``"all"`` over every axiom; the fraction is None when nothing was compared.
     """
-    same: dict[str, int] = {}
-    n: dict[str, int] = {}
-    for iid in a.keys() & b.keys():
-        for ax in AXIOMS:
-            x, y = a[iid].get(ax), b[iid].get(ax)
-            if x is None or y is None:
-                continue
-            for k in (ax, "all"):
-                n[k] = n.get(k, 0) + 1
-                same[k] = same.get(k, 0) + (x == y)
-    return {k: ((same[k] / n[k]) if n.get(k) else None, n.get(k, 0)) for k in (*AXIOMS, "all")}
+    return seed_agreement([{"a": a[iid], "b": b[iid]} for iid in a.keys() & b.keys()])
 
 
 def seed_agreement(decisions: Sequence[Mapping[str, Mapping[str, bool | None]]]) -> dict[str, tuple[float | None, int]]:
@@ -90,7 +80,7 @@ def seed_agreement(decisions: Sequence[Mapping[str, Mapping[str, bool | None]]])
 
     Not in the paper (issue 14, item 9: SemNovel's t-SNE map depends on its seed). A check
     of one focal paper counts when every seed decided it; it agrees when all seeds decided
-    it alike. With one seed every decided check agrees.
+    it alike. With one seed every decided check agrees; with two it is :func:`agreement`.
 
     Args:
         decisions: per focal paper, seed -> axiom -> decision (a ``per_item.jsonl`` row's
