@@ -61,20 +61,59 @@ def test_every_registered_system_is_in_this_table() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_registry_entry_is_whole(name: str) -> None:
+    from noveval.benchmarks import Benchmark, resolve
+    from noveval.options import RunOptions
+
     b = BENCHMARKS[name]
-    importlib.import_module(b.package)
-    cli = importlib.import_module(b.cli)
-    assert callable(cli.run) and callable(cli.score), "every system has `noveval run/score <name>`"
+    pkg = importlib.import_module(b.package)
+    assert isinstance(pkg.BENCHMARK, Benchmark) and pkg.BENCHMARK.name == name
+    assert b.title and b.summary, "every system has a title and a summary for the report"
     about = b.about
-    assert about is not None and about.task and about.needs, "every system has its prose for `noveval benchmarks`"
-    from importlib.resources import files
+    assert about.task and about.needs and about.data, "every system has its prose for `noveval benchmarks`"
+    assert callable(b.run_fn()) and callable(b.score_fn())
+    if not b.legacy:
+        assert issubclass(b.options, RunOptions), "the options class extends the shared run options"
+        assert callable(pkg.run) and callable(pkg.score), "every system package exports run and score"
+        if b.data_option is not None:
+            assert b.data_option in b.options.model_fields
+    for ref in (b.demo, b.score_command, b.commands):
+        if ref is not None:
+            assert resolve(ref) is not None
+    from noveval.prompts import packages
 
-    from noveval.prompts import PROMPT_PACKAGES
+    if b.has_prompts:
+        assert packages().get(name) == b.package, "the prompt catalogue must find the system's templates"
 
-    if files(b.package).joinpath("prompts").is_dir():
-        assert PROMPT_PACKAGES.get(name) == b.package, "the prompt catalogue must find the system's templates"
-    if b.api is not None:
-        assert b.entry("run") is not None and b.entry("score") is not None
+
+GENERIC_RUN_PARAMS = {"out", "model", "json_out"}
+"""Parameters of every generated ``run <name>`` that are not run options (where to write, which model, how to print)."""
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if not BENCHMARKS[n].legacy])
+def test_cli_run_options_are_the_options_fields(name: str) -> None:
+    """`noveval run <name>` has exactly the options model's fields, with their flags; the Python API accepts each."""
+    import typer
+
+    from noveval.benchmarks._runner import parse_options
+    from noveval.options import flags_of
+
+    b = BENCHMARKS[name]
+    group = typer.main.get_command(app)
+    cmd = group.commands["run"].commands[name]  # type: ignore[attr-defined]
+    params = {p.name: p for p in cmd.params if p.name != "help"}
+    assert set(params) - GENERIC_RUN_PARAMS == set(b.options.model_fields), "no option may exist on one side only"
+    for field in b.options.model_fields:
+        declared = flags_of(b.options, field)
+        got = [*params[field].opts, *params[field].secondary_opts]
+        assert declared[0].split("/")[0] in got, (field, declared, got)
+    # every option the CLI accepts, given to the Python API with its CLI default (or a value it accepts)
+    values = {f: params[f].default for f in b.options.model_fields if params[f].default is not None}
+    required = [f for f, info in b.options.model_fields.items() if info.is_required()]
+    for f in required:
+        values[f] = "x.jsonl"
+    opts = parse_options(b, values)
+    assert type(opts) is b.options
+    assert set(opts.model_dump()) == set(params) - GENERIC_RUN_PARAMS
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -91,7 +130,7 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(name: str, tmp_path: P
 
 
 @pytest.mark.integration
-@pytest.mark.parametrize("name", [n for n in NAMES if BENCHMARKS[n].api is not None])
+@pytest.mark.parametrize("name", NAMES)
 def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> None:
     from noveval.io import read_json
     from noveval.models.calls import ledger_scope
@@ -119,15 +158,15 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
         data = tmp_path / "prompts.jsonl"
         data.write_text(json.dumps({"id": "a", "prompt": "Say yes.", "reference": "yes"}) + "\n"
                         + json.dumps({"id": "b", "prompt": "Say no."}) + "\n", encoding="utf-8")
-        options, score_kw = {"max_tokens": 8}, {"data": data}
+        options = {"max_tokens": 8}
     out = tmp_path / "run"
-    folder = noveval.run(name, model="local", out=out, data=data, options=options)
+    folder = noveval.run(name, model="local", out=out, data=data, options=options).path
     # a call that failed in the first run (e.g. a timeout on a loaded machine) is redone on the
     # re-run by design; every call that succeeded is recorded and must not be made again
     record = folder / "calls.json"
     failed_first = (read_json(record).get("last") or {}).get("failed", 0) if record.exists() else 0
     with ledger_scope() as ledger:
-        assert noveval.run(name, model="local", out=out, data=data, options=options) == folder
+        assert noveval.run(name, model="local", out=out, data=data, options=options).path == folder
     assert ledger.totals()["requests"] <= failed_first, (
         f"a re-run may only redo the {failed_first} failed calls of the first run")
     with ledger_scope() as ledger:

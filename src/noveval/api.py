@@ -1,42 +1,35 @@
 """The public Python API: ``noveval.run``, ``noveval.score``, ``noveval.load_run``, ``noveval.read_scores``.
 
-One call per step, the same for every system that has Python entry points (the
-registry, :mod:`noveval.benchmarks`, says which)::
+One call per step, the same for every registered system::
 
     import noveval
-    folder = noveval.run("rinobench", model="local", out="runs/rino", options={"limit": 2})
-    scores = noveval.score(folder)        # from the saved outputs alone -> Scores
-    results = noveval.load_run(folder)    # per-item and score tables (pandas)
+    run = noveval.run("rinobench", model="local", out="runs/rino", options={"limit": 2})
+    scores = noveval.score(run)           # from the saved outputs alone -> Scores
+    results = noveval.load_run(run)       # per-item and score tables (pandas)
 
-:func:`run` and :func:`score` dispatch to the system's ``contract`` module;
+:func:`run` goes through the one run path (:func:`noveval.benchmarks._runner.run_benchmark`:
+endpoint check, budget, batch, completeness) and returns a :class:`~noveval.runs.Run`;
+:func:`score` recomputes a run folder's scores and returns :class:`~noveval.scores.Scores`;
 :func:`read_scores` types any run folder's ``scores.json`` (every system, old folders
 too); :func:`load_run` is :func:`noveval.export.load_run`.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from noveval.export import RunResults, load_run
+from noveval.models.chat import ChatClientProtocol
+from noveval.runs import Run
 from noveval.scores import MetricValue, Scores, read_scores
 
-__all__ = ["MetricValue", "RunResults", "Scores", "load_run", "read_scores", "run", "score"]
+__all__ = ["MetricValue", "Run", "RunResults", "Scores", "load_run", "read_scores", "run", "score"]
 
 
-def _entry(name: str, which: str) -> Any:
-    from noveval.benchmarks import get
-    from noveval.errors import ConfigError
-
-    fn = get(name).entry(which)
-    if fn is None:
-        raise ConfigError(f"{name} has no Python '{which}' entry point yet; use the CLI: noveval {which} {name} --help "
-                          "(noveval.read_scores reads any run folder's scores)")
-    return fn
-
-
-def run(benchmark: str, model: str | Any = "local", out: str | Path = "runs/noveval", *,
-        data: str | Path | None = None, options: Any = None) -> Path:
+def run(benchmark: str, model: str | ChatClientProtocol = "local", out: str | os.PathLike[str] = "runs/noveval", *,
+        data: str | os.PathLike[str] | None = None, options: Any = None) -> Run:
     """Run a registered benchmark with a model; resumable (a second call with the same settings makes no model call).
 
     Args:
@@ -44,27 +37,43 @@ def run(benchmark: str, model: str | Any = "local", out: str | Path = "runs/nove
         model: Model spec (``"local"`` is the bundled SmolLM2-135M; ``"openai/gpt-4o"``, ...)
             or a ready chat client.
         out: Run folder.
-        data: The system's input file or ``hf:NAME[:SPLIT]`` (None: its shipped sample).
-        options: The system's options object (e.g.
-            :class:`noveval.benchmarks.rinobench.contract.RINoBenchOptions`) or a dict of its fields.
+        data: The system's input file or ``hf:NAME[:SPLIT]`` (fills its data option; None:
+            the option's own value, else its shipped sample).
+        options: The system's options object (``noveval.benchmarks.BENCHMARKS[name].options``,
+            e.g. :class:`~noveval.benchmarks.rinobench.options.RINoBenchOptions`) or a dict of
+            its fields: exactly the options of ``noveval run <name>`` (``--max-tokens`` is
+            ``max_tokens``).
 
     Returns:
-        The run folder (``config.json``, ``predictions.jsonl``, ``scores.json`` when gold is present).
+        The :class:`~noveval.runs.Run` (``.path``, ``.complete``, ``.scores``; ``os.fspath``
+        gives the folder).
 
     Raises:
         InputError: an unknown benchmark, a bad option (``options.<field>``), a bad input file.
-        ConfigError: a model spec that cannot work, or a system without a Python entry point.
+        ConfigError: a model spec that cannot work (an endpoint that fails its check).
+        IncompleteRun: model calls failed (``options.allow_failures``: returned instead).
+        BudgetStopped: ``options.max_cost`` reached (resumable).
     """
-    return Path(_entry(benchmark, "run")(model, out, data=data, options=options))
+    from noveval.benchmarks import get
+    from noveval.benchmarks._runner import run_benchmark
+
+    bench = get(benchmark)
+    if bench.legacy:  # transitional: a system whose options are not on the declaration yet
+        import importlib
+
+        contract = importlib.import_module(f"{bench.package}.contract")
+        path = Path(contract.run(model, out, data=data, options=options))
+        return Run(path, bench.name, complete=True, folders=(path,))
+    return run_benchmark(bench, model, out, data=data, options=options)
 
 
-def score(run: str | Path, **options: Any) -> Scores:
+def score(run: str | os.PathLike[str], *, options: Any = None, **legacy: Any) -> Scores:
     """Score a run folder from its saved outputs alone (the system is read from its ``config.json``).
 
     Args:
-        run: The run folder.
-        **options: The system's scoring options (e.g. ``judge=`` for RINoBench's
-            justification metrics, ``data=`` for chat's references).
+        run: The run folder (or the :class:`~noveval.runs.Run` of :func:`run`).
+        options: The system's scoring options (``BENCHMARKS[name].score_options``, e.g.
+            ``{"judge": "openai/gpt-4o"}`` for RINoBench's justification metrics) or None.
 
     Returns:
         The typed :class:`~noveval.scores.Scores` (``metrics[name].mean/ci_low/ci_high/n``,
@@ -73,6 +82,8 @@ def score(run: str | Path, **options: Any) -> Scores:
     Raises:
         InputError: not a run folder, or the system cannot score it.
     """
+    from noveval.benchmarks import get
+    from noveval.benchmarks._runner import score_benchmark
     from noveval.errors import InputError
     from noveval.io import read_json
 
@@ -83,4 +94,12 @@ def score(run: str | Path, **options: Any) -> Scores:
     name = cfg.get("benchmark") if isinstance(cfg, dict) else None
     if not isinstance(name, str):
         raise InputError(cfg_path, None, "benchmark", "the run does not say which benchmark made it")
-    return read_scores(_entry(name, "score")(run, **options))
+    bench = get(name)
+    if bench.legacy:  # transitional
+        import importlib
+
+        contract = importlib.import_module(f"{bench.package}.contract")
+        return read_scores(contract.score(Path(run), **(options or {}), **legacy))
+    if legacy:
+        raise InputError(None, None, f"options.{next(iter(legacy))}", "give scoring options as options={...}")
+    return read_scores(score_benchmark(bench, Path(run), options))

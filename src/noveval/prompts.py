@@ -50,7 +50,6 @@ from noveval.errors import InputError
 
 __all__ = [
     "SystemPrompts",
-    "PROMPT_PACKAGES",
     "SUFFIX",
     "PromptTemplate",
     "Rendered",
@@ -69,19 +68,6 @@ __all__ = [
 
 log = logging.getLogger("noveval")
 
-PROMPT_PACKAGES: dict[str, str] = {
-    "novbench": "noveval.benchmarks.novbench",
-    "rinobench": "noveval.benchmarks.rinobench",
-    "focus": "noveval.benchmarks.focus",
-    "claimcheck": "noveval.benchmarks.claimcheck",
-    "axioms": "noveval.benchmarks.axioms",
-    "check": "noveval.check",
-    "index": "noveval.index",
-    "validate": "noveval.benchmarks.validate",
-    "novelty-pairs": "noveval.benchmarks.pairs",
-}
-"""System name -> package whose ``prompts/`` folder holds its templates."""
-
 SUFFIX = ".txt"
 """The one file suffix of templates (shipped and overrides)."""
 
@@ -93,12 +79,27 @@ USER_HEADER = "### user"
 
 
 def packages() -> dict[str, str]:
-    """System name -> package holding its ``prompts/`` folder: the prompt catalogue.
+    """System or tool name -> package holding its ``prompts/`` folder: the prompt catalogue.
 
-    Every function here looks systems up through this one function, so a registry can
-    feed the catalogue (today it is :data:`PROMPT_PACKAGES`).
+    Every registered system (:func:`noveval.registry.packages`, plugins included) and the
+    tools (``check``, ``index``) whose package ships a ``prompts/`` folder. Every function
+    here looks systems up through this one function.
     """
-    return dict(PROMPT_PACKAGES)
+    import importlib.util
+
+    from noveval.registry import TOOLS
+    from noveval.registry import packages as systems
+
+    out = {}
+    for name, package in {**systems(), **TOOLS}.items():
+        try:
+            spec = importlib.util.find_spec(package)
+        except ModuleNotFoundError:
+            continue
+        locs = list(spec.submodule_search_locations or []) if spec is not None else []
+        if any((Path(loc) / "prompts").is_dir() for loc in locs):
+            out[name] = package
+    return out
 
 
 def override_dir() -> Path | None:

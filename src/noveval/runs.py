@@ -23,13 +23,15 @@ import hashlib
 import json
 import platform
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from noveval._version import __version__
 from noveval.errors import InputError
 from noveval.io import append_jsonl, make_dir, read_json, to_jsonable, write_json, write_jsonl
 from noveval.models.chat import ChatClientProtocol
+from noveval.scores import Scores, read_scores
 
 T = TypeVar("T")
 
@@ -316,3 +318,57 @@ async def run_items(
     if stopped:
         raise stopped[0]
     return rows
+
+
+@runtime_checkable
+class RunGroup(Protocol):
+    """Run folders one run made together and shows as one (``run rinobench --prompt-variants``).
+
+    The runner marks each folder complete or incomplete like any run folder; the CLI then
+    prints ``summary()`` (``--json``: ``to_dict()``) instead of one summary per folder.
+    """
+
+    @property
+    def run_dirs(self) -> list[Path]:
+        """The run folders."""
+        ...
+
+    def summary(self) -> str:
+        """The terminal view of the whole group."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--json`` view of the whole group."""
+        ...
+
+
+@dataclass(frozen=True)
+class Run:
+    """What :func:`noveval.run` returns: the run folder(s) and how the run ended.
+
+    ``os.fspath(run)`` is its folder, so a :class:`Run` goes wherever a path does
+    (``noveval.score(run)``, ``noveval.load_run(run)``, ``Path(run)``).
+
+    Attributes:
+        path: The run folder (for a group: the folder holding the group's folders).
+        benchmark: The system that made it.
+        complete: False when model calls failed for good or a budget stopped the run.
+        folders: Every run folder written (one, or a group's several).
+        stopped: Why the run stopped early (``"budget"``), else None.
+        group: The group view when the run made several folders shown as one, else None.
+    """
+
+    path: Path
+    benchmark: str
+    complete: bool
+    folders: tuple[Path, ...] = ()
+    stopped: str | None = None
+    group: RunGroup | None = None
+
+    def __fspath__(self) -> str:
+        return str(self.path)
+
+    @property
+    def scores(self) -> Scores:
+        """The run's ``scores.json``, typed (raises :class:`InputError` when it has none)."""
+        return read_scores(self.path)

@@ -14,6 +14,8 @@ Pure: no model, no file format of its own.
 from __future__ import annotations
 
 import math
+import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,14 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from noveval.errors import InputError
 
-__all__ = ["MetricValue", "Scores", "read_scores"]
+__all__ = ["MetricValue", "Scores", "lower_is_better_by_name", "read_scores"]
+
+_LOWER = re.compile(r"(mae|absolute_error|error|kl|hallucination|unparseable|loss|fail|perplexity)", re.I)
+
+
+def lower_is_better_by_name(name: str) -> bool:
+    """Guess a metric's direction from its name (errors, KL, hallucination, failures: lower is better)."""
+    return bool(_LOWER.search(name))
 
 
 class MetricValue(BaseModel):
@@ -96,7 +105,7 @@ class Scores(BaseModel):
         return self.model_dump(mode="json", exclude_unset=True)
 
 
-def read_scores(source: str | Path | dict[str, Any]) -> Scores:
+def read_scores(source: str | os.PathLike[str] | dict[str, Any]) -> Scores:
     """The :class:`Scores` of a run folder, a ``scores.json`` file, or a scores dict.
 
     Raises:

@@ -152,7 +152,7 @@ def _write(path, rows):
 
 
 def test_report_shows_protocol_and_judge(tmp_path, corpus):
-    from noveval.report.tables import claimcheck_tables
+    from noveval.benchmarks.claimcheck.views import claimcheck_tables
 
     out, _ = run("wle", tmp_path, FakeClient(reply), corpus=corpus, options=TaskOptions(protocol="paper"), seeds=[0, 42])
     score_run(out, bertscore=False)

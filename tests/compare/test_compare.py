@@ -35,7 +35,7 @@ def _scored(tmp: Path, name: str, gold: Path, preds: list[int | None]) -> Path:
     p = tmp / f"{name}.json"
     p.write_text(json.dumps([{"reasoning": "r", "novelty_score": s} for s in preds]), encoding="utf-8")
     out = tmp / name
-    rinobench.score(p, gold, out=out, progress=False, n_resamples=50)
+    rinobench.score_predictions(p, gold, out=out, n_resamples=50)
     return out
 
 

@@ -29,7 +29,7 @@ def test_released_predictions_compare(data_dir: Path, tmp_path: Path) -> None:
     runs = {}
     for m in ("Llama-3.3-70B-Instruct", "o3-2025-04-16", "gpt-5-2025-08-07"):
         runs[m] = tmp_path / m
-        rinobench.score(files[m], gold, out=runs[m], progress=False, n_resamples=20)
+        rinobench.score_predictions(files[m], gold, out=runs[m], n_resamples=20)
     low, mid, top = (runs[m] for m in ("Llama-3.3-70B-Instruct", "o3-2025-04-16", "gpt-5-2025-08-07"))
 
     c = compare_runs([low, top], n_resamples=2000, n_permutations=2000)

@@ -5,10 +5,11 @@ Layers, bottom to top (docs/internals.md):
 0. pure: ``errors, io, records, scores, corpus, metrics/, novelty/, prompts, progress, settings, ...``
 1. model backends and run folders: ``models/``, ``runs`` (a run folder records the call ledger)
 2. the corpus index: ``index/``
-3. systems: ``benchmarks/``, ``check/``
-4. presentation: ``report/``, ``export``, ``compare/``, ``cli/``, every ``*.cli`` module (a system's
-   command-line glue lives beside it but belongs to the CLI layer), and the public API
-   in ``noveval/__init__``.
+3. systems: ``benchmarks/``, ``check/``, and ``compare/`` (comparing runs item by item; a run of
+   prompt variants compares its sub-runs)
+4. presentation: ``report/``, ``export``, ``cli/``, every ``*.cli`` and ``*.views``
+   module (a system's command-line glue and report views live beside it but belong to the
+   presentation layer), and the public API in ``noveval/__init__``.
 
 Every import counts, also the lazy ones inside functions: a lazy import is still a
 dependency. A module may import its own layer or lower ones.
@@ -26,10 +27,11 @@ PKG = Path(noveval.__file__).parent
 LAYERS: dict[str, int] = {
     "_version": 0, "errors": 0, "settings": 0, "quiet": 0, "progress": 0, "io": 0, "hfdata": 0,
     "records": 0, "corpus": 0, "metrics": 0, "novelty": 0, "prompts": 0, "samples": 0, "scores": 0,
+    "registry": 0, "options": 0,
     "models": 1, "runs": 1,
     "index": 2,
-    "benchmarks": 3, "check": 3,
-    "report": 4, "export": 4, "compare": 4, "cli": 4, "api": 4, "": 4,
+    "benchmarks": 3, "check": 3, "compare": 3,
+    "report": 4, "export": 4, "cli": 4, "api": 4, "": 4,
 }
 TOP = 4
 
@@ -44,7 +46,7 @@ def _module_name(path: Path) -> str:
 def layer_of(module: str) -> int:
     """Layer of a ``noveval...`` module name (KeyError for a top-level name not in LAYERS)."""
     parts = module.split(".")
-    if parts[-1] == "cli" and len(parts) > 2:
+    if parts[-1] in ("cli", "views") and len(parts) > 2:
         return TOP
     return LAYERS[parts[1] if len(parts) > 1 else ""]
 

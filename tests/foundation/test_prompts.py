@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 from noveval.cli.main import app
 from noveval.errors import InputError
 from noveval.prompts import (
-    PROMPT_PACKAGES,
     check_overrides,
     export_prompts,
     list_prompts,
@@ -166,7 +165,7 @@ def test_unknown_system_or_template() -> None:
 # ----------------------------------------------------------------------------- catalogue
 def test_every_system_ships_templates_in_the_one_layout() -> None:
     systems = {b for b, _, _ in list_prompts()}
-    assert systems == set(PROMPT_PACKAGES)
+    assert systems == set(packages())
     for system, fname, _ in list_prompts():
         assert fname.endswith(".txt"), fname
         t = load(system, fname)

@@ -67,8 +67,8 @@ def test_cli_run_and_score_samples_rag(tmp_path, cli):
     assert f"Relevance embedder: local/{name}" in r.output and "Coverage embedder:" in r.output
     assert again["metrics"]["relevance"]["mean"] == pytest.approx(scores["metrics"]["relevance"]["mean"], abs=1e-5)
     assert again["extra"]["clarity_comparable_to_paper"] is None  # no perplexity: paper Clarity not computed
+    from noveval.benchmarks.novbench.views import novbench_tables
     from noveval.report.load import load_run
-    from noveval.report.tables import novbench_tables
 
     [table], _ = novbench_tables([load_run(out)])
     assert f"Relevance embedder: local/{name}" in table.caption and "Eq. 7" in table.caption

@@ -166,13 +166,14 @@ def test_always_A_model_over_http_scores_chance_with_full_position_bias(tmp_path
     asked: list[str] = []
 
     def always_a(prompt: str) -> dict:
-        asked.append(prompt)
+        if prompt != "Reply with OK.":  # the endpoint check before the first item
+            asked.append(prompt)
         return {"more_novel": "A"}
 
     with FakeOpenAIServer(responder=always_a) as server:
         model = f"openai-compatible/scripted@{server.base_url}"
-        opts = {"cache": None}
-        out = run("novelty-pairs", model=model, out=tmp_path / "run", options=opts)
+        opts = {"no_cache": True}
+        out = run("novelty-pairs", model=model, out=tmp_path / "run", options=opts).path
         assert len(asked) == 4  # 2 pairs x 2 orders
         with ledger_scope() as ledger:
             run("novelty-pairs", model=model, out=tmp_path / "run", options=opts)

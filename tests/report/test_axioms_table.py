@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
+from noveval.benchmarks.axioms.views import axioms_tables
 from noveval.report.model import RunData
-from noveval.report.tables import axioms_tables
 
 
 def _run(table: dict) -> RunData:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
@@ -18,8 +17,14 @@ def fake_benchmarks(monkeypatch: pytest.MonkeyPatch, make_rinobench_run):
     def bad(out_dir: Path, **_: object) -> list[Path]:
         raise RuntimeError("sample data missing")
 
-    mods = {"rinobench": SimpleNamespace(demo=good), "broken": SimpleNamespace(demo=bad), "chat": SimpleNamespace()}
-    monkeypatch.setattr("noveval.benchmarks.available", lambda: mods)
+    from dataclasses import replace
+
+    from noveval.benchmarks import BENCHMARKS
+
+    rino = BENCHMARKS["rinobench"]
+    mods = {"rinobench": replace(rino, demo=good), "broken": replace(rino, name="broken", demo=bad),
+            "chat": replace(BENCHMARKS["chat"], demo=None)}
+    monkeypatch.setattr(BENCHMARKS, "_entries", mods)
     yield mods
     logging.getLogger().handlers.clear()
 

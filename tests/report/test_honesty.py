@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
@@ -60,8 +59,12 @@ def demo_benchmarks(monkeypatch: pytest.MonkeyPatch, make_rinobench_run):
     def rino(out_dir: Path, **_: object) -> list[Path]:
         return [make_rinobench_run(Path(out_dir))]
 
-    mods = {"rinobench": SimpleNamespace(demo=rino)}
-    monkeypatch.setattr("noveval.benchmarks.available", lambda: mods)
+    from dataclasses import replace
+
+    from noveval.benchmarks import BENCHMARKS
+
+    mods = {"rinobench": replace(BENCHMARKS["rinobench"], demo=rino)}
+    monkeypatch.setattr(BENCHMARKS, "_entries", mods)
     yield mods
     logging.getLogger().handlers.clear()
 
@@ -79,9 +82,9 @@ def test_demo_marks_its_runs_and_ends_with_a_summary_and_the_report(demo_benchma
     assert lines[-1] == f"report: {html.resolve()}"
     scores = json.loads((tmp_path / "d" / "rinobench" / "rinobench-tiny" / "scores.json").read_text())
     assert scores["demo"]["data"] == "invented sample items shipped with noveval"
-    from noveval.benchmarks.catalog import CATALOG
+    from noveval.benchmarks import BENCHMARKS
 
-    assert scores["demo"]["notes"] == list(CATALOG["rinobench"].demo)  # the demo's caps, named
+    assert scores["demo"]["notes"] == list(BENCHMARKS["rinobench"].about.demo)  # the demo's caps, named
     assert scores["demo"]["notes"][0] == "2 of 4 invented ideas, 256 answer tokens; the same bundled model is the judge"
     assert scores["complete"] is True and scores["calls"]["requests"] == 0
     assert 'id="demo-banner"' in html.read_text()

@@ -22,8 +22,8 @@ def test_records_score_like_the_same_records_in_a_file(tmp_path: Path) -> None:
     preds = [{"reasoning": "r", "novelty_score": s} for s in (1, 3, 5, 2)][: len(gold)]
     f = tmp_path / "preds.json"
     f.write_text(json.dumps(preds))
-    from_file = rinobench.score(f, GOLD, progress=False, n_resamples=50)
-    from_list = rinobench.score(preds, gold, progress=False, n_resamples=50)
+    from_file = rinobench.score_predictions(f, GOLD, n_resamples=50)
+    from_list = rinobench.score_predictions(preds, gold, n_resamples=50)
     assert from_list["metrics"] == from_file["metrics"]
     # hand check: the mean absolute error over the sample's gold scores
     mae = sum(abs(p["novelty_score"] - g["novelty_score"]) for p, g in zip(preds, gold, strict=True)) / len(gold)
@@ -39,7 +39,7 @@ def test_records_score_like_the_same_records_in_a_file(tmp_path: Path) -> None:
 ])
 def test_bad_prediction_records_are_input_errors(preds: object, expected: str) -> None:
     with pytest.raises(InputError) as e:
-        rinobench.score(preds, GOLD, progress=False)  # type: ignore[arg-type]
+        rinobench.score_predictions(preds, GOLD)  # type: ignore[arg-type]
     assert str(e.value).startswith(expected)
 
 
@@ -47,10 +47,10 @@ def test_bad_gold_records_are_input_errors(tmp_path: Path) -> None:
     gold = _gold()
     gold[1] = {**gold[1], "novelty_score": None}
     with pytest.raises(InputError, match=r"^<in-memory records>: \[1\]\.novelty_score: gold score is missing"):
-        rinobench.score([{"novelty_score": 3}] * len(gold), gold, progress=False)
+        rinobench.score_predictions([{"novelty_score": 3}] * len(gold), gold)
     with pytest.raises(InputError, match=r"^<input>: items: must be a file path or a list of RINoBench item records, got dict"):
-        rinobench.score([{"novelty_score": 3}], {"a": 1}, progress=False)  # type: ignore[arg-type]
+        rinobench.score_predictions([{"novelty_score": 3}], {"a": 1})  # type: ignore[arg-type]
     out = tmp_path / "run"
     with pytest.raises(InputError):
-        rinobench.score([{"novelty_score": 3}], gold, out=out, progress=False)  # misaligned: 1 for 4
+        rinobench.score_predictions([{"novelty_score": 3}], gold, out=out)  # misaligned: 1 for 4
     assert not out.exists()  # nothing written

@@ -27,7 +27,7 @@ def test_score_with_local_judge(sample_gold: Path, tmp_path: Path) -> None:
     gold = tmp_path / "gold.json"
     gold.write_text(json.dumps(json.loads(sample_gold.read_text())[:2]))
     out = tmp_path / "run"
-    s = rinobench.score(_preds(tmp_path), gold, judge="local", out=out, progress=False, n_resamples=100)
+    s = rinobench.score_predictions(_preds(tmp_path), gold, judge="local", out=out, n_resamples=100)
     ev = s["extra"]["evaluation"]
     for name in JUSTIFICATION_METRICS:
         assert f"mean_{name}" in ev
@@ -47,7 +47,7 @@ def test_score_with_local_judge(sample_gold: Path, tmp_path: Path) -> None:
     if m["known_aspects_hallucination_rate"] is not None:
         assert 0.0 <= m["known_aspects_hallucination_rate"] <= 1.0
     # a second scoring of the same run is served from the judgments file: no new calls
-    s2 = rinobench.score(_preds(tmp_path), gold, judge="local", out=out, progress=False, n_resamples=100)
+    s2 = rinobench.score_predictions(_preds(tmp_path), gold, judge="local", out=out, n_resamples=100)
     assert s2["extra"]["judge_cache"]["requests"] == 0
     assert s2["extra"]["evaluation"] == ev
 
@@ -59,7 +59,7 @@ def test_judge_failures_are_recorded_not_raised(sample_gold: Path, tmp_path: Pat
     preds = tmp_path / "p.json"
     preds.write_text(json.dumps([{"reasoning": "It is new.", "novelty_score": 4}]))
     # a 3-token budget truncates every structured reply: every step must fail cleanly
-    s = rinobench.score(preds, gold, judge="local", judge_options=JudgeOptions(max_tokens=3, max_reasks=0), progress=False, n_resamples=50)
+    s = rinobench.score_predictions(preds, gold, judge="local", judge_options=JudgeOptions(max_tokens=3, max_reasks=0), n_resamples=50)
     fails = s["extra"]["judge_failures_by_step"]
     assert fails.get("extract_known:gold") == 1 and fails.get("extract_novelty:predicted") == 1
     assert s["extra"]["items_with_judge_failures"] == 1

@@ -58,7 +58,7 @@ def test_cli_run_protocol_paper_is_recorded(tmp_path: Path, sample_gold: Path) -
 
     gold = tmp_path / "gold.json"
     gold.write_text(json.dumps(json.loads(sample_gold.read_text())[:1]))
-    again = rinobench.score(out / "predictions.jsonl", gold, progress=False, n_resamples=20)
+    again = rinobench.score_predictions(out / "predictions.jsonl", gold, n_resamples=20)
     assert again["extra"]["protocol"] == "paper"
 
 

@@ -26,7 +26,7 @@ def test_published_predictions_load_and_score(data_dir: Path, tmp_path: Path) ->
         preds = load_predictions(f)
         assert len(preds) == 277
         assert all(p.reasoning for p in preds)
-        s = rinobench.score(f, gold, progress=False, n_resamples=100)
+        s = rinobench.score_predictions(f, gold, n_resamples=100)
         ev = s["extra"]["evaluation"]
         assert set(ev["f1_scores"]) == {"1", "2", "3", "4", "5", "macro"}
         assert 0.0 <= ev["f1_scores"]["macro"] <= 1.0
@@ -123,7 +123,7 @@ def test_published_evaluations_reproduce_bit_for_bit(data_dir: Path, tmp_path: P
     gold.write_text(json.dumps(items), encoding="utf-8")
     checked = 0
     for m, f in files.items():
-        s = rinobench.score(f, gold, progress=False, n_resamples=20, f1_labels=f1_labels)
+        s = rinobench.score_predictions(f, gold, n_resamples=20, f1_labels=f1_labels)
         ev = s["extra"]["evaluation"]
         f1, mae = PUBLISHED[m]
         assert ev["f1_scores"] == f1 and list(ev["f1_scores"]) == list(f1), m

@@ -20,7 +20,7 @@ def test_score_without_judge_writes_run(gold_file, tmp_path: Path) -> None:
     pf = tmp_path / "preds.json"
     pf.write_text(json.dumps(preds))
     out = tmp_path / "run"
-    s = rinobench.score(pf, gold, out=out, progress=False, n_resamples=200)
+    s = rinobench.score_predictions(pf, gold, out=out, n_resamples=200)
     ev = s["extra"]["evaluation"]
     assert list(ev["f1_scores"]) == ["1", "2", "3", "4", "5", "macro"]
     assert ev["f1_scores"]["macro"] == pytest.approx(macro_f1(golds, [p["novelty_score"] for p in preds]))
@@ -43,11 +43,11 @@ def test_bad_input_writes_nothing(gold_file, tmp_path: Path) -> None:
     pf.write_text(json.dumps([{"reasoning": "r", "novelty_score": 3}] * 4))
     out = tmp_path / "run"
     with pytest.raises(InputError, match="4 predictions for 5 gold items"):
-        rinobench.score(pf, gold, out=out, progress=False)
+        rinobench.score_predictions(pf, gold, out=out)
     assert not out.exists()
     pf.write_text(json.dumps([{"id": str(i), "reasoning": "r", "novelty_score": 3} for i in range(4)] + [{"id": "x", "reasoning": "r", "novelty_score": 3}]))
     with pytest.raises(InputError, match="'x' is not in the gold"):
-        rinobench.score(pf, gold, out=out, progress=False)
+        rinobench.score_predictions(pf, gold, out=out)
     assert not out.exists()
 
 
@@ -103,18 +103,18 @@ def test_cli_f1_labels_present_equals_sklearn_default(tmp_path: Path, seed: int)
 def test_f1_labels_recorded_and_bad_value_is_input_error(tmp_path: Path) -> None:
     gold, preds = _write_gold_and_preds(tmp_path, [3, 4, 4], [3, 4, 5], "rec")
     out = tmp_path / "run"
-    s = rinobench.score(preds, gold, out=out, progress=False, n_resamples=50, f1_labels="present")
+    s = rinobench.score_predictions(preds, gold, out=out, n_resamples=50, f1_labels="present")
     assert s["extra"]["f1_labels"] == "present" and s["extra"]["f1_macro_labels"] == [3, 4, 5]
     assert set(s["metrics"]) >= {"f1_macro", "f1_3", "f1_4"} and "f1_5" not in s["metrics"]
     assert s["metrics"]["f1_macro"]["mean"] == pytest.approx((1 + 2 / 3 + 0) / 3)
     assert json.loads((out / "config.json").read_text())["f1_labels"] == "present"
     assert json.loads((out / "evaluation.json").read_text())["f1_scores"] == {"3": 1.0, "4": pytest.approx(2 / 3), "macro": pytest.approx(5 / 9)}
     assert s["extra"]["protocol"] is None  # saved predictions of unknown origin
+    from noveval.benchmarks.rinobench.views import rinobench_tables
     from noveval.report.load import load_run
-    from noveval.report.tables import rinobench_tables
 
     tables, _ = rinobench_tables([load_run(out)])
     assert "F1 labels present (released eval.py)" in tables[0].caption and "protocol unknown" in tables[0].caption
-    with pytest.raises(InputError, match="--f1-labels"):
-        rinobench.score(preds, gold, out=tmp_path / "run2", progress=False, f1_labels="all")
+    with pytest.raises(InputError, match="f1_labels: must be one of fixed, present"):
+        rinobench.score_predictions(preds, gold, out=tmp_path / "run2", f1_labels="all")
     assert not (tmp_path / "run2").exists()

@@ -14,7 +14,6 @@ import pytest
 from typer.testing import CliRunner
 
 from fake_openai import FakeOpenAIServer
-from noveval.benchmarks import rinobench
 from noveval.benchmarks.rinobench.variants import BASELINE, bundled_variants, load_variants
 from noveval.cli.main import app
 from noveval.errors import InputError
@@ -313,20 +312,23 @@ def test_failed_calls_of_one_variant_exit_3(tmp_path: Path) -> None:
 
 
 def test_python_api_one_import_away(tmp_path: Path) -> None:
+    import noveval
     from noveval.compare import compare_variants
 
     with FakeOpenAIServer(responder=_respond) as server:
         spec = f"openai-compatible/{MODEL}@{server.base_url}"
-        runs = rinobench.run_prompt_variants(SAMPLE, _variants(tmp_path), out=tmp_path / "out", model=spec, limit=2,
-                                             cache=str(tmp_path / "cache.sqlite"), progress=False)
-    assert list(runs) == ["shipped", "a", "b"]
-    assert all(json.loads((p / "scores.json").read_text())["complete"] is True for p in runs.values())
-    view = compare_variants(runs)  # out=None: nothing written
-    assert view.comparison.agreement is not None
-    assert view.comparison.agreement.flip_rate == pytest.approx(0.5)  # item 1 flips in a; items 0 and 1 only
-    assert not (tmp_path / "out" / "variants.json").exists()
-    with pytest.raises(InputError, match="holds a run"):
-        rinobench.run_prompt_variants(SAMPLE, _variants(tmp_path), out=runs["a"], model=spec, limit=2)
+        run = noveval.run("rinobench", spec, tmp_path / "out",
+                          options={"prompt_variants": str(_variants(tmp_path)), "limit": 2})
+        assert run.group is not None and run.complete
+        runs = dict(zip(["shipped", "a", "b"], run.folders, strict=True))
+        assert [p.name for p in run.folders] == ["shipped", "a", "b"]
+        assert all(json.loads((p / "scores.json").read_text())["complete"] is True for p in runs.values())
+        assert (tmp_path / "out" / "variants.json").is_file()  # the run compares its sub-runs
+        view = compare_variants(runs)  # out=None: nothing written
+        assert view.comparison.agreement is not None
+        assert view.comparison.agreement.flip_rate == pytest.approx(0.5)  # item 1 flips in a; items 0 and 1 only
+        with pytest.raises(InputError, match="holds a run"):
+            noveval.run("rinobench", spec, runs["a"], options={"prompt_variants": str(_variants(tmp_path)), "limit": 2})
 
 
 def test_two_runs_get_a_spread_too(tmp_path: Path) -> None:

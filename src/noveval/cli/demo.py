@@ -53,10 +53,10 @@ def _approximations(run_dir: Path) -> list[str]:
 
 def demo_marker(name: str, run_dir: Path, *, model: str, embedder: str, real: bool, seconds: float) -> dict[str, Any]:
     """The ``"demo"`` entry written into a demo run's scores.json (read by the report and the summary)."""
-    from noveval.benchmarks.catalog import about
+    from noveval.benchmarks import BENCHMARKS
 
-    a = about(name)
-    derived = _approximations(run_dir)  # what the run's own config says, preferred to the catalog's prose
+    a = BENCHMARKS[name].about if name in BENCHMARKS else None
+    derived = _approximations(run_dir)  # what the run's own config says, preferred to the declaration's prose
     notes = [n for n in (a.demo if (a and not real) else ()) if not (derived and "approximate" in n)] + derived
     return {
         "benchmark": name,
@@ -111,7 +111,7 @@ def run_demo(
     allow_failures: bool = False,
 ) -> None:
     """Run the demos and write the report (see module docstring). Exits via ``typer.Exit``."""
-    from noveval.benchmarks import available
+    from noveval.benchmarks import BENCHMARKS, resolve
     from noveval.cli.common import fail
     from noveval.errors import InputError
     from noveval.io import make_dir
@@ -124,24 +124,23 @@ def run_demo(
         ddir = find_data_dir(data_dir)
         if ddir is None:
             raise InputError(data_dir, None, "--data-dir", "no real data folder found (give --data-dir)")
-    mods = available()
-    unknown = sorted(set(only or []) - set(mods))
+    unknown = sorted(set(only or []) - set(BENCHMARKS))
     if unknown:
-        raise InputError(None, None, "--only", f"unknown or not installed benchmark(s): {', '.join(unknown)}; installed: {', '.join(mods)}")
+        raise InputError(None, None, "--only", f"unknown benchmark(s): {', '.join(unknown)}; registered: {', '.join(BENCHMARKS)}")
     make_dir(out, "--out")
-    todo = [(n, m) for n, m in mods.items() if (not only or n in only) and hasattr(m, "demo")]
+    todo = [(n, resolve(b.demo)) for n, b in BENCHMARKS.items() if (not only or n in only) and b.demo is not None]
     runs: list[Path] = []
     failures: list[tuple[str, str]] = []
     lines: list[str] = []
     times: list[str] = []
     complete = True
     t_all = time.perf_counter()
-    for i, (name, mod) in enumerate(todo, 1):
+    for i, (name, demo) in enumerate(todo, 1):
         log.info("== demo %d/%d: %s", i, len(todo), name)
         t0 = time.perf_counter()
         with ledger_scope() as ledger, heartbeat(f"demo {name}", status=ledger.progress_line):
             try:
-                paths = mod.demo(out / name, model=model, embedder=embedder, real=real, data_dir=ddir)
+                paths = demo(out / name, model=model, embedder=embedder, real=real, data_dir=ddir)
             except EndpointError as e:
                 fail(str(e))
             except Exception as e:  # one broken benchmark must not take the others' report down

@@ -1,8 +1,7 @@
 """``noveval benchmarks``: every registered system, its paper, inputs, data and commands.
 
-Built from :data:`noveval.benchmarks.REGISTRY` (the names and their CLI modules: the
-commands are read from the modules, so they are the ones that exist) and
-:data:`noveval.benchmarks.catalog.CATALOG` (the prose).
+Built from :data:`noveval.benchmarks.BENCHMARKS`: each system's declaration gives the prose
+(``about``) and its commands (the mounted ones, so they are the ones that exist).
 """
 
 from __future__ import annotations
@@ -18,18 +17,15 @@ from noveval.cli.common import cli_errors
 __all__ = ["benchmarks", "describe"]
 
 
-def _commands(name: str, mod: Any) -> list[str]:
-    out = []
-    if hasattr(mod, "run"):
-        out.append(f"noveval run {name}")
-    if hasattr(mod, "score"):
-        out.append(f"noveval score {name}")
-    sub = getattr(mod, "app", None)
-    if sub is not None:
-        cmd = typer.main.get_command(sub)
-        out.extend(f"noveval {name} {c}" for c in sorted(getattr(cmd, "commands", {}) or {}))
-    if hasattr(mod, "demo"):
-        out.append(f"noveval demo --only {name}")
+def _commands(bench: Any) -> list[str]:
+    from noveval.benchmarks import resolve
+
+    out = [f"noveval run {bench.name}", f"noveval score {bench.name}"]
+    if bench.commands is not None:
+        cmd = typer.main.get_command(resolve(bench.commands))
+        out.extend(f"noveval {bench.name} {c}" for c in sorted(getattr(cmd, "commands", {}) or {}))
+    if bench.demo is not None:
+        out.append(f"noveval demo --only {bench.name}")
     return list(dict.fromkeys(out))
 
 
@@ -42,30 +38,29 @@ def describe(names: list[str] | None = None) -> list[dict[str, Any]]:
     Raises:
         InputError: a name that is not registered.
     """
-    from noveval.benchmarks import REGISTRY, available
-    from noveval.benchmarks.catalog import about
+    from noveval.benchmarks import BENCHMARKS
     from noveval.errors import InputError
 
-    unknown = [n for n in names or [] if n not in REGISTRY]
+    unknown = [n for n in names or [] if n not in BENCHMARKS]
     if unknown:
-        raise InputError(None, None, "name", f"unknown benchmark(s) {', '.join(unknown)}; one of {', '.join(REGISTRY)}")
-    mods = available()
+        raise InputError(None, None, "name", f"unknown benchmark(s) {', '.join(unknown)}; one of {', '.join(BENCHMARKS)}")
     rows = []
-    for name in REGISTRY:
+    for name, b in BENCHMARKS.items():
         if names and name not in names:
             continue
-        a = about(name)
+        a = b.about
         rows.append({
             "name": name,
-            "installed": name in mods,
-            "title": a.title if a else name,
-            "paper": a.paper if a else None,
-            "task": a.task if a else None,
-            "needs": list(a.needs) if a else [],
-            "data": list(a.data) if a else [],
-            "demo": list(a.demo) if a else [],
-            "commands": _commands(name, mods[name]) if name in mods else [],
-            "examples": list(a.examples) if a else [],
+            "installed": True,
+            "title": b.title,
+            "paper": a.paper,
+            "task": a.task,
+            "needs": list(a.needs),
+            "data": list(a.data),
+            "demo": list(a.demo),
+            "commands": _commands(b),
+            "examples": list(a.examples),
+            "package": b.package,
         })
     return rows
 

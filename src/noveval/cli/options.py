@@ -46,8 +46,7 @@ MaxCostOpt = Annotated[
         "(estimate: prompt tokens + the request's max tokens; prices: noveval prices). Re-run with a higher value to finish.",
     ),
 ]
-HF_SOURCE_HELP = "or hf:NAME[:SPLIT], a Hugging Face dataset (hub id, read offline from the local cache, or a save_to_disk folder)"
-"""Help text every data option that reads records through :func:`noveval.io.read_records` may append."""
+from noveval.options import HF_SOURCE_HELP as HF_SOURCE_HELP  # noqa: E402  (one definition, re-exported)
 
 
 def positional_or_alias(positional: list[Path] | None, alias: list[Path] | None, *, what: str, alias_name: str) -> list[Path]:

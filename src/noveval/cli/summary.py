@@ -113,6 +113,15 @@ def _typed(scores: dict[str, Any]) -> Scores:
         return Scores()
 
 
+def _system_lines(name: str, scores: dict[str, Any]) -> list[str] | None:
+    """The metric lines a system's views module draws itself (``summary_lines(scores)``), or None."""
+    from noveval.benchmarks import BENCHMARKS
+
+    bench = BENCHMARKS.get(name)
+    fn = bench.view("summary_lines") if bench is not None else None
+    return list(fn(scores)) if fn is not None else None
+
+
 def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) -> str:
     """The terminal summary of one run (see module docstring).
 
@@ -149,7 +158,10 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
         lines.append("DEMO: invented sample items and a tiny model; these numbers say nothing about any model")
     metrics = typed.metrics
     primary = typed.primary_metric
-    if metrics:
+    custom = _system_lines(str(bench), scores)
+    if custom is not None:  # the system shows its numbers its own way (e.g. predictors beside a ceiling)
+        lines.extend(custom)
+    elif metrics:
         rows = []
         for name, m in metrics.items():
             lo, hi = m.ci_low, m.ci_high

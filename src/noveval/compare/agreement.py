@@ -2,7 +2,7 @@
 
 Runs of one system that differ only by chance (seeds at a temperature above 0) or by
 wording (prompt variants, ``NOVEVAL_PROMPTS_DIR``) should answer each item alike. For a
-system that declares its per-item *answer* field (:data:`ANSWERS`; RINoBench:
+system that declares its per-item *answer* field (:func:`declared_answer`; RINoBench:
 ``predicted_score``, an ordinal 1-5), :func:`answer_agreement` measures on the items all
 runs share:
 
@@ -31,20 +31,21 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ANSWERS", "PREDICTED", "Agreement", "answer_agreement", "metric_spread"]
+__all__ = ["Agreement", "answer_agreement", "declared_answer", "metric_spread"]
 
-ANSWERS: dict[str, tuple[str, str]] = {
-    "rinobench": ("predicted_score", "ordinal"),
-}
-"""System -> (per-item answer field, level of measurement for alpha). With the benchmark
-contract (issue 15) this moves into each system's declaration."""
+def declared_answer(system: str) -> tuple[str, str, str | None] | None:
+    """A system's declared per-item answer: ``(per-item field, level, predictions field)``, or None.
 
-PREDICTED: dict[str, str] = {
-    "rinobench": "novelty_score",
-}
-"""System -> the field of its ``predictions.jsonl`` that holds the answer (the same value as
-the per-item answer of :data:`ANSWERS`): runs on items without gold write no per-item rows,
-and their answers are compared from their predictions."""
+    Read from the system's declaration (:class:`noveval.benchmarks.Answer`; RINoBench:
+    ``predicted_score``, ordinal, ``novelty_score`` in ``predictions.jsonl``).
+    """
+    from noveval.benchmarks import BENCHMARKS
+
+    b = BENCHMARKS.get(system)
+    if b is None or b.answer is None:
+        return None
+    return b.answer.field, b.answer.level, b.answer.prediction
+
 
 _SHOW_FLIPS = 5
 

@@ -28,7 +28,7 @@ from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
-from noveval.compare.agreement import ANSWERS, Agreement, answer_agreement, metric_spread
+from noveval.compare.agreement import Agreement, answer_agreement, declared_answer, metric_spread
 from noveval.compare.metrics import ItemMetric, finite_rows, lower_is_better, plan_metrics
 from noveval.errors import InputError
 from noveval.metrics.paired import PairedDifference, holm, paired_difference
@@ -456,8 +456,9 @@ def compare_loaded(
                 continue
             boards.append(_leaderboard(by_name[name], runs, common, direction(name), alpha, opts))
     agreement = None
-    if first.system in ANSWERS and all(r.repeats == 1 for r in runs):
-        answer, level = ANSWERS[first.system]
+    declared = declared_answer(first.system)
+    if declared is not None and all(r.repeats == 1 for r in runs):
+        answer, level, _ = declared
         agreement = answer_agreement([[r.rows[i][0].get(answer) for i in common] for r in runs],
                                      [r.label for r in runs], common, answer=answer, level=level,
                                      n_resamples=n_resamples, seed=seed)

@@ -4,7 +4,7 @@ A run folder's ``scores.json`` lists its metrics; ``per_item.jsonl`` holds one r
 item, and the rows of each system differ (not every number in a row is a metric:
 ``gold_score``, ``n_gold``, ``seed`` are not). The rule:
 
-1. **Statistics a system declares** (:data:`SYSTEM_METRICS`): metrics that are not
+1. **Statistics a system declares** (``item_metrics(scores, config)`` in its views module): metrics that are not
    means of one per-item number — RINoBench's per-class and macro F1 (recomputed from
    ``gold_score`` and ``predicted_score``), its MAE that charges unparseable answers the
    worst error, and its ``unparseable_rate`` (the mean of the per-item ``unparseable``).
@@ -21,9 +21,6 @@ item, and the rows of each system differ (not every number in a row is a metric:
    ``per_item.jsonl`` does not hold (focus ``kl_mean``, CLAIMCHECK's Krippendorff α and
    micro-averaged span F1), nested per-item scores (axioms) — is listed as not compared,
    with the reason.
-
-When the benchmark contract (issue 15) lands, :data:`SYSTEM_METRICS` moves into each
-system's declaration; the check stays here.
 """
 
 from __future__ import annotations
@@ -35,9 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from noveval.metrics.paired import Combine, class_counts, f1_from_counts, mean_combine
+from noveval.metrics.paired import Combine, mean_combine
 
-__all__ = ["ItemMetric", "SYSTEM_METRICS", "plan_metrics", "field_values", "lower_is_better"]
+__all__ = ["ItemMetric", "Rows", "field_values", "lower_is_better", "mean_of", "plan_metrics"]
 
 Rows = Sequence[dict[str, Any]]
 Groups = Sequence[Rows]
@@ -112,70 +109,10 @@ def field_values(rows: Rows, name: str) -> np.ndarray:
     return np.array([_number(r.get(name)) for r in rows], dtype=float)
 
 
-def _mean_of(name: str, field: str) -> ItemMetric:
+def mean_of(name: str, field: str) -> ItemMetric:
     return ItemMetric(name=name, how=f"mean of per-item {field}", data=lambda rows: field_values(rows, field))
 
 
-# ---------------------------------------------------------------- RINoBench (Section 4.2.1)
-
-_RINO_LABELS = (1, 2, 3, 4, 5)
-
-
-def _score(v: Any) -> int | None:
-    return v if isinstance(v, int) and not isinstance(v, bool) and v in _RINO_LABELS else None
-
-
-def _rino_counts(rows: Rows) -> np.ndarray:
-    """TP/FP/FN contributions per class 1..5; an unparseable prediction is wrong; no gold -> NaN row."""
-    gold = [_score(r.get("gold_score")) for r in rows]
-    pred = [_score(r.get("predicted_score")) for r in rows]
-    x = class_counts(gold, pred, _RINO_LABELS)
-    x[[g is None for g in gold]] = np.nan
-    return x
-
-
-def _rino_worst_error(rows: Rows) -> np.ndarray:
-    out = []
-    for r in rows:
-        g, p = _score(r.get("gold_score")), _score(r.get("predicted_score"))
-        out.append(math.nan if g is None else float(abs(g - p)) if p is not None else float(max(g - 1, 5 - g)))
-    return np.array(out, dtype=float)
-
-
-def _class_f1(j: int, k: int) -> Combine:
-    """``combine`` of the F1 of the ``j``-th class from summed counts."""
-
-    def f1(sums: np.ndarray) -> np.ndarray:
-        return f1_from_counts(sums, k=k, average=j)
-
-    return f1
-
-
-def _rinobench(scores: dict[str, Any], config: dict[str, Any]) -> dict[str, ItemMetric]:
-    extra: dict[str, Any] = scores["extra"] if isinstance(scores.get("extra"), dict) else {}
-    mode = extra.get("f1_labels") or config.get("f1_labels") or "fixed"
-    k = len(_RINO_LABELS)
-    src = "recomputed from per-item gold_score and predicted_score (unparseable = wrong)"
-    if mode == "present":
-        macro = ItemMetric("f1_macro", f"macro-F1 over the classes present in gold or predictions, {src}",
-                           _rino_counts, lambda s: f1_from_counts(s, k=k, average="present"), "statistic")
-    else:
-        macro = ItemMetric("f1_macro", f"macro-F1 over classes 1-5, {src}",
-                           _rino_counts, lambda s: f1_from_counts(s, k=k, average="macro"), "statistic")
-    out = {"f1_macro": macro}
-    for j, c in enumerate(_RINO_LABELS):
-        out[f"f1_{c}"] = ItemMetric(f"f1_{c}", f"F1 of class {c}, {src}", _rino_counts, _class_f1(j, k), "statistic")
-    out["unparseable_rate"] = _mean_of("unparseable_rate", "unparseable")
-    out["mean_absolute_error_unparseable_worst"] = ItemMetric(
-        "mean_absolute_error_unparseable_worst",
-        "mean of |gold - predicted|, max(g - 1, 5 - g) for an unparseable answer, from gold_score and predicted_score",
-        _rino_worst_error)
-    return out
-
-
-SYSTEM_METRICS: dict[str, Callable[[dict[str, Any], dict[str, Any]], dict[str, ItemMetric]]] = {
-    "rinobench": _rinobench,
-}
 """System -> (scores.json, config.json) -> the metrics it declares as statistics of items."""
 
 
@@ -202,7 +139,11 @@ def plan_metrics(system: str, scores: dict[str, Any], config: dict[str, Any], gr
     """
     metrics: dict[str, Any] = scores["metrics"] if isinstance(scores.get("metrics"), dict) else {}
     rows = [r for g in groups for r in g]
-    declared = SYSTEM_METRICS[system](scores, config) if system in SYSTEM_METRICS else {}
+    from noveval.benchmarks import BENCHMARKS
+
+    bench = BENCHMARKS.get(system)
+    item_metrics = bench.view("item_metrics") if bench is not None else None
+    declared = item_metrics(scores, config) if item_metrics is not None else {}
     compared: dict[str, ItemMetric] = {}
     skipped: dict[str, str] = {}
     for name, m in metrics.items():
@@ -210,7 +151,7 @@ def plan_metrics(system: str, scores: dict[str, Any], config: dict[str, Any], gr
         want: Any = m.get("mean")
         n_want: Any = m.get("n")
         options = [declared[name]] if name in declared else [
-            _mean_of(name, f) for f in _candidates(name) if any(f in r for r in rows)]
+            mean_of(name, f) for f in _candidates(name) if any(f in r for r in rows)]
         if not options:
             skipped[name] = "no per-item field holds it (a statistic of the whole set)"
             continue
@@ -242,7 +183,7 @@ def lower_is_better(name: str, scores: dict[str, Any]) -> bool:
     unparseable, loss, fail(ed) or perplexity are lower-is-better, everything else
     higher-is-better (``--metric NAME:lower`` overrides it on the command line).
     """
-    from noveval.report.fmt import lower_is_better as by_name
+    from noveval.scores import lower_is_better_by_name as by_name
 
     if name == scores.get("primary_metric") and isinstance(scores.get("greater_is_better"), bool):
         return not scores["greater_is_better"]

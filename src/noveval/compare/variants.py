@@ -9,7 +9,7 @@ the comparison as ``variants.json`` beside the runs; :class:`PromptVariants` is 
 command's terminal view (one line per variant, then the comparison).
 
 Runs on items without gold scores have no ``per_item.jsonl`` (nothing to score); their
-answers are read from ``predictions.jsonl`` (:data:`~noveval.compare.agreement.PREDICTED`)
+answers are read from ``predictions.jsonl`` (the predictions field the system declares)
 and compared alone: flip rate, agreement, self-consistency and alpha need no gold, while
 every metric, its spread and the leaderboard are absent. Their completeness is the call
 outcome the run folder's ``calls.json`` recorded (no ``scores.json`` to hold it).
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from noveval.compare.agreement import PREDICTED, metric_spread
+from noveval.compare.agreement import declared_answer, metric_spread
 from noveval.compare.core import CompareRun, Comparison, compare_loaded, compare_runs
 from noveval.errors import InputError
 
@@ -107,7 +107,7 @@ def answers_run(path: str | Path, label: str) -> CompareRun:
     """A run folder without gold read for comparison: its answers from ``predictions.jsonl``.
 
     Each row holds the item's ``id``, its answer under the per-item answer name of
-    :data:`~noveval.compare.agreement.ANSWERS` (RINoBench: ``predicted_score``, read from
+    :func:`~noveval.compare.agreement.declared_answer` (RINoBench: ``predicted_score``, read from
     the predictions' ``novelty_score``; None when unparseable or failed) and its
     ``error``. No metric is planned. ``scores`` holds the benchmark and model of
     ``config.json`` and the last call outcome of ``calls.json`` (``complete``, ``calls``);
@@ -122,7 +122,6 @@ def answers_run(path: str | Path, label: str) -> CompareRun:
             ``predictions.jsonl``, a row that is not an object or has no ``id``, a
             repeated id, damaged JSON.
     """
-    from noveval.compare.agreement import ANSWERS
     from noveval.compare.core import _read_object
     from noveval.io import iter_jsonl
     from noveval.models.calls import CALLS_FILE
@@ -132,10 +131,11 @@ def answers_run(path: str | Path, label: str) -> CompareRun:
         raise InputError(p, None, None, "no such run folder" if not p.exists() else "is a file, expected a run folder")
     config = _read_object(p / "config.json")
     system = config.get("benchmark")
-    if not isinstance(system, str) or system not in PREDICTED:
-        raise InputError(p / "config.json", None, "benchmark", f"{system!r} runs without gold cannot be compared: no "
-                         f"predicted answer is known for it (known: {', '.join(PREDICTED)})")
-    field, answer = PREDICTED[system], ANSWERS[system][0]
+    declared = declared_answer(system) if isinstance(system, str) else None
+    if not isinstance(system, str) or declared is None or declared[2] is None:
+        raise InputError(p / "config.json", None, "benchmark", f"{system!r} runs without gold cannot be compared: its "
+                         "declaration names no predicted answer")
+    answer, _, field = declared
     preds = p / "predictions.jsonl"
     if not preds.is_file():
         raise InputError(preds, None, None, "missing: the run made no prediction")

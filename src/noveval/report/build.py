@@ -12,26 +12,11 @@ from noveval.report.fmt import num
 from noveval.report.items import run_items
 from noveval.report.load import find_runs, load_run
 from noveval.report.model import BenchmarkView, DemoBanner, Figure, ReportView, RunData
-from noveval.report.tables import PAPER_TABLES, headline_table
+from noveval.report.tables import headline_table
 
 __all__ = ["build_report", "build_benchmark", "run_config"]
 
 log = logging.getLogger("noveval")
-
-ORDER = ("novbench", "rinobench", "focus", "axioms", "claimcheck", "validate")
-TITLES = {
-    "novbench": ("NovBench", "Generating novelty evaluations of papers: relevance, coverage, clarity and "
-                 "sentiment-distribution accuracy against reviewers' novelty comments."),
-    "rinobench": ("RINoBench", "Judging research-idea novelty on a 1-5 scale with a justification, scored by "
-                  "F1/MAE and by a judge that compares justifications with the gold reasoning."),
-    "focus": ("Focus-level review evaluation", "Where do model reviews look? Targets and aspects of "
-              "strengths and weaknesses, compared with expert reviews (KL and multiset F1)."),
-    "axioms": ("Novelty-metric axioms", "How often unsupervised novelty metrics pass each axiomatic check."),
-    "claimcheck": ("CLAIMCHECK", "Weakness identification, claim association, labeling, verification and "
-                   "rewriting of reviews' weaknesses against annotated claims."),
-    "validate": ("Validity", "Do novelty metrics, retrieval signals and LLM judges agree with reviewers' "
-                 "originality ratings? Each predictor's rank correlation next to the human ceiling."),
-}
 
 _CONFIG_KEYS = re.compile(r"(model|judge|embedder|version|created|seed|prompt|cache|fail|error|task|prompting|"
                           r"n_items|limit|python|unparseable|timings)", re.I)
@@ -111,7 +96,12 @@ def _label_runs(runs: list[RunData]) -> None:
 
 def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
     """The view of one benchmark: headline table, paper tables, figures, configs, items."""
-    from noveval.report.figures import FIGURES, saved_figures
+    from noveval.benchmarks import BENCHMARKS
+    from noveval.report.figures import saved_figures
+
+    bench = BENCHMARKS.get(name)
+    make_tables = bench.view("tables") if bench is not None else None
+    make_figures = bench.view("figures") if bench is not None else None
 
     _label_runs(runs)
     for r in runs:
@@ -120,14 +110,16 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
     for r in runs:
         if not r.complete:
             r.label = f"{r.label} (incomplete)"
-    title, blurb = TITLES.get(name, (name, "A benchmark this report does not know: generic tables and drill-down."))
+    title, blurb = (bench.title, bench.summary) if bench is not None else (
+        name, "A benchmark this installation does not know (no registered system of this name): generic tables "
+              "and drill-down.")
     view = BenchmarkView(name=name, title=title, blurb=blurb, runs=runs, headline=headline_table(runs),
                          incomplete=incomplete, costs=[f"{r.label}: {cost_line(r)}" for r in runs if cost_line(r)])
     if not view.headline.rows:
         view.gaps.append("no metrics in scores.json")
-    if name in PAPER_TABLES:
+    if make_tables is not None:
         try:
-            tables, gaps = PAPER_TABLES[name](runs)
+            tables, gaps = make_tables(runs)
             view.gaps += gaps
             for t in tables:
                 if any(c.value is not None for _, cells in t.rows for c in cells):
@@ -138,16 +130,17 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
             log.warning("report: %s paper tables failed: %s", name, e)
             view.gaps.append(f"paper tables failed: {type(e).__name__}: {e}")
     figs: list[Figure] = []
-    if name in FIGURES:
+    if make_figures is not None:
         try:
-            figs = FIGURES[name](runs)
+            figs = make_figures(runs)
         except Exception as e:
             log.warning("report: %s figures failed: %s", name, e)
             view.gaps.append(f"figures failed: {type(e).__name__}: {e}")
         if not figs:
             view.gaps.append("no data for this benchmark's figures in scores.json / per_item.jsonl")
     # images the runs saved themselves, unless ours already drew the same thing
-    drawn = {"axioms": {"heatmap"}, "focus": {"focus"}}.get(name, set())
+    views = bench.views_module() if bench is not None else None
+    drawn = set(getattr(views, "REPLACES_SAVED", ()))
     view.figures = figs + [f for f in saved_figures(runs) if f.title.split(" (")[0] not in drawn or not figs]
     from noveval.report.compare import comparison_tables  # runs of one system that share items
 
@@ -219,7 +212,9 @@ def build_report(run_dirs: list[Path], failures: list[tuple[str, str]] | None = 
     groups: dict[str, list[RunData]] = {}
     for r in runs:
         groups.setdefault(r.benchmark, []).append(r)
-    names = [n for n in ORDER if n in groups] + sorted(n for n in groups if n not in ORDER)
+    from noveval.benchmarks import BENCHMARKS
+
+    names = [n for n in BENCHMARKS if n in groups] + sorted(n for n in groups if n not in BENCHMARKS)
     return ReportView(
         benchmarks=[build_benchmark(n, groups[n]) for n in names],
         failures=list(failures or []),

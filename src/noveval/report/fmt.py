@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from noveval.report.model import Cell
-from noveval.scores import MetricValue
+from noveval.scores import MetricValue, lower_is_better_by_name
 
 __all__ = ["num", "metric_cell", "lower_is_better", "pretty_name", "mark_best"]
 
-_LOWER = re.compile(r"(mae|absolute_error|error|kl|hallucination|unparseable|loss|fail|perplexity)", re.I)
 
 _NAMES = {
     "f1_macro": "Macro-F1",
@@ -41,7 +39,7 @@ def pretty_name(name: str) -> str:
 
 def lower_is_better(name: str) -> bool:
     """Guess a metric's direction from its name (errors, KL, hallucination, failures)."""
-    return bool(_LOWER.search(name))
+    return lower_is_better_by_name(name)
 
 
 def num(v: Any, digits: int = 3) -> str:

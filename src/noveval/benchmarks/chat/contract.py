@@ -1,9 +1,9 @@
-"""The generic prompt runner's Python entry points of the benchmark contract (:mod:`noveval.benchmarks`).
+"""The chat task's run and score (the functions its declaration names).
 
-``run(model, out, *, data, options=None)`` generates a reply for every prompt (as
-``noveval run chat``); ``score(run)`` computes exact match against the prompts'
-``reference`` fields from the saved replies alone and writes ``per_item.jsonl`` and
-``scores.json`` (as ``noveval score chat``; the references come from the prompts file).
+``run(model, out, options)`` generates a reply for every prompt; ``score(run, options)``
+computes exact match against the prompts' ``reference`` fields from the saved replies
+alone and writes ``per_item.jsonl`` and ``scores.json`` (the references come from the
+prompts file the run recorded, or one given).
 """
 
 from __future__ import annotations
@@ -11,74 +11,48 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field
+from noveval.benchmarks.chat.options import ChatOptions, ChatScoreOptions
+from noveval.models.chat import ChatClientProtocol
 
-from noveval.benchmarks._contract import RunOptions, as_options, client_of
-
-__all__ = ["ChatOptions", "run", "score"]
-
-
-class ChatOptions(RunOptions):
-    """Options of a chat run. ``overwrite``, ``cache`` and ``concurrency`` come from :class:`~noveval.benchmarks._contract.RunOptions`.
-
-    Attributes:
-        limit: Only the first N prompts.
-        max_tokens: Max new tokens per reply.
-        temperature: Sampling temperature.
-        seed: Sampling seed.
-        timeout: Seconds per request.
-    """
-
-    limit: int | None = Field(None, ge=1)
-    max_tokens: int = Field(256, ge=1)
-    temperature: float = Field(0.0, ge=0.0)
-    seed: int = 0
-    timeout: float = Field(120.0, gt=0)
+__all__ = ["run", "score"]
 
 
-def run(model: str | Any, out: str | Path, *, data: str | Path | None = None,
-        options: ChatOptions | dict[str, Any] | None = None) -> Path:
-    """Generate a reply for every prompt of ``data`` into ``out`` (resumable, cached).
-
-    Args:
-        model: Model spec or a chat client.
-        out: Run folder.
-        data: JSONL/JSON of ``{id, prompt | messages[, system, reference]}`` or
-            ``hf:NAME[:SPLIT]`` (required: chat ships no sample).
-        options: :class:`ChatOptions` or a dict of its fields.
-
-    Returns:
-        The run folder.
-    """
+def run(model: str | ChatClientProtocol, out: Path, options: ChatOptions) -> Path:
+    """Generate a reply for every prompt of ``options.input`` into ``out`` (resumable, cached)."""
+    from noveval.benchmarks._contract import client_of
     from noveval.benchmarks.chat.task import load_prompts, run_prompts
-    from noveval.errors import InputError
+    from noveval.hfdata import source_label
     from noveval.models.chat import GenerationParams
 
-    if data is None:
-        raise InputError(None, None, "data", "chat ships no sample: give a prompts file")
-    opts = as_options(ChatOptions, options)
-    items = load_prompts(data, limit=opts.limit)
-    client = client_of(model, cache=opts.cache, concurrency=opts.concurrency, timeout_s=opts.timeout)
-    params = GenerationParams(max_tokens=opts.max_tokens, temperature=opts.temperature, seed=opts.seed)
-    return run_prompts(items, client, out, params=params, overwrite=opts.overwrite).path
+    o = options
+    items = load_prompts(o.input, limit=o.limit)
+    client = client_of(model, **o.client_kwargs())
+    params = GenerationParams(max_tokens=o.max_tokens, temperature=o.temperature, seed=o.seed)
+    return run_prompts(items, client, out, params=params, overwrite=o.overwrite,
+                       extra_config={"input": source_label(o.input)}).path
 
 
-def score(run: str | Path, *, data: str | Path) -> dict[str, Any]:
+def score(run: Path, options: ChatScoreOptions | None = None) -> dict[str, Any]:
     """Exact match of a chat run's saved replies against the prompts' references.
 
-    Args:
-        run: The run folder.
-        data: The prompts file with the ``reference`` fields (the run keeps replies only;
-            its config holds the prompts' hash, checked here).
+    The prompts file is ``options.input`` or the one the run recorded; its hash must be
+    the one the run answered.
 
     Returns:
         The scores dict (also written to the run's ``scores.json``).
+
+    Raises:
+        InputError: no prompts file known, or not the prompts the run answered.
     """
     from noveval.benchmarks.chat.task import load_prompts, score_predictions
     from noveval.errors import InputError
     from noveval.runs import RunDir, text_sha
 
     rd = RunDir.open(run)
+    data = (options.input if options is not None else None) or rd.config.get("input")
+    if data is None:
+        raise InputError(rd.path / "config.json", None, "input",
+                         "the run does not record its prompts file: give the prompts file (options.input)")
     items = load_prompts(data, limit=rd.config.get("n_items"))
     if text_sha("\n".join(f"{it.id}\t{it.to_messages()}" for it in items)) != rd.config.get("inputs_sha"):
         raise InputError(data, None, None, f"these are not the prompts the run {rd.path} answered (their hash differs)")

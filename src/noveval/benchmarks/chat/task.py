@@ -97,14 +97,9 @@ def score_predictions(items: list[PromptItem], run: RunDir) -> dict[str, Any]:
             row["exact_match"] = float(_norm(p["output"]) == _norm(it.reference))
         per_item.append(row)
     run.write("per_item", per_item)
-    scores = {
-        "benchmark": "chat",
-        "model": run.config.get("model", {}).get("model_id"),
-        "primary_metric": "exact_match",
-        "greater_is_better": True,
-        "metrics": summarize(per_item, ["exact_match"]),
-        "failures": sum(r["failed"] for r in per_item),
-        "n_items": len(items),
-    }
+    from noveval.benchmarks.chat import BENCHMARK
+
+    scores = BENCHMARK.make_scores(run.config.get("model", {}).get("model_id"), summarize(per_item, ["exact_match"]),
+                                   failures=sum(r["failed"] for r in per_item), n_items=len(items))
     run.write_scores(scores)
     return scores

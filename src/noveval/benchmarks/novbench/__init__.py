@@ -105,3 +105,31 @@ __all__ = [
     "score_outputs",
     "score_run",
 ]
+
+
+# --- declaration (issue 26); the run options are still the hand-written CLI's (legacy) ---
+from noveval.benchmarks._benchmark import About as _About  # noqa: E402
+from noveval.benchmarks._benchmark import Benchmark as _Benchmark  # noqa: E402
+from noveval.options import RunOptions as _RunOptions  # noqa: E402
+
+BENCHMARK = _Benchmark(
+    name='novbench',
+    title='NovBench',
+    summary="Generating novelty evaluations of papers: relevance, coverage, clarity and sentiment-distribution accuracy against reviewers' novelty comments.",
+    about=_About(
+        paper='Wu et al., NovBench: Evaluating Large Language Models on Academic Paper Novelty Assessment',
+        task="Generate structured (positive / neutral / negative) novelty evaluations of papers from their novelty descriptions; Relevance, Correctness (DistAcc), Coverage, Clarity against reviewers' novelty comments, with a Human row; plus the extraction and structuring stages.",
+        needs=('records: JSON/JSONL with id, title, abstract, paper_novelty, review_novelty, output_format (the released coling2020.json / EMNLP layout); RAG needs retrieved_title/retrieved_abstract or --corpus', 'a chat model (--model); an embedder (--embedder, default the bundled MiniLM); a causal LM for the Fluency Score (--ppl-model, default the bundled SmolLM2)'),
+        data=('released with the paper: github.com/njust-winchy/llm4novelty (coling2020.json, the EMNLP 2023 sample, the labelled sentence files); here under $D/novbench/',),
+        demo=('2 of 4 invented records, zero-shot and RAG prompting, 256 answer tokens', 'Fluency Score perplexity from the bundled SmolLM2-135M (the paper used distilgpt2)'),
+        examples=('noveval run novbench --data $D/novbench/coling2020.json --prompting zero-shot -o runs/nb-zs', 'noveval score novbench runs/nb-zs --data $D/novbench/coling2020.json'),
+    ),
+    options=_RunOptions,
+    run='noveval.benchmarks.novbench.contract:run',
+    score='noveval.benchmarks.novbench.contract:score',
+    primary_metric='relevance',
+    greater_is_better=True,
+    demo='noveval.benchmarks.novbench.cli:demo',
+    commands='noveval.benchmarks.novbench.cli:app',
+    legacy='noveval.benchmarks.novbench.cli',
+)

@@ -1,93 +1,171 @@
-"""RINoBench's Python entry points of the benchmark contract (:mod:`noveval.benchmarks`).
+"""RINoBench's run and score (the functions its declaration names).
 
-``run(model, out, *, data=None, options=None)`` judges the items' novelty (and scores
-them when they carry gold) exactly as ``noveval run rinobench``;
-``score(run)`` recomputes the scores from the run folder's saved predictions alone (no
-model call without a judge; with one, the cache answers what the run asked before).
+``run(model, out, options)`` judges the items' novelty and scores them when they carry
+gold (Section 5), or runs once per prompt variant; ``score(run, options)`` recomputes the
+scores from the run folder's saved predictions alone. :func:`score_predictions` scores
+predictions made anywhere (the published ``[{reasoning, novelty_score}]`` files) against a
+gold file: ``noveval score rinobench PREDICTIONS --gold test.json``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import Field
+from noveval.benchmarks.rinobench.data import load_items, load_predictions, load_rubric
+from noveval.benchmarks.rinobench.judge import JudgeOptions
+from noveval.benchmarks.rinobench.options import RINoBenchOptions, RINoBenchScoreOptions
+from noveval.hfdata import source_label
+from noveval.models.chat import ChatClientProtocol
+from noveval.models.client import run_async
 
-from noveval.benchmarks._contract import RunOptions, as_options, sample_file
-
-__all__ = ["RINoBenchOptions", "run", "score", "SAMPLE"]
+__all__ = ["SAMPLE", "checked_protocol", "judge_run", "run", "run_config", "score", "score_predictions"]
 
 SAMPLE = ("rinobench", "test.json")
 """The shipped sample: 4 invented ideas in the published test.json format, with gold."""
 
 
-class RINoBenchOptions(RunOptions):
-    """Options of a RINoBench run (the keyword arguments of :func:`noveval.benchmarks.rinobench.run`). ``overwrite``, ``cache`` and ``concurrency`` come from :class:`~noveval.benchmarks._contract.RunOptions`.
+def _client(spec: str | ChatClientProtocol, o: RINoBenchOptions | None = None) -> ChatClientProtocol:
+    from noveval.benchmarks._contract import client_of
 
-    Attributes:
-        judge: Judge model spec for the justification metrics (None: skip them).
-        rubric: ``label_descriptions.json`` (None: Table 1).
-        limit: Only the first N items.
-        protocol: ``noveval`` (our prompt, temperature 0) or ``paper`` (the released set-up).
-        structured: Schema-constrained JSON answers (ignored by ``paper``).
-        max_tokens: Answer token budget.
-        seed: Sampling and bootstrap seed.
-        max_related_works: Show only the first N related works.
-        max_abstract_chars: Cut related-work abstracts to this length.
-        f1_labels: ``fixed`` (classes 1-5) or ``present`` (the released eval.py).
-        progress: Show progress.
+    return client_of(spec, **(o.client_kwargs() if o is not None else {}))
+
+
+def checked_protocol(o: RINoBenchOptions) -> dict[str, Any]:
+    """The generation settings of ``o``'s protocol (:func:`~noveval.benchmarks.rinobench.generate.protocol_params`).
+
+    Raises:
+        InputError: ``samples`` above 1 at temperature 0.
     """
+    from noveval.benchmarks.rinobench.generate import protocol_params
+    from noveval.metrics.consistency import check_samples
 
-    judge: str | None = None
-    rubric: str | None = None
-    limit: int | None = Field(None, ge=1)
-    protocol: Literal["noveval", "paper"] = "noveval"
-    structured: bool = True
-    max_tokens: int = Field(512, ge=1)
-    seed: int = 0
-    max_related_works: int | None = Field(None, ge=1)
-    max_abstract_chars: int | None = Field(None, ge=1)
-    f1_labels: Literal["fixed", "present"] = "fixed"
-    progress: bool = True
+    proto = protocol_params(o.protocol, structured=o.structured, temperature=o.temperature)
+    check_samples(o.samples, proto["temperature"], hint="set temperature above 0 (or protocol paper, temperature 1)")
+    return proto
 
 
-def run(model: str | Any, out: str | Path, *, data: str | Path | None = None,
-        options: RINoBenchOptions | dict[str, Any] | None = None) -> Path:
-    """Judge the novelty of ``data``'s ideas with ``model`` into ``out`` (resumable).
+def judge_options(o: RINoBenchOptions | RINoBenchScoreOptions) -> JudgeOptions:
+    """The judge settings the options give."""
+    return JudgeOptions(max_arguments=o.max_arguments, grounding_context=o.grounding_context)
 
-    Args:
-        model: Model spec (``local``, ``openai/gpt-4o``, ...) or a chat client.
-        out: Run folder.
-        data: Items in the published test.json format, or ``hf:NAME[:SPLIT]`` (None: the
-            shipped sample).
-        options: :class:`RINoBenchOptions` or a dict of its fields.
+
+def _items_source(o: RINoBenchOptions) -> str | Path:
+    from noveval.benchmarks._contract import sample_file
+
+    return o.items if o.items is not None else sample_file(*SAMPLE)
+
+
+def run_config(o: RINoBenchOptions, sel: Sequence[Any], rub: dict[int, str], client: ChatClientProtocol,
+               judge_client: ChatClientProtocol | None, jopts: JudgeOptions, proto: dict[str, Any]) -> dict[str, Any]:
+    """The ``config.json`` of a run (what decides whether a run folder resumes).
+
+    The prompt hashes are those of the templates in effect now (overrides included).
+    """
+    from noveval.benchmarks.rinobench.prompts import prompt_hashes
+
+    return {
+        "benchmark": "rinobench",
+        "items": source_label(_items_source(o)),
+        "n_items": len(sel),
+        "model": client.model_id,
+        "judge": judge_client.model_id if judge_client else None,
+        "rubric": rub,
+        "prompts": prompt_hashes(),
+        "protocol": proto["protocol"],
+        "params": {
+            "prompt": proto["prompt"],
+            "structured": proto["structured"],
+            "max_tokens": o.max_tokens,
+            "temperature": proto["temperature"],
+            "seed": o.seed,
+            "max_related_works": o.max_related_works,
+            "max_abstract_chars": o.max_abstract_chars,
+            **({"samples": o.samples} if o.samples > 1 else {}),  # absent for one sample: older runs resume
+        },
+        "judge_options": jopts.model_dump() if judge_client else None,
+        "f1_labels": o.f1_labels,
+    }
+
+
+def run(model: str | ChatClientProtocol, out: Path, options: RINoBenchOptions) -> Any:
+    """Judge ``options.items`` with ``model`` into ``out`` (resumable); with ``prompt_variants``, once per variant.
 
     Returns:
-        The run folder (``predictions.jsonl``; with gold also ``per_item.jsonl``, ``scores.json``).
+        The run folder, or (prompt variants) the group of run folders with their comparison.
     """
-    from noveval.benchmarks.rinobench.api import run as run_rino
+    if options.prompt_variants is None:
+        return judge_run(model, out, options)
+    from noveval.benchmarks.rinobench.variants import run_prompt_variants
+    from noveval.compare.variants import compare_variants
+    from noveval.models.calls import collecting
 
-    opts = as_options(RINoBenchOptions, options)
-    return run_rino(data if data is not None else sample_file(*SAMPLE), model=model, out=out, **opts.model_dump())
+    runs = run_prompt_variants(model, out, options)
+    if collecting():  # a batch pass that only collects requests: nothing is compared yet
+        return list(runs.values())
+    return compare_variants(runs, out=out)
 
 
-def score(run: str | Path, *, judge: str | Any | None = None, progress: bool = True) -> dict[str, Any]:
+def judge_run(model: str | ChatClientProtocol, out: Path, o: RINoBenchOptions, *,
+              jopts: JudgeOptions | None = None, judge: ChatClientProtocol | None = None) -> Path:
+    """One run: judge the items (Section 5), then score them when every selected item has gold.
+
+    Args:
+        model: Model spec or client.
+        out: Run folder (resumed when it holds the same settings).
+        o: The run's options.
+        jopts: Judge settings (None: from ``o``; the demo caps them for time).
+        judge: A ready judge client (None: built from ``o.judge``).
+
+    Raises:
+        InputError: bad items or rubric file, bad options, or a run with other settings in ``out``.
+    """
+    from noveval.benchmarks.rinobench.data import Prediction
+    from noveval.benchmarks.rinobench.generate import agenerate
+    from noveval.benchmarks.rinobench.scoring import ascore
+    from noveval.runs import RunDir
+
+    proto = checked_protocol(o)
+    all_items = load_items(_items_source(o))
+    sel = all_items[: o.limit] if o.limit else all_items
+    rub = load_rubric(o.rubric)
+    client = _client(model, o)
+    judge_client = judge or (_client(o.judge, o) if o.judge is not None else None)
+    jopts = jopts or judge_options(o)
+    rd = RunDir.create(out, run_config(o, sel, rub, client, judge_client, jopts, proto), overwrite=o.overwrite)
+
+    async def go() -> None:
+        rows = await agenerate(
+            sel, client, rd, rubric=rub, structured=proto["structured"], max_tokens=o.max_tokens, seed=o.seed,
+            temperature=proto["temperature"], prompt=proto["prompt"], samples=o.samples,
+            max_related_works=o.max_related_works, max_abstract_chars=o.max_abstract_chars,
+            progress="rinobench: judging novelty",
+        )
+        if all(it.novelty_score is not None for it in sel):
+            await ascore(
+                sel, [Prediction.model_validate(r) for r in rows], run=rd, judge=judge_client, judge_options=jopts,
+                model=client.model_id, seed=o.seed, f1_labels=o.f1_labels, protocol=proto["protocol"],
+                progress="rinobench: judging justifications",
+            )
+
+    run_async(go(), client, judge_client)
+    return rd.path
+
+
+def score(run: Path, options: RINoBenchScoreOptions | None = None) -> dict[str, Any]:
     """Scores of a RINoBench run folder from its saved predictions (nothing is written).
 
     The gold file, ``f1_labels`` and seed are the run's own (its ``config.json``); give
-    ``judge`` for the justification metrics.
-
-    Returns:
-        The scores dict (the layout of ``scores.json``).
+    ``options.judge`` for the justification metrics.
 
     Raises:
         InputError: not a RINoBench run folder, or its gold file is gone.
     """
-    from noveval.benchmarks.rinobench.api import score as score_rino
-    from noveval.benchmarks.rinobench.data import load_items
     from noveval.errors import InputError
     from noveval.runs import RunDir
 
+    o = options or RINoBenchScoreOptions()
     rd = RunDir.open(run)
     cfg = rd.config
     if cfg.get("benchmark") != "rinobench":
@@ -95,8 +173,105 @@ def score(run: str | Path, *, judge: str | Any | None = None, progress: bool = T
     gold: Any
     if cfg.get("task") == "score":
         predictions, gold, seed = cfg["predictions"], cfg["gold"], int(cfg.get("seed") or 0)
-    else:  # the run judged the first n_items items (its --limit)
+    else:  # the run judged the first n_items items (its limit)
         predictions, seed = rd.path / "predictions.jsonl", int(cfg["params"].get("seed") or 0)
         gold = load_items(cfg["items"])[: int(cfg["n_items"])]
-    return score_rino(predictions, gold, judge=judge, f1_labels=cfg.get("f1_labels") or "fixed", seed=seed,
-                      progress=progress)
+    return score_predictions(predictions, gold, judge=o.judge, judge_options=judge_options(o),
+                             f1_labels=cfg.get("f1_labels") or "fixed", seed=seed)
+
+
+def _saved_protocol(predictions: str | Path) -> str | None:
+    """The protocol recorded in the run directory the predictions came from, if any."""
+    from noveval.io import read_json
+
+    p = Path(predictions)
+    cfg = p.parent / "config.json"
+    if p.name != "predictions.jsonl" or not cfg.is_file():
+        return None
+    c = read_json(cfg)
+    if not isinstance(c, dict) or c.get("benchmark") != "rinobench" or c.get("task") == "score":
+        return None
+    return str(c.get("protocol") or "noveval")  # runs made before protocols existed used ours
+
+
+def score_predictions(
+    predictions: str | Path | Sequence[dict[str, Any]],
+    gold: str | Path | Sequence[dict[str, Any]],
+    *,
+    judge: str | ChatClientProtocol | None = None,
+    out: str | Path | None = None,
+    judge_options: JudgeOptions | None = None,
+    f1_labels: str = "fixed",
+    overwrite: bool = False,
+    client_kwargs: dict[str, Any] | None = None,
+    seed: int = 0,
+    n_resamples: int = 1000,
+) -> dict[str, Any]:
+    """Score saved predictions (published ``[{reasoning, novelty_score}]`` or ours); both inputs are checked first.
+
+    Args:
+        predictions: Predictions file (aligned with the gold by id, else by order), or a
+            list of ``{reasoning, novelty_score[, id]}`` dicts.
+        gold: Gold ``test.json``-format file, ``hf:NAME[:SPLIT]``, or a list of records in
+            that format.
+        judge: Judge model spec/client for the justification metrics (None: skip).
+        out: Run directory for judgments / per-item rows / scores (None: write nothing).
+        judge_options: Judge settings.
+        f1_labels: ``"fixed"`` (macro-F1 over classes 1..5) or ``"present"`` (the
+            released ``eval.py``: scikit-learn's default label set for the macro
+            average, per-class F1 only for the gold classes).
+        overwrite: Replace a run with other settings in ``out``.
+        client_kwargs: Cache/concurrency settings of the judge client.
+        seed: Bootstrap seed.
+        n_resamples: Bootstrap resamples.
+
+    Returns:
+        The ``scores.json`` dict.
+
+    Raises:
+        InputError: a bad file or record (file or ``<in-memory records>``, line, field),
+            predictions that do not align with the gold, or an input that is neither a
+            path nor a list.
+    """
+    from noveval.benchmarks._contract import client_of
+    from noveval.benchmarks.rinobench.data import IN_MEMORY
+    from noveval.benchmarks.rinobench.scoring import align_predictions, ascore
+    from noveval.errors import InputError
+    from noveval.metrics.rinobench import F1_LABEL_MODES
+
+    if f1_labels not in F1_LABEL_MODES:
+        raise InputError(None, None, "f1_labels", f"must be one of {', '.join(F1_LABEL_MODES)}, got {f1_labels!r}")
+    items = load_items(gold, require_gold=True)
+    preds = load_predictions(predictions)
+    in_memory = not isinstance(predictions, str | Path)
+    pred_label: str | Path = IN_MEMORY if in_memory else predictions  # type: ignore[assignment]
+    align_predictions(items, preds, path=pred_label)  # validate before writing anything
+    judge_client = client_of(judge, **(client_kwargs or {})) if judge is not None else None
+    jopts = judge_options or JudgeOptions()
+    rd = None
+    if out is not None:
+        from noveval.runs import RunDir
+
+        rd = RunDir.create(
+            out,
+            {
+                "benchmark": "rinobench",
+                "task": "score",
+                "predictions": IN_MEMORY if in_memory else str(Path(pred_label).resolve()),
+                "gold": IN_MEMORY if not isinstance(gold, str | Path) else source_label(gold),
+                "judge": judge_client.model_id if judge_client else None,
+                "judge_options": jopts.model_dump() if judge_client else None,
+                "f1_labels": f1_labels,
+                "seed": seed,
+            },
+            overwrite=overwrite,
+        )
+    return run_async(  # type: ignore[no-any-return]
+        ascore(
+            items, preds, run=rd, judge=judge_client, judge_options=jopts, predictions_path=pred_label,
+            model="predictions" if in_memory else Path(pred_label).stem, n_resamples=n_resamples, seed=seed,
+            f1_labels=f1_labels, protocol=None if in_memory else _saved_protocol(pred_label),  # type: ignore[arg-type]
+            progress="rinobench: judging justifications",
+        ),
+        judge_client,
+    )

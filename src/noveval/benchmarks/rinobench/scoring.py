@@ -244,15 +244,9 @@ async def ascore(
         extra["judge_failures_by_step"] = dict(
             Counter(f["step"] for r in (judgments or {}).values() for f in r.get("failures") or [])
         )
-    scores = {
-        "benchmark": "rinobench",
-        "model": model,
-        "metrics": metrics,
-        "primary_metric": "f1_macro",
-        "greater_is_better": True,
-        "cache": judge.stats if judge is not None else {},
-        "extra": extra,
-    }
+    from noveval.benchmarks.rinobench import BENCHMARK
+
+    scores = BENCHMARK.make_scores(model, metrics, extra=extra, cache=judge.stats if judge is not None else {})
     lower = {"mean_absolute_error", "mean_absolute_error_unparseable_worst", "unparseable_rate",
              "mean_known_aspects_hallucination_rate", "mean_novelty_aspects_hallucination_rate"}
     neutral = {"mean_additional_known_aspects_ratio", "mean_additional_novelty_aspects_ratio"}

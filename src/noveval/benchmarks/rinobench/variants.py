@@ -2,7 +2,7 @@
 
 novelty-eval (2026) found that rewording a novelty judge's prompt flips its verdict on
 more than half of identical items. :func:`run_prompt_variants` makes that measurable:
-it runs the same :func:`~noveval.benchmarks.rinobench.api.run` once with the shipped
+it runs the same :func:`~noveval.benchmarks.rinobench.contract.judge_run` once with the shipped
 prompts (label ``shipped``, the baseline) and once per variant, each into its own run
 folder ``OUT/<label>/`` (a normal run folder: resumable, cached, its ``config.json``
 recording the prompt hashes). :func:`noveval.compare.variants.compare_variants` then
@@ -28,20 +28,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, TypedDict, Unpack
 
-from noveval.benchmarks.rinobench.judge import JUDGE_PROMPTS, JudgeOptions
+from noveval.benchmarks.rinobench.judge import JUDGE_PROMPTS
+from noveval.benchmarks.rinobench.options import RINoBenchOptions
 from noveval.errors import InputError
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
     "BASELINE",
     "BUNDLED",
     "PromptVariant",
-    "RunOptions",
     "bundled_variants",
     "export_variants",
     "load_variants",
@@ -57,7 +56,7 @@ BASELINE = "shipped"
 BUNDLED = "bundled"
 """The ``variants`` value that selects the variants shipped with noveval."""
 
-_OPTION = "--prompt-variants"
+_OPTION = "options.prompt_variants"
 
 
 @dataclass(frozen=True)
@@ -195,145 +194,102 @@ def load_variants(variants: str | Path, *, used: Collection[str]) -> list[Prompt
     return out
 
 
-class RunOptions(TypedDict, total=False):
-    """The settings of :func:`~noveval.benchmarks.rinobench.api.run` every sub-run shares (each optional)."""
-
-    model: str | Any
-    judge: str | Any | None
-    rubric: str | Path | None
-    limit: int | None
-    protocol: str
-    structured: bool
-    max_tokens: int
-    seed: int
-    max_related_works: int | None
-    max_abstract_chars: int | None
-    judge_options: JudgeOptions | None
-    f1_labels: str
-    cache: str | None
-    concurrency: int | None
-    progress: bool
-    temperature: float | None
-    samples: int
-
-
 def _check_out(out: Path, labels: Sequence[str], overwrite: bool) -> list[Path]:
     """Run folders in ``out`` that no variant of this run writes (discarded with ``overwrite``)."""
     if out.exists() and not out.is_dir():
-        raise InputError(out, None, "--out", "is a file, expected a folder (one run folder per variant goes in it)")
+        raise InputError(out, None, "out", "is a file, expected a folder (one run folder per variant goes in it)")
     if (out / "config.json").is_file():
-        raise InputError(out, None, "--out", f"holds a run; {_OPTION} writes one run folder per variant under "
-                         "--out: give another folder")
+        raise InputError(out, None, "out", "holds a run; prompt variants write one run folder per "
+                         "variant under it: give another folder")
     stale = sorted(p for p in out.iterdir() if (p / "config.json").is_file() and p.name not in labels) if out.is_dir() else []
     if stale and not overwrite:
-        raise InputError(stale[0], None, "--out", f"a run of another prompt variant ({', '.join(p.name for p in stale)} "
-                         f"not in {', '.join(labels)}): the report would compare it too; use another --out or "
-                         "--overwrite (discards it)")
+        raise InputError(stale[0], None, "out", f"a run of another prompt variant ({', '.join(p.name for p in stale)} "
+                         f"not in {', '.join(labels)}): the report would compare it too; use another output folder or "
+                         "overwrite (discards it)")
     return stale
 
 
-def run_prompt_variants(
-    items: str | Path,
-    variants: str | Path = BUNDLED,
-    *,
-    out: str | Path,
-    overwrite: bool = False,
-    **options: Unpack[RunOptions],
-) -> dict[str, Path]:
-    """Run RINoBench once with the shipped prompts and once per prompt variant.
+def run_prompt_variants(model: str | ChatClientProtocol, out: str | Path, options: RINoBenchOptions) -> dict[str, Path]:
+    """Run RINoBench once with the shipped prompts and once per prompt variant (``options.prompt_variants``).
 
     Everything is checked before any model call and before anything is written: the
     variants (:func:`load_variants`), the protocol and F1 settings, the items and
     ``out``. Items need no gold score: without one (on any selected item) the sub-runs
     write predictions only, and :func:`~noveval.compare.variants.compare_variants`
     compares their answers alone (flip rate, agreement, self-consistency; no metric).
-    Then each
-    sub-run is :func:`~noveval.benchmarks.rinobench.api.run` into ``out/<label>`` with
-    the variant's folder as the override folder (the shipped prompts for ``shipped``;
-    ``$NOVEVAL_PROMPTS_DIR`` is ignored and restored afterwards). A finished sub-run is
-    resumed, so running the same call again makes no model call. Model calls are
-    accounted as in the CLI (a call ledger is opened when none is active): each sub-run's
-    ``scores.json`` gets ``complete``, ``calls`` and ``cost``.
+    Then each sub-run is :func:`~noveval.benchmarks.rinobench.contract.judge_run` into
+    ``out/<label>`` with the variant's folder as the override folder (the shipped prompts
+    for ``shipped``; ``$NOVEVAL_PROMPTS_DIR`` is ignored and restored afterwards). A
+    finished sub-run is resumed, so running the same call again makes no model call. The
+    runner (:mod:`noveval.benchmarks._runner`) accounts each sub-run's calls in its
+    ``scores.json`` (``complete``, ``calls``, ``cost``).
 
-    Compare the runs with :func:`noveval.compare.variants.compare_variants` (``noveval
-    run rinobench --prompt-variants`` does both)::
+    ``noveval.run("rinobench", options={"prompt_variants": "bundled", ...})`` does this and
+    compares the runs (:func:`noveval.compare.variants.compare_variants`)::
 
-        from noveval.benchmarks import rinobench
-        from noveval.compare import compare_variants
-        runs = rinobench.run_prompt_variants("test.json", "bundled", out="runs/rino-variants", limit=2)
-        view = compare_variants(runs, out="runs/rino-variants")   # writes variants.json
-        view.comparison.agreement.flip_rate                      # in [0, 1], 0 = every item answered alike
+        run = noveval.run("rinobench", "local", "runs/rino-variants",
+                          options={"prompt_variants": "bundled", "limit": 2})
+        run.group.comparison.agreement.flip_rate   # in [0, 1], 0 = every item answered alike
 
     Args:
-        items: A ``test.json``-format file (gold scores optional), or ``hf:NAME[:SPLIT]``.
-        variants: A folder of variant folders (see the module docstring), or ``"bundled"``.
+        model: Model spec or client.
         out: The folder that gets one run folder per variant (created).
-        overwrite: Replace sub-runs with other settings, and discard run folders in
-            ``out`` that belong to no variant of this call.
-        **options: The settings of :func:`~noveval.benchmarks.rinobench.api.run`
-            (:class:`RunOptions`), the same for every sub-run.
+        options: The run's options; ``prompt_variants`` is a folder of variant folders (see
+            the module docstring) or ``"bundled"``. ``overwrite`` also discards run folders
+            in ``out`` that belong to no variant of this call.
 
     Returns:
         ``{label: run folder}``, the baseline ``shipped`` first, then the variants by name.
 
     Raises:
-        InputError: see :func:`load_variants`; ``out`` is a
-            file, a run folder, or holds runs of other variants (without ``overwrite``);
-            and whatever :func:`~noveval.benchmarks.rinobench.api.run` rejects.
+        InputError: see :func:`load_variants`; ``out`` is a file, a run folder, or holds
+            runs of other variants (without ``overwrite``); and whatever
+            :func:`~noveval.benchmarks.rinobench.contract.judge_run` rejects.
     """
-    import inspect
     import os
 
-    from noveval.benchmarks.rinobench.api import (
-        _check_f1_labels,
-        _checked_protocol,
+    from noveval.benchmarks.rinobench.contract import (
         _client,
-        _run_config,
+        _items_source,
+        checked_protocol,
+        judge_options,
+        judge_run,
+        run_config,
     )
-    from noveval.benchmarks.rinobench.api import run as run_one
     from noveval.benchmarks.rinobench.data import load_items, load_rubric
-    from noveval.models.calls import active_ledger, ledger_scope
+    from noveval.models.calls import active_ledger
     from noveval.prompts import OVERRIDE_ENV, using_overrides
     from noveval.runs import RunDir, discard_run, mark_complete
 
-    kw: dict[str, Any] = dict(options)
-    sig = inspect.signature(run_one).parameters  # run's defaults, for the options not given
-    opt = {**{k: p.default for k, p in sig.items() if p.default is not inspect.Parameter.empty}, **kw}
-    proto = _checked_protocol(opt["protocol"], opt["structured"], opt["temperature"], opt["samples"])
-    _check_f1_labels(opt["f1_labels"])
-    chosen = load_variants(variants, used=used_prompts(proto["protocol"], judge=opt["judge"] is not None))
-    all_items = load_items(items)
-    limit = opt["limit"]
-    sel = all_items[:limit] if limit else all_items
-    rub = load_rubric(opt["rubric"])
+    o = options
+    proto = checked_protocol(o)
+    chosen = load_variants(o.prompt_variants or BUNDLED, used=used_prompts(proto["protocol"], judge=o.judge is not None))
+    all_items = load_items(_items_source(o))
+    sel = all_items[: o.limit] if o.limit else all_items
+    rub = load_rubric(o.rubric)
     root = Path(out)
-    labels = [v.label for v in chosen]
-    stale = _check_out(root, labels, overwrite)
+    stale = _check_out(root, [v.label for v in chosen], o.overwrite)
     if os.environ.get(OVERRIDE_ENV):
-        log.warning("%s is set; %s ignores it: the baseline uses the shipped prompts and each variant its own folder",
-                    OVERRIDE_ENV, _OPTION)
-    ledger = active_ledger()
-    runs: dict[str, Path] = {}
-    with nullcontext(ledger) if ledger is not None else ledger_scope() as led:
-        kw["model"] = _client(opt["model"], cache=opt["cache"], concurrency=opt["concurrency"])
-        kw["judge"] = None if opt["judge"] is None else _client(opt["judge"], cache=opt["cache"],
-                                                                 concurrency=opt["concurrency"])
-        if not overwrite:  # a sub-run with other settings fails now, not after the ones before it ran
-            for v in chosen:
-                with using_overrides(v.folder):
-                    cfg = _run_config(
-                        items, sel, rub, kw["model"], kw["judge"], opt["judge_options"] or JudgeOptions(), proto,
-                        max_tokens=opt["max_tokens"], seed=opt["seed"], max_related_works=opt["max_related_works"],
-                        max_abstract_chars=opt["max_abstract_chars"], samples=opt["samples"], f1_labels=opt["f1_labels"])
-                RunDir.check_resumable(root / v.label, cfg)
-        for p in stale:
-            log.warning("%s: discarding the run of a variant not in this call (--overwrite)", p)
-            discard_run(p)
-        for k, v in enumerate(chosen, start=1):
-            what = ", ".join(f"{n} {sha}" for n, sha in sorted(v.changed.items())) or "the shipped prompts"
-            log.info("prompt variant %d/%d: %s (%s) -> %s", k, len(chosen), v.label, what, root / v.label)
+        log.warning("%s is set; prompt variants ignore it: the baseline uses the shipped prompts and each variant "
+                    "its own folder", OVERRIDE_ENV)
+    client = _client(model, o)
+    judge = None if o.judge is None else _client(o.judge, o)
+    jopts = judge_options(o)
+    if not o.overwrite:  # a sub-run with other settings fails now, not after the ones before it ran
+        for v in chosen:
             with using_overrides(v.folder):
-                runs[v.label] = run_one(items, out=root / v.label, overwrite=overwrite, **kw)
+                cfg = run_config(o, sel, rub, client, judge, jopts, proto)
+            RunDir.check_resumable(root / v.label, cfg)
+    for p in stale:
+        log.warning("%s: discarding the run of a variant not in this call (overwrite)", p)
+        discard_run(p)
+    runs: dict[str, Path] = {}
+    for k, v in enumerate(chosen, start=1):
+        what = ", ".join(f"{n} {sha}" for n, sha in sorted(v.changed.items())) or "the shipped prompts"
+        log.info("prompt variant %d/%d: %s (%s) -> %s", k, len(chosen), v.label, what, root / v.label)
+        with using_overrides(v.folder):
+            runs[v.label] = judge_run(client, root / v.label, o, jopts=jopts, judge=judge)
+    if (ledger := active_ledger()) is not None:  # each sub-run's outcome, before the comparison reads it
         for p in runs.values():
-            mark_complete(p, led)
+            mark_complete(p, ledger)
     return runs

@@ -115,9 +115,9 @@ def _finish(fig: Any, axes: Any, n: int) -> None:
 
 def validity_figures(runs: list[RunData]) -> list[Figure]:
     """Mean human rating per predictor quintile, and per-paper scatter plots."""
-    from noveval.report.figures import _PALETTE, _plt, png_uri
+    from noveval.report.figures import PALETTE, png_uri, pyplot
 
-    plt = _plt()
+    plt = pyplot()
     out = []
     for r in runs:
         ex = _extra(r)
@@ -135,7 +135,7 @@ def validity_figures(runs: list[RunData]) -> list[Figure]:
             means = [b["mean"] for b in bins]
             err = [[b["mean"] - (b["ci_low"] if b["ci_low"] is not None else b["mean"]) for b in bins],
                    [(b["ci_high"] if b["ci_high"] is not None else b["mean"]) - b["mean"] for b in bins]]
-            ax.errorbar(xs, means, yerr=err, marker="o", color=_PALETTE[0], capsize=2, lw=1.2)
+            ax.errorbar(xs, means, yerr=err, marker="o", color=PALETTE[0], capsize=2, lw=1.2)
             ax.set_xticks(xs)
             rho = rhos.get(p)
             ax.set_title(labels[p] + (f"  ρ={rho:.2f}" if isinstance(rho, (int, float)) else ""), fontsize=8)
@@ -157,10 +157,14 @@ def validity_figures(runs: list[RunData]) -> list[Figure]:
                     continue
                 x, y = np.array(xy).T
                 size, alpha = (4, 0.25) if len(x) > 500 else (14, 0.7)
-                ax.scatter(x, y + rng.uniform(-0.08, 0.08, len(y)), s=size, alpha=alpha, color=_PALETTE[1],
+                ax.scatter(x, y + rng.uniform(-0.08, 0.08, len(y)), s=size, alpha=alpha, color=PALETTE[1],
                            linewidths=0)
                 ax.set_title(labels[p], fontsize=8)
             _finish(fig, axes, len(names))
             out.append(Figure(f"Per-paper scatter ({r.label})", src=png_uri(fig),
                               caption="One dot per paper (ratings jittered vertically by ±0.08)."))
     return out
+
+
+tables = validity_tables
+figures = validity_figures

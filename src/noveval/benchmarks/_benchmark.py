@@ -1,0 +1,193 @@
+"""The declaration of a system: everything the rest of noveval reads about it, in one place.
+
+A system package sets ``BENCHMARK = Benchmark(...)`` in its ``__init__``. The CLI
+(``run``/``score`` and the ``noveval <name>`` group), ``noveval benchmarks``, the prompt
+catalogue, the demo, the report, ``compare`` and ``export`` read that declaration; none of
+them keeps a table keyed by system name. Callables may be given as ``"module:attr"``
+strings so that declaring a system imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from noveval.options import RunOptions
+
+__all__ = ["About", "Answer", "Benchmark", "resolve"]
+
+
+@dataclass(frozen=True)
+class About:
+    """A system as a user meets it (``noveval benchmarks``, the demo's notes).
+
+    Attributes:
+        paper: The paper it implements (authors, title, where), or what it is instead.
+        task: What is evaluated, in one sentence.
+        needs: Inputs: files with their fields, and models.
+        data: Where the published data come from and how to pass them.
+        demo: What ``noveval demo`` runs for it, and which approximations are on.
+        examples: Commands that work as written (``$D`` = the data folder).
+    """
+
+    paper: str
+    task: str
+    needs: tuple[str, ...]
+    data: tuple[str, ...]
+    demo: tuple[str, ...] = ()
+    examples: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The answer a system gives per item, for agreement between runs (``compare``).
+
+    Attributes:
+        field: The per-item field (``per_item.jsonl``) holding the answer.
+        level: Level of measurement for Krippendorff's alpha (nominal, ordinal, interval).
+        prediction: The ``predictions.jsonl`` field with the same answer (runs on items
+            without gold write no per-item rows; their answers are read from here).
+    """
+
+    field: str
+    level: str = "nominal"
+    prediction: str | None = None
+
+
+def resolve(ref: str | Callable[..., Any] | Any) -> Any:
+    """``"module:attr"`` imported (anything else returned as it is)."""
+    if not isinstance(ref, str):
+        return ref
+    module, _, attr = ref.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split(".") if attr else ():
+        obj = getattr(obj, part)
+    return obj
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One registered system.
+
+    Attributes:
+        name: The name users type (``noveval run <name>``).
+        title: Short display name (report sections, listings).
+        summary: One or two sentences leading its report section.
+        about: Prose for ``noveval benchmarks`` and the demo.
+        options: Its options class (a :class:`~noveval.options.RunOptions`): the fields of
+            ``noveval run <name>`` and of ``noveval.run(name, options=...)``.
+        run: ``run(model, out, options) -> Path | RunGroup`` (or ``"module:attr"``): does the
+            work into the run folder ``out`` (resumable); the runner
+            (:mod:`noveval.benchmarks._runner`) adds the call ledger, budget, batch and
+            completeness around it.
+        score: ``score(run_folder, options) -> dict`` (or ``"module:attr"``): the scores
+            from the run folder's saved outputs alone (the run records where its gold is).
+        score_options: Options of ``score`` (None: none); fields are optional.
+        data_option: The options field that ``noveval.run(..., data=...)`` fills.
+        paper: True for a paper's benchmark, False for a generic or our own task.
+        primary_metric: The metric reported first (None: the system names none, e.g. a
+            set of predictors compared side by side).
+        greater_is_better: Direction of the primary metric.
+        answer: The per-item answer compared between runs (None: none).
+        views: Presentation module (report tables and figures, compare's item metrics),
+            ``"<package>.views"`` when it exists and this is None.
+        demo: ``demo(out_dir, model, embedder, real, data_dir) -> list[Path]`` for ``noveval demo``.
+        score_command: A Typer-annotated ``score`` command (None: generated from ``score_options``).
+        commands: A ``typer.Typer`` mounted at ``noveval <name> ...`` (None: none).
+        model_help: Help of ``-m/--model`` when the model plays a particular role (e.g. judge).
+        model_default: Default of ``-m/--model``.
+        legacy: Transitional: the system's hand-written CLI module (its ``run``/``score``
+            commands and ``contract`` module are used instead of the generated ones).
+        package: The package that declares it (filled by the registry).
+    """
+
+    name: str
+    title: str
+    summary: str
+    about: About
+    options: type[RunOptions]
+    run: str | Callable[..., Any]
+    score: str | Callable[..., Any]
+    score_options: type[BaseModel] | None = None
+    data_option: str | None = None
+    paper: bool = True
+    primary_metric: str | None = None
+    greater_is_better: bool | None = None
+    answer: Answer | None = None
+    views: str | None = None
+    demo: str | None = None
+    score_command: str | None = None
+    commands: str | None = None
+    model_help: str | None = None
+    model_default: str = "local"
+    legacy: str | None = None
+    package: str = field(default="", compare=False)
+
+    def run_fn(self) -> Callable[..., Any]:
+        """The system's ``run`` (imported)."""
+        fn: Callable[..., Any] = resolve(self.run)
+        return fn
+
+    def score_fn(self) -> Callable[..., Any]:
+        """The system's ``score`` (imported)."""
+        fn: Callable[..., Any] = resolve(self.score)
+        return fn
+
+    def views_module(self) -> Any | None:
+        """The presentation module (None when the system has none)."""
+        name = self.views or (f"{self.package}.views" if self.package else None)
+        if name is None:
+            return None
+        try:
+            if importlib.util.find_spec(name) is None:
+                return None
+        except ModuleNotFoundError:
+            return None
+        return importlib.import_module(name)
+
+    def view(self, what: str) -> Callable[..., Any] | None:
+        """One presentation hook (``tables``, ``figures``, ``item_metrics``), or None."""
+        mod = self.views_module()
+        fn = getattr(mod, what, None) if mod is not None else None
+        return fn if callable(fn) else None
+
+    def make_scores(self, model: Any, metrics: dict[str, Any], *, extra: dict[str, Any] | None = None,
+                    primary_metric: str | None = None, greater_is_better: bool | None = None,
+                    **more: Any) -> dict[str, Any]:
+        """The ``scores.json`` dict of a run of this system (every system builds it here).
+
+        Args:
+            model: The model evaluated (its id or description).
+            metrics: ``{name: {mean, ci_low, ci_high, n}}`` (see
+                :func:`noveval.metrics.bootstrap.summarize`).
+            extra: The system's own additions (kept under ``extra``).
+            primary_metric: This run's primary metric when it differs from the declared one
+                (e.g. per task).
+            greater_is_better: Its direction, with ``primary_metric``.
+            **more: Further top-level keys the system has always written (``n_items``, ...).
+
+        Returns:
+            ``{benchmark, model, metrics, primary_metric, greater_is_better, **more, extra}``.
+        """
+        return {
+            "benchmark": self.name,
+            "model": model,
+            "metrics": metrics,
+            "primary_metric": primary_metric if primary_metric is not None else self.primary_metric,
+            "greater_is_better": greater_is_better if greater_is_better is not None else self.greater_is_better,
+            **more,
+            "extra": extra if extra is not None else {},
+        }
+
+    @property
+    def has_prompts(self) -> bool:
+        """True when the package ships prompt templates (``<package>/prompts/``)."""
+        spec = importlib.util.find_spec(self.package) if self.package else None
+        locs = list(spec.submodule_search_locations or []) if spec is not None else []
+        return any((Path(p) / "prompts").is_dir() for p in locs)

@@ -1,0 +1,232 @@
+"""The one run path: every system's run goes through :func:`run_benchmark`.
+
+Around the system's own ``run(model, out, options)`` it gives every system the same
+guarantees, from Python and from the CLI alike:
+
+- a call ledger (:func:`~noveval.models.calls.ledger_scope`): every remote model the run
+  makes is checked with one short call before its first real call, every call is counted,
+  and ``options.max_cost`` caps the spending;
+- ``options.batch``: the uncached requests go through the provider's batch API
+  (:func:`~noveval.models.batch.run_batched`);
+- each run folder gets ``complete``, ``calls`` and ``cost`` in its ``scores.json``;
+- nothing is left behind: a run that stops before its first item (bad input, an endpoint
+  that fails its check) removes the output folder it created;
+- a run whose calls failed raises :class:`IncompleteRun` unless ``options.allow_failures``;
+  a budget stop raises :class:`BudgetStopped` (both carry the :class:`~noveval.runs.Run`).
+
+When a ledger is already active (the CLI opens one for its progress line; ``noveval eval``
+one for its shared budget) the run books into it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Protocol
+
+from noveval.benchmarks._benchmark import Benchmark
+from noveval.errors import InputError, NovevalError
+from noveval.models.chat import ChatClientProtocol
+from noveval.options import RunOptions, as_options
+from noveval.runs import Run, RunGroup
+from noveval.scores import Scores
+
+__all__ = [
+    "BudgetStopped",
+    "IncompleteRun",
+    "RunFunction",
+    "RunStopped",
+    "ScoreFunction",
+    "entry_points",
+    "parse_options",
+    "run_benchmark",
+    "score_benchmark",
+]
+
+
+class RunFunction(Protocol):
+    """A system's ``run``: :func:`noveval.run` without the system's name."""
+
+    def __call__(self, model: str | ChatClientProtocol = "local", out: str | os.PathLike[str] = "runs/noveval", *,
+                 data: str | os.PathLike[str] | None = None, options: Any = None) -> Run:
+        """Run the system with ``model`` into ``out`` (see :func:`run_benchmark`)."""
+        ...
+
+
+class ScoreFunction(Protocol):
+    """A system's ``score``: :func:`noveval.score` for one system's run folders."""
+
+    def __call__(self, run: str | os.PathLike[str], *, options: Any = None) -> Scores:
+        """Scores of a run folder from its saved outputs alone."""
+        ...
+
+
+class RunStopped(NovevalError):
+    """A run that ended without a whole result; :attr:`run` says what was saved."""
+
+    def __init__(self, message: str, run: Run) -> None:
+        super().__init__(message)
+        self.run = run
+
+
+class IncompleteRun(RunStopped):
+    """Model calls failed for good (after retries): the run is saved but incomplete (CLI exit 3)."""
+
+
+class BudgetStopped(RunStopped):
+    """``max_cost`` stopped the run cleanly; the same run with a higher budget finishes it (CLI exit 4)."""
+
+
+def parse_options(bench: Benchmark, options: Any = None, *, data: str | os.PathLike[str] | None = None) -> RunOptions:
+    """The system's options object from ``options`` (object, dict or None) and ``data``.
+
+    Raises:
+        InputError: an unknown field or bad value (``options.<field>``), or ``data`` for a
+            system that takes no data option.
+    """
+    if data is not None and bench.data_option is None:
+        raise InputError(None, None, "data", f"{bench.name} takes its inputs as options, not data=")
+    fill = {bench.data_option: data} if bench.data_option and data is not None else {}
+    return as_options(bench.options, options, **fill)
+
+
+@contextlib.contextmanager
+def _ledger(max_cost: float | None) -> Iterator[Any]:
+    from noveval.models.calls import active_ledger, ledger_scope
+
+    outer = active_ledger()
+    if outer is not None:
+        yield outer
+        return
+    with ledger_scope(max_cost=max_cost) as ledger:
+        yield ledger
+
+
+def _call(bench: Benchmark, model: Any, out: Path, opts: RunOptions) -> Any:
+    """The system's run, through the batch driver when ``opts.batch``."""
+    fn = bench.run_fn()
+    if not opts.batch:
+        return fn(model, out, opts)
+    from noveval.models.batch import run_batched
+
+    once = opts.model_copy(update={"overwrite": False})  # the driver discards the old run once, up front
+    return run_batched(lambda d: fn(model, d, once), out, overwrite=opts.overwrite)
+
+
+def _folders(result: Any, out: Path) -> tuple[list[Path], RunGroup | None]:
+    if isinstance(result, RunGroup):
+        return [Path(p) for p in result.run_dirs], result
+    if isinstance(result, (list, tuple)):
+        return [Path(p) for p in result], None
+    return [Path(result) if result is not None else out], None
+
+
+def _mark(ledger: Any, folders: list[Path], before: int) -> bool:
+    """Write the ledger's outcome into each folder this run touched; True when all are complete."""
+    from noveval.runs import mark_complete
+
+    dirs = [(p if p.is_dir() else p.parent).resolve() for p in folders]
+    complete = True
+    for d in dict.fromkeys([*list(ledger.run_dirs)[before:], *dirs]):
+        if d.is_dir():
+            complete = mark_complete(d, ledger)["complete"] and complete
+    return complete
+
+
+_BOOKKEEPING = {"config.json", "calls.json"}  # batches.json: a submitted batch is work in flight
+
+
+def _leave_nothing(out: Path, existed: bool) -> None:
+    """Remove ``out`` when this run created it and it holds no result yet (stopped before its first item)."""
+    if existed or not out.is_dir():
+        return
+    files = [p for p in out.rglob("*") if p.is_file()]
+    if all(p.name in _BOOKKEEPING for p in files):
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def run_benchmark(bench: Benchmark, model: Any, out: str | os.PathLike[str], *, data: Any = None,
+                  options: Any = None) -> Run:
+    """Run ``bench`` with ``model`` into ``out`` under the guarantees of this module.
+
+    Args:
+        bench: The system's declaration.
+        model: A model spec or a chat client.
+        out: The run folder (created; a run with the same settings is resumed).
+        data: Fills the system's data option (``Benchmark.data_option``).
+        options: The system's options object, a dict of its fields, or None.
+
+    Returns:
+        The :class:`~noveval.runs.Run`.
+
+    Raises:
+        InputError: bad options or input (nothing written).
+        EndpointError: a model that fails its check before the first item (nothing written).
+        IncompleteRun: model calls failed (unless ``options.allow_failures``).
+        BudgetStopped: ``options.max_cost`` reached.
+    """
+    from noveval.models.calls import EndpointError
+    from noveval.models.costs import BudgetExceeded
+
+    opts = parse_options(bench, options, data=data)
+    out = Path(out)
+    existed = out.exists()
+    with _ledger(opts.max_cost) as ledger:
+        before = len(ledger.run_dirs)
+        try:
+            result = _call(bench, model, out, opts)
+        except BudgetExceeded as e:
+            complete = _mark(ledger, [out], before)
+            _leave_nothing(out, existed)
+            raise BudgetStopped(str(e), Run(out, bench.name, complete, (out,), stopped="budget")) from e
+        except (InputError, EndpointError) as e:
+            if isinstance(e, EndpointError) and e.midrun:
+                _mark(ledger, [out], before)
+            else:
+                _leave_nothing(out, existed)
+            raise
+        folders, group = _folders(result, out)
+        complete = _mark(ledger, folders, before)
+    path = out if group is not None else folders[0]
+    run = Run(path, bench.name, complete, tuple(folders), group=group)
+    if not complete and not opts.allow_failures:
+        raise IncompleteRun(f"{bench.name}: model calls failed; the run in {path} is incomplete "
+                            "(run it again to redo them, or allow failures)", run)
+    return run
+
+
+def score_benchmark(bench: Benchmark, run: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
+    """Scores of a run folder of ``bench`` from its saved outputs alone (the scores.json dict).
+
+    Raises:
+        InputError: not a run folder of this system, or a bad scoring option.
+    """
+    fn = bench.score_fn()
+    if bench.score_options is None:
+        if options:
+            raise InputError(None, None, "options", f"{bench.name} has no scoring options")
+        return dict(fn(Path(run), None))
+    return dict(fn(Path(run), as_options(bench.score_options, options)))
+
+
+def entry_points(bench: Benchmark) -> tuple[RunFunction, ScoreFunction]:
+    """The ``run`` and ``score`` a system package exports (the same for every system).
+
+    ``run, score = entry_points(BENCHMARK)`` in the package's ``__init__``.
+    """
+
+    def run(model: str | ChatClientProtocol = "local", out: str | os.PathLike[str] = "runs/noveval", *,
+            data: str | os.PathLike[str] | None = None, options: Any = None) -> Run:
+        return run_benchmark(bench, model, out, data=data, options=options)
+
+    def score(run: str | os.PathLike[str], *, options: Any = None) -> Scores:
+        from noveval.scores import read_scores
+
+        return read_scores(score_benchmark(bench, run, options))
+
+    run.__doc__ = f"Run {bench.title} with ``model`` into ``out`` (:func:`noveval.run` for ``{bench.name}``)."
+    score.__doc__ = f"Scores of a {bench.title} run folder (:func:`noveval.score` for ``{bench.name}``)."
+    return run, score

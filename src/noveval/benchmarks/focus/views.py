@@ -1,0 +1,77 @@
+"""Focus-level review evaluation in the report: Table 3 and the Figure 4 distributions.
+
+Presentation: this module belongs to the report/CLI layer (like ``cli.py``); the report,
+``compare`` and ``export`` find it through the system's declaration.
+"""
+
+from __future__ import annotations
+
+from noveval.report.figures import PALETTE, png_uri, pyplot
+from noveval.report.fmt import mark_best, metric_cell
+from noveval.report.model import Cell, Figure, RunData, Table
+
+
+def focus_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
+    """Focus-level Table 3: KL per distribution (+ mean) and multiset F1."""
+    dists = ["strength/target", "weakness/target", "strength/aspect", "weakness/aspect"]
+    rows, gaps = [], []
+    for r in runs:
+        extra = r.extra
+        kl = extra.get("kl") or {}
+        m = r.metrics
+        proto = str(r.scores.get("protocol") or "noveval")
+        if (extra.get("protocol") or {}).get("note"):
+            proto += f" (scoring; run: {r.config.get('protocol') or 'noveval'})"
+        cells = [Cell(proto, title=str((extra.get("protocol") or {}).get("note") or ""))]
+        cells += [metric_cell(m.get("kl_mean") if "kl_mean" in m else kl.get("mean"))]
+        cells += [metric_cell(kl.get(d)) for d in dists]
+        cells += [metric_cell(m.get(k)) for k in ("f1_overall", "f1_strength", "f1_weakness")]
+        rows.append((r.label, cells))
+        if not kl:
+            gaps.append(f"focus Table 3: run {r.label} has no `extra.kl`")
+    header = ["Protocol", "KL mean", *(f"KL {d}" for d in dists), "F1 overall", "F1 strength", "F1 weakness"]
+    for j in range(1, len(header)):
+        mark_best([c[j] for _, c in rows], lower=j < 6)
+    t = Table("Table 3 — focus alignment with expert reviews", header, rows,
+              caption="KL(human ‖ model) per focus distribution (lower is better; – = left out: no "
+                      "labelled point on one side) and F1 of (target, aspect) labels (higher is better): "
+                      "protocol paper = rejected papers, meta-review chain, set F1; noveval = all papers, "
+                      "all reviewers' points, multiset F1 (docs/fidelity.md).", kind="paper")
+    return [t], gaps
+
+
+def focus_figures(runs: list[RunData]) -> list[Figure]:
+    """Figure 4: the four focus distributions, human vs model, per run."""
+    plt = pyplot()
+    out = []
+    for r in runs:
+        ex = r.extra
+        d = ex.get("distributions") or {}
+        hum, mod = d.get("human") or {}, d.get("model") or {}
+        keys = [k for k in hum if k in mod]
+        if not keys:
+            continue
+        facets = ex.get("facets") or {}
+        fig, axes = plt.subplots(1, len(keys), figsize=(3.2 * len(keys), 3.0), squeeze=False)
+        for ax, k in zip(axes[0], keys, strict=True):
+            labels = facets.get(k.split("/")[-1]) or [str(i) for i in range(len(hum[k]))]
+            x = range(len(labels))
+            w = 0.4
+            ax.bar([i - w / 2 for i in x], hum[k], w, label="human", color=PALETTE[0])
+            ax.bar([i + w / 2 for i in x], mod[k], w, label="model", color=PALETTE[1])
+            ax.set_xticks(list(x), labels, rotation=40, ha="right", fontsize=7)
+            kl = (ex.get("kl") or {}).get(k)
+            ax.set_title(k + (f"  (KL {kl:.2f})" if isinstance(kl, (int, float)) else ""))
+            ax.set_ylim(0, max(1e-9, *hum[k], *mod[k]) * 1.15)
+        axes[0][0].set_ylabel("share of points")
+        axes[0][0].legend(frameon=False)
+        out.append(Figure(f"Focus distributions: human vs model ({r.label})", src=png_uri(fig),
+                          caption="Share of review points per target/aspect, for strengths and weaknesses (Figure 4)."))
+    return out
+
+
+REPLACES_SAVED = ("focus",)
+"""Images the runs save themselves (by title) that the figures here draw again."""
+
+tables = focus_tables
+figures = focus_figures

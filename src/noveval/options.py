@@ -1,0 +1,172 @@
+"""Run options: the one declaration behind ``noveval run <name>`` and ``noveval.run``.
+
+Every system declares one pydantic options class (``Benchmark.options``) that extends
+:class:`RunOptions`. Its fields *are* the system's options: the CLI command
+``noveval run <name>`` is generated from them (:mod:`noveval.cli.generate`) and the Python
+``noveval.run(name, model, out, options=...)`` takes the same object (or a dict of its
+fields). A field's CLI spelling is ``--field-name`` unless :func:`option` names flags.
+
+Errors speak the caller's language: a bad value is ``options.<field>: ...`` here; the
+CLI rewrites it to the flag (``--field-name: ...``).
+
+Pure: pydantic only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from noveval.errors import InputError
+
+__all__ = [
+    "DataDirOption",
+    "HF_SOURCE_HELP",
+    "EmbedderOption",
+    "JudgeOption",
+    "OptionsT",
+    "RunOptions",
+    "as_options",
+    "flags_of",
+    "option",
+]
+
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
+
+HF_SOURCE_HELP = "or hf:NAME[:SPLIT], a Hugging Face dataset (hub id, read offline from the local cache, or a save_to_disk folder)"
+"""Help text every data option that reads records through :func:`noveval.io.read_records` may append."""
+
+
+def option(default: Any = ..., *flags: str, help: str, aliases: tuple[str, ...] = (), **constraints: Any) -> Any:
+    """A documented options field with its CLI spelling.
+
+    Args:
+        default: The default (``...``: required).
+        *flags: CLI flags (default ``--field-name``); a boolean may give ``--on/--off``.
+        help: One line for ``--help`` and the docs.
+        aliases: Older flag spellings, kept hidden for one release.
+        **constraints: pydantic constraints (``ge``, ``le``, ``gt``, ...).
+    """
+    extra: dict[str, Any] = {}
+    if flags:
+        extra["flags"] = list(flags)
+    if aliases:
+        extra["aliases"] = list(aliases)
+    return Field(default, description=help, json_schema_extra=extra or None, **constraints)
+
+
+def flags_of(cls: type[BaseModel], name: str) -> list[str]:
+    """The CLI flags of field ``name`` (its declared flags, else ``--name-with-hyphens``)."""
+    extra = cls.model_fields[name].json_schema_extra
+    flags = extra.get("flags") if isinstance(extra, dict) else None
+    return [str(f) for f in flags] if isinstance(flags, list) else ["--" + name.replace("_", "-")]
+
+
+class RunOptions(BaseModel):
+    """The options every run has, whatever the system (unknown fields are errors).
+
+    Attributes:
+        limit: Use only the first N items (None: all).
+        seed: Random seed (sampling, example selection, bootstrap).
+        concurrency: Model requests in flight (None: 1 for the bundled model, 8 over HTTP).
+        timeout: Seconds per model request.
+        no_cache: Neither read nor write the response cache.
+        refresh: Ignore cached responses and overwrite them.
+        overwrite: Discard a run with other settings in the output folder.
+        allow_failures: Finish normally although model calls failed (the run is still
+            marked incomplete).
+        max_cost: Budget in US dollars for this run folder's model calls (None: none).
+        batch: Send uncached requests through the provider's batch API.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    limit: int | None = option(None, "--limit", "-n", ge=1, help="Use only the first N items.")
+    seed: int = option(0, help="Random seed (sampling, example selection, bootstrap).")
+    concurrency: int | None = option(None, "--concurrency", "-c", ge=1,
+                                     help="Max model requests in flight (default: 1 local, 8 HTTP).")
+    timeout: float = option(120.0, gt=0, help="Per-request timeout in seconds.")
+    no_cache: bool = option(False, help="Do not read or write the response cache.")
+    refresh: bool = option(False, help="Ignore cached responses and overwrite them.")
+    overwrite: bool = option(False, help="Discard an existing run in --out with different settings.")
+    allow_failures: bool = option(
+        False, help="Exit 0 even when model calls failed (the run is still marked incomplete).")
+    max_cost: float | None = option(
+        None, ge=0.0,
+        help="Spend at most this many USD on this run folder's model calls (prices: noveval prices); stop cleanly "
+             "(exit 4, resumable) when the rest cannot pay for one more request. Re-run with a higher value to finish.")
+    batch: bool = option(
+        False,
+        help="Send the uncached requests through the provider's batch API (openai/..., openai-compatible/... with "
+             "/v1/files and /v1/batches): batch prices (OpenAI: half), answers within 24 h; the batch ids are saved "
+             "in the run folder, so a killed run resumes without resubmitting.")
+
+    def client_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of :func:`noveval.models.client.get_client` these options set."""
+        return {"cache": None if self.no_cache else "default", "refresh": self.refresh,
+                "concurrency": self.concurrency, "timeout_s": self.timeout}
+
+
+class JudgeOption(BaseModel):
+    """Mixin: a judge model (same spec grammar as the model)."""
+
+    judge: str | None = option(None, "--judge", "-j",
+                               help="Judge model spec (same grammar as --model); default: no judge metrics.")
+
+
+class EmbedderOption(BaseModel):
+    """Mixin: an embedding model."""
+
+    embedder: str = option("local", "--embedder", "-e",
+                           help="Embedding model spec: local (bundled all-MiniLM-L6-v2) | local:/folder | "
+                                "openai-compatible/<model>@<url>.")
+
+
+class DataDirOption(BaseModel):
+    """Mixin: the folder of the real datasets."""
+
+    data_dir: Path | None = option(
+        None, help="Folder with the real datasets (default: $NOVEVAL_DATA_DIR, else ../shared/data).")
+
+
+def as_options(cls: type[OptionsT], options: OptionsT | dict[str, Any] | None, **fill: Any) -> OptionsT:
+    """``options`` as a ``cls`` (None: the defaults); ``fill`` sets fields the caller gave apart.
+
+    Args:
+        cls: The system's options class.
+        options: An instance of ``cls``, a dict of its fields, or None.
+        **fill: Fields to set when not None (``noveval.run(data=...)`` fills the system's
+            data field); a field also set in ``options`` is an error.
+
+    Raises:
+        InputError: an unknown option or a value of the wrong type or range
+            (``options.<field>: <what is wrong>``).
+    """
+    from noveval.io import validation_field
+
+    fill = {k: v for k, v in fill.items() if v is not None}
+    if options is None:
+        values: dict[str, Any] = {}
+    elif isinstance(options, cls):
+        if not fill:
+            return options
+        values = options.model_dump(exclude_unset=True)
+    elif isinstance(options, BaseModel):
+        raise InputError(None, None, "options",
+                         f"expected {cls.__name__} (or a dict of its fields), got {type(options).__name__}")
+    elif isinstance(options, dict):
+        values = dict(options)
+    else:
+        raise InputError(None, None, "options",
+                         f"expected {cls.__name__} or a dict of its fields, got {type(options).__name__}")
+    for k, v in fill.items():
+        if values.get(k) is not None and values[k] != v:
+            raise InputError(None, None, f"options.{k}", f"given twice ({values[k]!r} and {v!r})")
+        values[k] = v
+    try:
+        return cls.model_validate(values)
+    except ValidationError as e:
+        field, msg = validation_field(e)
+        raise InputError(None, None, f"options.{field}", msg) from e

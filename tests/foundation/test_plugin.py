@@ -1,0 +1,183 @@
+"""A system from a separate package works through every surface with no edit to noveval (issue 26).
+
+The test writes a tiny system package ("toy": answer each item's question with the model,
+exact match against the gold) in a temporary folder, installs it into the test
+environment as an entry point of the group ``noveval.benchmarks`` (a ``.dist-info`` folder
+with ``entry_points.txt`` on ``sys.path``, which is what ``pip install`` leaves), and
+drives ``noveval benchmarks``, ``run``, ``score``, ``report``, ``compare``, ``export`` and
+``demo`` with it through the CLI, in a subprocess that sees only what is installed. The
+bundled model answers for real.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+TOY = textwrap.dedent('''
+    """A toy system: the model answers each question; exact match against the gold."""
+
+    from __future__ import annotations
+
+    from pathlib import Path
+
+    from noveval.benchmarks import About, Answer, Benchmark
+    from noveval.benchmarks._runner import entry_points
+    from noveval.options import RunOptions, option
+
+
+    class ToyOptions(RunOptions):
+        questions: str | Path | None = option(None, "--questions", help="JSONL of {id, question, answer}.")
+        max_tokens: int = option(8, ge=1, help="Answer token budget.")
+
+
+    BENCHMARK = Benchmark(
+        name="toy",
+        title="Toy QA",
+        summary="A toy system from another package: one-word answers, exact match.",
+        about=About(paper="none: a plugin test", task="Answer each question in one word.",
+                    needs=("questions: JSONL of {id, question, answer}",), data=("shipped with the plugin",),
+                    demo=("two questions",)),
+        options=ToyOptions,
+        run="toy_noveval.system:run",
+        score="toy_noveval.system:score",
+        data_option="questions",
+        paper=False,
+        primary_metric="exact_match",
+        greater_is_better=True,
+        answer=Answer("answer", "nominal", prediction="output"),
+        demo="toy_noveval.system:demo",
+    )
+
+    run, score = entry_points(BENCHMARK)
+''')
+
+SYSTEM = textwrap.dedent('''
+    """The toy system's run, score and demo (noveval's building blocks only)."""
+
+    from __future__ import annotations
+
+    from pathlib import Path
+    from typing import Any
+
+    from noveval.io import read_jsonl
+    from noveval.metrics.bootstrap import summarize
+    from noveval.models.chat import ChatRequest, GenerationParams
+    from noveval.runs import RunDir, run_items
+
+    SAMPLE = Path(__file__).parent / "questions.jsonl"
+
+
+    def run(model: Any, out: Path, options: Any) -> Path:
+        from noveval.benchmarks._contract import client_of
+
+        source = Path(options.questions or SAMPLE)
+        items = read_jsonl(source)[: options.limit]
+        client = client_of(model, **options.client_kwargs())
+        rd = RunDir.create(out, {"benchmark": "toy", "model": client.model_id, "questions": str(source),
+                                 "n_items": len(items), "max_tokens": options.max_tokens}, overwrite=options.overwrite)
+        params = GenerationParams(max_tokens=options.max_tokens, seed=options.seed)
+
+        async def worker(it: dict[str, Any]) -> dict[str, Any]:
+            r = await client.acomplete(ChatRequest(messages=[{"role": "user", "content": it["question"]}],
+                                                   params=params))
+            return {"output": r.text.strip(), "error": r.error}
+
+        client.run(run_items(rd, "predictions", items, worker, id_of=lambda it: it["id"], client=client))
+        score(rd.path)
+        return rd.path
+
+
+    def score(run: Path, options: Any = None) -> dict[str, Any]:
+        from toy_noveval import BENCHMARK
+
+        rd = RunDir.open(run)
+        gold = {it["id"]: it for it in read_jsonl(rd.config["questions"])}
+        preds = rd.done("predictions")
+        rows = [{"id": i, "answer": (p.get("output") or "").lower(),
+                 "exact_match": float((p.get("output") or "").strip().lower() == gold[i]["answer"].lower())}
+                for i, p in preds.items()]
+        rd.write("per_item", rows)
+        scores = BENCHMARK.make_scores(rd.config["model"], summarize(rows, ["exact_match"]))
+        rd.write_scores(scores)
+        return scores
+
+
+    def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
+             data_dir: Path | None = None) -> list[Path]:
+        from toy_noveval import BENCHMARK, ToyOptions
+
+        return [run(model, Path(out_dir) / "run", ToyOptions(limit=2, overwrite=True))]
+''')
+
+
+def _install(site: Path) -> None:
+    pkg = site / "toy_noveval"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text(TOY, encoding="utf-8")
+    (pkg / "system.py").write_text(SYSTEM, encoding="utf-8")
+    (pkg / "questions.jsonl").write_text(
+        "".join(json.dumps(q) + "\n" for q in (
+            {"id": "q1", "question": "Reply with the single word yes.", "answer": "yes"},
+            {"id": "q2", "question": "What colour is the sky on a clear day? One word.", "answer": "blue"},
+            {"id": "q3", "question": "Reply with the single word no.", "answer": "no"},
+        )), encoding="utf-8")
+    dist = site / "toy_noveval-0.1.dist-info"  # what pip leaves for an installed package
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-noveval\nVersion: 0.1\n", encoding="utf-8")
+    (dist / "entry_points.txt").write_text("[noveval.benchmarks]\ntoy = toy_noveval\n", encoding="utf-8")
+
+
+def _cli(site: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-m", "noveval.cli.main", "-q", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=900)
+
+
+@pytest.mark.integration
+def test_a_system_from_another_package_works_everywhere(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    _install(site)
+    listing = _cli(site, "benchmarks", "--json", cwd=tmp_path)
+    assert listing.returncode == 0, listing.stderr
+    rows = {r["name"]: r for r in json.loads(listing.stdout)}
+    assert rows["toy"]["package"] == "toy_noveval" and rows["toy"]["title"] == "Toy QA"
+    assert "rinobench" in rows  # the shipped systems are still there
+    help_ = _cli(site, "run", "toy", "--help", cwd=tmp_path)
+    assert help_.returncode == 0 and "--questions" in help_.stdout and "--max-tokens" in help_.stdout
+
+    a = _cli(site, "run", "toy", "-o", "runs/a", "-n", "2", "--json", cwd=tmp_path)
+    assert a.returncode == 0, a.stderr
+    sa = json.loads(a.stdout)
+    assert sa["benchmark"] == "toy" and sa["complete"] is True and sa["metrics"]["exact_match"]["n"] == 2
+    b = _cli(site, "run", "toy", "-o", "runs/b", "-n", "2", "--max-tokens", "4", cwd=tmp_path)
+    assert b.returncode == 0, b.stderr
+    bad = _cli(site, "run", "toy", "-o", "runs/c", "--max-tokens", "0", cwd=tmp_path)
+    assert bad.returncode == 2 and "--max-tokens" in bad.stderr and not (tmp_path / "runs/c").exists()
+
+    rescored = _cli(site, "score", "toy", "runs/a", "--json", cwd=tmp_path)
+    assert rescored.returncode == 0, rescored.stderr
+    assert json.loads(rescored.stdout)["metrics"]["exact_match"] == sa["metrics"]["exact_match"]
+
+    compared = _cli(site, "compare", "runs/a", "runs/b", cwd=tmp_path)
+    assert compared.returncode == 0, compared.stderr
+    assert "exact_match" in compared.stdout
+
+    exported = _cli(site, "export", "runs/a", "runs/b", "-o", "results.csv", cwd=tmp_path)
+    assert exported.returncode == 0, exported.stderr
+    assert (tmp_path / "results.csv").read_text().count("toy") >= 4  # one row per item and run
+
+    report = _cli(site, "report", "runs/a", "runs/b", "-o", "report.html", cwd=tmp_path)
+    assert report.returncode == 0, report.stderr
+    html = (tmp_path / "report.html").read_text()
+    assert "Toy QA" in html and "does not know" not in html
+
+    demo = _cli(site, "demo", "--only", "toy", "-o", "demo", cwd=tmp_path)
+    assert demo.returncode == 0, demo.stderr
+    assert (tmp_path / "demo" / "toy" / "run" / "scores.json").is_file() and (tmp_path / "demo" / "report.html").is_file()
