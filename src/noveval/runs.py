@@ -234,6 +234,22 @@ def _config_diff(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return sorted(k for k in keys if to_jsonable(old.get(k)) != to_jsonable(new.get(k)))
 
 
+def _to_do(run: RunDir, kind: str, ids: list[str], retry_failed: bool) -> set[str]:
+    """The ids :func:`run_items` still has to run (unique ids checked; failed rows redone when asked)."""
+    if len(set(ids)) != len(ids):
+        dup = next(i for i in ids if ids.count(i) > 1)
+        raise InputError(None, None, "id", f"duplicate item id {dup!r}: ids must be unique")
+    done = run.done(kind)
+    if retry_failed:
+        failed = {i for i, row in done.items() if row.get("error")}
+        if failed:
+            import logging
+
+            logging.getLogger("noveval").info(f"{kind}: retrying {len(failed)} item(s) recorded as failed")
+        done = {i: row for i, row in done.items() if i not in failed}
+    return set(ids) - set(done)
+
+
 async def run_items(
     run: RunDir,
     kind: str,
@@ -277,22 +293,11 @@ async def run_items(
     Returns:
         All rows in input order (resumed ones included).
     """
+    from noveval.models.costs import BudgetExceeded
     from noveval.progress import track
 
     ids = [str(id_of(it)) for it in items]
-    if len(set(ids)) != len(ids):
-        dup = next(i for i in ids if ids.count(i) > 1)
-        raise InputError(None, None, "id", f"duplicate item id {dup!r}: ids must be unique")
-    done = run.done(kind)
-    if retry_failed:
-        failed = {i for i, row in done.items() if row.get("error")}
-        if failed:
-            import logging
-
-            logging.getLogger("noveval").info(f"{kind}: retrying {len(failed)} item(s) recorded as failed")
-        done = {i: row for i, row in done.items() if i not in failed}
-    todo = [(i, it) for i, it in zip(ids, items) if i not in done]
-    from noveval.models.costs import BudgetExceeded
+    todo = [(i, it) for i, it in zip(ids, items) if i in _to_do(run, kind, ids, retry_failed)]
 
     sem = asyncio.Semaphore(concurrency or getattr(client, "concurrency", None) or 8)
     stopped: list[BudgetExceeded] = []

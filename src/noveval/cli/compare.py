@@ -48,8 +48,11 @@ def compare(
     if ci not in CI_METHODS:
         raise InputError(None, None, "--ci", f"{ci!r}: one of {', '.join(CI_METHODS)}")
     names, directions = _parse_metrics(metric or [])
-    result = compare_runs(runs, metrics=names, directions=directions, n_resamples=resamples,
-                          n_permutations=permutations, confidence=confidence, ci_method=ci, alpha=alpha, seed=seed)
+    from noveval.cli.generate import renamed_field
+
+    with renamed_field("metric", "--metric"):
+        result = compare_runs(runs, metrics=names, directions=directions, n_resamples=resamples,
+                              n_permutations=permutations, confidence=confidence, ci_method=ci, alpha=alpha, seed=seed)
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     else:

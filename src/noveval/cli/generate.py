@@ -24,7 +24,7 @@ from noveval.cli.common import fail, user_errors
 from noveval.errors import InputError
 from noveval.options import RunOptions, flags_of
 
-__all__ = ["cli_fields", "flag_errors", "make_run_command", "make_score_command"]
+__all__ = ["cli_fields", "flag_errors", "make_run_command", "make_score_command", "renamed_field"]
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print scores.json instead of the summary table.")]
 OutOpt = Annotated[Path, typer.Option("--out", "-o", help="Run directory (created; an existing run with the same settings is resumed).")]
@@ -124,6 +124,17 @@ def flag_errors(cls: type[BaseModel], extra: dict[str, str] | None = None) -> It
         if field == e.field:
             raise
         raise InputError(e.path, e.line, field, e.message) from e
+
+
+@contextlib.contextmanager
+def renamed_field(field: str, flag: str) -> Iterator[None]:
+    """Re-raise an :class:`InputError` about the library's ``field`` as one about the command's ``flag``."""
+    try:
+        yield
+    except InputError as e:
+        if e.field != field:
+            raise
+        raise InputError(e.path, e.line, flag, e.message) from e
 
 
 def _values(cls: type[BaseModel], kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -402,7 +402,40 @@ def compare_loaded(
     settings = {"n_resamples": n_resamples, "n_permutations": n_permutations, "confidence": confidence,
                 "ci_method": ci_method, "alpha": alpha, "seed": seed,
                 "correction": "holm over each leaderboard's comparisons with the best run" if len(runs) > 2 else "none"}
-    # metrics comparable in every run, defined the same way
+    shared, skipped = _shared_metrics(runs, primary)
+    notes = _notes(runs, primary)
+
+    def direction(name: str) -> bool:
+        return dirs[name] if name in dirs else lower_is_better(name, first.scores)
+
+    opts = {"n_resamples": n_resamples, "n_permutations": n_permutations, "confidence": confidence,
+            "ci_method": ci_method, "seed": seed}
+    by_name = {m.name: m for m in shared}
+    for name in metrics:
+        if name not in by_name:
+            problem = f"{name} is not compared item by item ({skipped[name]})" if name in skipped else f"no metric {name!r} in these runs"
+            raise InputError(None, None, "metric", f"{problem}; comparable: {', '.join(by_name) or 'none'}")
+    pairs: list[MetricComparison] = []
+    boards: list[Leaderboard] = []
+    if len(runs) == 2:
+        pairs = _pair_table(runs, shared, common, metrics, primary, direction, opts)
+    else:
+        for name in dict.fromkeys([*([primary] if isinstance(primary, str) else []), *metrics]):
+            if name not in by_name:
+                reason = skipped.get(name, "not in scores.json")
+                notes.append(f"no leaderboard on the primary metric {name}: not compared item by item ({reason}); choose one with --metric")
+                continue
+            boards.append(_leaderboard(by_name[name], runs, common, direction(name), alpha, opts))
+    return Comparison(system=first.system, task=first.task, runs=runs, common=common, only=only,
+                      metrics=pairs, skipped=skipped, leaderboards=boards,
+                      differs=config_differences(runs), notes=notes, settings=settings,
+                      agreement=_agreement(runs, common, n_resamples, seed),
+                      spread=_spread(runs, shared, common) if len(runs) > 2 else {})
+
+
+def _shared_metrics(runs: list[CompareRun], primary: Any) -> tuple[list[ItemMetric], dict[str, str]]:
+    """Metrics comparable in every run and defined the same way (primary first), and why others are not."""
+    first = runs[0]
     skipped: dict[str, str] = {}
     shared: list[ItemMetric] = []
     names = list(dict.fromkeys(n for r in runs for n in (r.scores.get("metrics") or {})))
@@ -419,62 +452,57 @@ def compare_loaded(
         shared.append(first.compared[name])
     if primary in {m.name for m in shared}:
         shared.sort(key=lambda m: m.name != primary)
+    return shared, skipped
+
+
+def _notes(runs: list[CompareRun], primary: Any) -> list[str]:
+    """What the reader must know: incomplete runs, repeated rows per item, differing primary metrics."""
     notes = [f"{r.label} is incomplete (model calls failed): its numbers are not a result" for r in runs if not r.complete]
     if any(r.repeats > 1 for r in runs):
         notes.append("repeats: " + ", ".join(f"{r.label} has up to {r.repeats} rows (seeds) per item" for r in runs if r.repeats > 1)
                      + "; each metric pools an item's rows, and the bootstrap and the swaps move an item's rows together")
     if len({r.scores.get("primary_metric") for r in runs}) > 1:
         notes.append("the runs name different primary metrics; using " + str(primary))
+    return notes
 
-    def direction(name: str) -> bool:
-        return dirs[name] if name in dirs else lower_is_better(name, first.scores)
 
-    opts = {"n_resamples": n_resamples, "n_permutations": n_permutations, "confidence": confidence,
-            "ci_method": ci_method, "seed": seed}
-    by_name = {m.name: m for m in shared}
-    for name in metrics:
-        if name not in by_name:
-            problem = f"{name} is not compared item by item ({skipped[name]})" if name in skipped else f"no metric {name!r} in these runs"
-            raise InputError(None, None, "--metric", f"{problem}; comparable: {', '.join(by_name) or 'none'}")
-    pairs: list[MetricComparison] = []
-    boards: list[Leaderboard] = []
-    if len(runs) == 2:
-        a, b = runs
-        for m in shared:
-            if metrics and m.name not in metrics and m.name != primary:
-                continue
-            xa, xb = _data(m, a, common), _data(m, b, common)
-            ok = finite_rows(xa) & finite_rows(xb)
-            res = paired_difference(xa[ok], xb[ok], combine=m.theta, **opts)  # type: ignore[arg-type]
-            pairs.append(MetricComparison(m.name, m.how, m.kind, m.name == primary, direction(m.name), res))
-    else:
-        wanted = list(dict.fromkeys([*([primary] if isinstance(primary, str) else []), *metrics]))
-        for name in wanted:
-            if name not in by_name:
-                reason = skipped.get(name, "not in scores.json")
-                notes.append(f"no leaderboard on the primary metric {name}: not compared item by item ({reason}); choose one with --metric")
-                continue
-            boards.append(_leaderboard(by_name[name], runs, common, direction(name), alpha, opts))
-    agreement = None
-    declared = declared_answer(first.system)
-    if declared is not None and all(r.repeats == 1 for r in runs):
-        answer, level, _ = declared
-        agreement = answer_agreement([[r.rows[i][0].get(answer) for i in common] for r in runs],
-                                     [r.label for r in runs], common, answer=answer, level=level,
-                                     n_resamples=n_resamples, seed=seed)
+def _pair_table(runs: list[CompareRun], shared: list[ItemMetric], common: list[str], metrics: Sequence[str],
+                primary: Any, direction: Any, opts: dict[str, Any]) -> list[MetricComparison]:
+    """Two runs: the paired difference of every shared metric (or the chosen ones and the primary)."""
+    a, b = runs
+    out = []
+    for m in shared:
+        if metrics and m.name not in metrics and m.name != primary:
+            continue
+        xa, xb = _data(m, a, common), _data(m, b, common)
+        ok = finite_rows(xa) & finite_rows(xb)
+        res = paired_difference(xa[ok], xb[ok], combine=m.theta, **opts)
+        out.append(MetricComparison(m.name, m.how, m.kind, m.name == primary, direction(m.name), res))
+    return out
+
+
+def _agreement(runs: list[CompareRun], common: list[str], n_resamples: int, seed: int) -> Agreement | None:
+    """Agreement of the runs' answers on the common items, for a system that declares its answer."""
+    declared = declared_answer(runs[0].system)
+    if declared is None or any(r.repeats != 1 for r in runs):
+        return None
+    answer, level, _ = declared
+    return answer_agreement([[r.rows[i][0].get(answer) for i in common] for r in runs],
+                            [r.label for r in runs], common, answer=answer, level=level,
+                            n_resamples=n_resamples, seed=seed)
+
+
+def _spread(runs: list[CompareRun], shared: list[ItemMetric], common: list[str]) -> dict[str, Any]:
+    """Each shared metric's value in every run and its spread (three or more runs)."""
     spread = {}
-    if len(runs) > 2:
-        for m in shared:
-            vals = {}
-            for r in runs:
-                x = _data(m, r, common)
-                x = x[finite_rows(x)]
-                vals[r.label] = float(m.theta(x.sum(axis=0))) if len(x) else math.nan
-            spread[m.name] = metric_spread(vals)
-    return Comparison(system=first.system, task=first.task, runs=runs, common=common, only=only,
-                      metrics=pairs, skipped=skipped, leaderboards=boards,
-                      differs=config_differences(runs), notes=notes, settings=settings,
-                      agreement=agreement, spread=spread)
+    for m in shared:
+        vals = {}
+        for r in runs:
+            x = _data(m, r, common)
+            x = x[finite_rows(x)]
+            vals[r.label] = float(m.theta(x.sum(axis=0))) if len(x) else math.nan
+        spread[m.name] = metric_spread(vals)
+    return spread
 
 
 def _leaderboard(metric: ItemMetric, runs: list[CompareRun], common: list[str], lower: bool, alpha: float,

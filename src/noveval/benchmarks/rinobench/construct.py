@@ -230,7 +230,13 @@ def _schema(model: type[BaseModel]) -> dict[str, Any]:
     return schema_of(model)
 
 
-async def _process_paper(client: ChatClientProtocol, paper: ReviewedPaper, score: int, rubric: dict[int, str], check_grounding: bool, opts: Any) -> dict[str, Any]:
+async def _grounding(client: ChatClientProtocol, paper: ReviewedPaper, idea: Idea, row: dict[str, Any],
+                     rec: Any, opts: Any) -> str | None:
+    """The grounding filter of a synthesised justification (Section 4.1): None when every argument is grounded.
+
+    Known-aspect arguments must be grounded in the related works, novelty-aspect ones in
+    the idea; ``row["grounding"]`` gets the verdicts. Returns the drop reason otherwise.
+    """
     from noveval.benchmarks.rinobench.generate import format_related_works
     from noveval.benchmarks.rinobench.judge import (
         _Arguments,
@@ -240,6 +246,45 @@ async def _process_paper(client: ChatClientProtocol, paper: ReviewedPaper, score
         _structured,
         _verdicts_schema,
     )
+    from noveval.benchmarks.rinobench.prompts import render_messages
+
+    ivals = {"problem_statement": idea.problem_statement, "objective": idea.objective,
+             "solution_approach": idea.solution_approach}
+    item = RINoBenchItem(research_idea=idea, related_works=paper.related_works)
+    schema = _arguments_schema(opts.max_arguments)
+    just = row["novelty_reasoning"]
+    kres, nres = await asyncio.gather(
+        _structured(client, render_messages("extract_known", justification=just), schema, _Arguments, opts, "rinobench:construct:extract_known"),
+        _structured(client, render_messages("extract_novelty", justification=just), schema, _Arguments, opts, "rinobench:construct:extract_novelty"),
+    )
+    rec("extract_known", kres)
+    rec("extract_novelty", nres)
+    if not kres.ok or not nres.ok:
+        return "grounding_check_failed_to_run"
+    grounding: dict[str, Any] = {}
+    for kind, args in (("known", kres.value.arguments), ("novelty", nres.value.arguments)):
+        args = [a for a in args if a.strip()]
+        if not args:
+            grounding[kind] = []
+            continue
+        if kind == "known":
+            msgs = render_messages("ground_known", related_works=format_related_works(item), arguments=_numbered(args))
+        else:
+            msgs = render_messages("ground_novelty", arguments=_numbered(args), **ivals)
+        gres = await _structured(client, msgs, _verdicts_schema("grounded", len(args)), _Grounded, opts, f"rinobench:construct:ground_{kind}")
+        rec(f"ground_{kind}", gres)
+        if not gres.ok or len(gres.value.grounded) != len(args):
+            return "grounding_check_failed_to_run"
+        grounding[kind] = list(gres.value.grounded)
+    row["grounding"] = grounding
+    if not all(all(v) for v in grounding.values()):
+        return "justification_not_grounded"
+    return None
+
+
+async def _process_paper(client: ChatClientProtocol, paper: ReviewedPaper, score: int, rubric: dict[int, str], check_grounding: bool, opts: Any) -> dict[str, Any]:
+    """The LLM stages of one paper (Section 4.1): structure the idea, synthesise the justification, filters."""
+    from noveval.benchmarks.rinobench.judge import _structured
     from noveval.benchmarks.rinobench.prompts import render_messages
 
     calls: list[dict[str, Any]] = []
@@ -278,40 +323,59 @@ async def _process_paper(client: ChatClientProtocol, paper: ReviewedPaper, score
         row["reason"] = "formal_check"
         return row
     if check_grounding:
-        item = RINoBenchItem(research_idea=idea, related_works=paper.related_works)
-        schema = _arguments_schema(opts.max_arguments)
-        just = row["novelty_reasoning"]
-        kres, nres = await asyncio.gather(
-            _structured(client, render_messages("extract_known", justification=just), schema, _Arguments, opts, "rinobench:construct:extract_known"),
-            _structured(client, render_messages("extract_novelty", justification=just), schema, _Arguments, opts, "rinobench:construct:extract_novelty"),
-        )
-        rec("extract_known", kres)
-        rec("extract_novelty", nres)
-        if not kres.ok or not nres.ok:
-            row["reason"] = "grounding_check_failed_to_run"
-            return row
-        grounding: dict[str, Any] = {}
-        for kind, args in (("known", kres.value.arguments), ("novelty", nres.value.arguments)):
-            args = [a for a in args if a.strip()]
-            if not args:
-                grounding[kind] = []
-                continue
-            if kind == "known":
-                msgs = render_messages("ground_known", related_works=format_related_works(item), arguments=_numbered(args))
-            else:
-                msgs = render_messages("ground_novelty", arguments=_numbered(args), **ivals)
-            gres = await _structured(client, msgs, _verdicts_schema("grounded", len(args)), _Grounded, opts, f"rinobench:construct:ground_{kind}")
-            rec(f"ground_{kind}", gres)
-            if not gres.ok or len(gres.value.grounded) != len(args):
-                row["reason"] = "grounding_check_failed_to_run"
-                return row
-            grounding[kind] = list(gres.value.grounded)
-        row["grounding"] = grounding
-        if not all(all(v) for v in grounding.values()):
-            row["reason"] = "justification_not_grounded"
+        reason = await _grounding(client, paper, idea, row, rec, opts)
+        if reason is not None:
+            row["reason"] = reason
             return row
     row["keep"] = True
     return row
+
+
+def _agreeing(papers: list[ReviewedPaper], max_disagreement: int, drops: dict[str, str]) -> list[tuple[ReviewedPaper, float]]:
+    """Papers whose reviewers agree (within ``max_disagreement``), with their mean rating; the rest go to ``drops``."""
+    kept: list[tuple[ReviewedPaper, float]] = []
+    for p in papers:
+        tech, emp = _ratings(p)
+        if not tech and not emp:
+            drops[p.id] = "no_novelty_ratings"
+        elif not agreement_ok(tech, emp, max_disagreement=max_disagreement):
+            drops[p.id] = "reviewer_disagreement"
+        else:
+            kept.append((p, mean_rating(tech, emp)))
+    return kept
+
+
+def _final_items(rows: list[dict[str, Any]], by_id: dict[str, tuple[ReviewedPaper, float, int]],
+                 drops: dict[str, str]) -> list[dict[str, Any]]:
+    """The dataset items (published format) of the papers the LLM stages kept; the rest go to ``drops``."""
+    final: list[dict[str, Any]] = []
+    for r in rows:
+        if not r["keep"]:
+            drops[r["id"]] = r["reason"]
+            continue
+        p, _m, s = by_id[r["id"]]
+        final.append({
+            "source": p.source,
+            "venueid": p.venueid,
+            "research_idea": r["research_idea"],
+            "novelty_score": s,
+            "novelty_reasoning": r["novelty_reasoning"],
+            "related_works": [w.model_dump(exclude_none=False) for w in p.related_works],
+        })
+    return final
+
+
+def _write_dataset(out: Path, final: list[dict[str, Any]], rub: dict[int, str], *, test_size: float,
+                   seed: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Split ``final`` stratified by score and write train.json, test.json and label_descriptions.json."""
+    from noveval.io import write_json
+
+    train_ix, test_ix = stratified_split([f["novelty_score"] for f in final], test_size=test_size, seed=seed)
+    train, test = [final[i] for i in train_ix], [final[i] for i in test_ix]
+    write_json(out / "train.json", train)
+    write_json(out / "test.json", test)
+    write_json(out / "label_descriptions.json", [f"{k}: {rub[k]}" for k in sorted(rub)])
+    return train, test
 
 
 def construct(
@@ -333,21 +397,13 @@ def construct(
 ) -> dict[str, Any]:
     """Run the Section 4.1 pipeline on review records and write a dataset in the published format.
 
-    Args:
-        reviews: :class:`ReviewedPaper` records (JSON array or JSONL).
-        out: Output folder (resumable: LLM steps already done are not redone).
-        model: Model spec or client for the LLM stages (the paper used GPT-OSS-120B).
-        binning: ``"fixed"`` (default, :data:`FIXED_BIN_EDGES`) or ``"blended"``.
-        quantile_mix: Quantile weight of the blended edges (released code: 0.7).
-        max_disagreement: Largest allowed rating spread (paper: 1).
-        min_related_works: Fewest related works an idea needs (paper: 5).
-        test_size: Test share of the stratified split (paper: 0.2).
-        check_grounding: Run the LLM grounding filter on the justifications.
-        rubric: The rubric (default: Table 1).
-        max_tokens: Token budget of each LLM reply.
-        seed: Split seed and LLM seed.
-        cache: Response cache.
-        overwrite: Replace an output folder built with other settings.
+    ``reviews`` holds :class:`ReviewedPaper` records (JSON array or JSONL); ``out`` is resumable
+    (LLM steps already done are not redone). ``model`` (spec or client) runs the LLM stages (the
+    paper used GPT-OSS-120B). Paper settings: ``binning`` ``"fixed"`` (:data:`FIXED_BIN_EDGES`; the
+    released code's ``"blended"`` mixes the ``quantile_mix`` quantile), ``max_disagreement`` 1,
+    ``min_related_works`` 5, ``test_size`` 0.2 (stratified), ``check_grounding`` (the LLM
+    grounding filter), ``rubric`` Table 1. ``max_tokens`` caps each reply; ``seed`` seeds the
+    split and the LLM; ``overwrite`` replaces a folder built with other settings.
 
     Returns:
         The manifest (also written to ``manifest.json``).
@@ -358,110 +414,44 @@ def construct(
     """
     from noveval.benchmarks.rinobench.judge import JudgeOptions
     from noveval.benchmarks.rinobench.prompts import prompt_hashes
-    from noveval.errors import InputError
-    from noveval.io import read_records, write_json
+    from noveval.io import read_records, require_unique_ids, write_json
     from noveval.runs import RunDir, run_items
 
     papers = read_records(reviews, ReviewedPaper)
-    ids = [p.id for p in papers]
-    if len(set(ids)) != len(ids):
-        dup = next(i for i in ids if ids.count(i) > 1)
-        raise InputError(reviews, None, "id", f"duplicate paper id {dup!r}")
+    require_unique_ids(reviews, (p.id for p in papers))
     rub = rubric or dict(DEFAULT_RUBRIC)
     drops: dict[str, str] = {}
-    kept: list[tuple[ReviewedPaper, float]] = []
-    for p in papers:
-        tech, emp = _ratings(p)
-        if not tech and not emp:
-            drops[p.id] = "no_novelty_ratings"
-        elif not agreement_ok(tech, emp, max_disagreement=max_disagreement):
-            drops[p.id] = "reviewer_disagreement"
-        else:
-            kept.append((p, mean_rating(tech, emp)))
-    n_agree = len(kept)
+    kept = _agreeing(papers, max_disagreement, drops)
     edges = bin_edges([m for _, m in kept], binning=binning, quantile_mix=quantile_mix)
     scored = [(p, m, bin_score(m, edges)) for p, m in kept]
-    cands = []
-    for p, m, s in scored:
-        if len(p.related_works) < min_related_works:
-            drops[p.id] = "too_few_related_works"
-        else:
-            cands.append((p, m, s))
+    cands = [(p, m, s) for p, m, s in scored if len(p.related_works) >= min_related_works]
+    drops.update({p.id: "too_few_related_works" for p, _m, _s in scored if len(p.related_works) < min_related_works})
+    from noveval.benchmarks._contract import client_of
 
-    if isinstance(model, str):
-        from noveval.models.client import get_client
-
-        client = get_client(model, cache=cache)
-    else:
-        client = model
+    client = client_of(model, cache=cache)
     opts = JudgeOptions(seed=seed, max_tokens=max_tokens)
-    config = {
-        "benchmark": "rinobench",
-        "task": "construct",
-        "reviews": str(Path(reviews).resolve()),
-        "model": client.model_id,
-        "binning": binning,
-        "quantile_mix": quantile_mix if binning == "blended" else None,
-        "max_disagreement": max_disagreement,
-        "min_related_works": min_related_works,
-        "check_grounding": check_grounding,
-        "max_tokens": max_tokens,
-        "rubric": rub,
-        "prompts": prompt_hashes(),
-        "seed": seed,
-    }
+    config = {"benchmark": "rinobench", "task": "construct", "reviews": str(Path(reviews).resolve()),
+              "model": client.model_id, "binning": binning,
+              "quantile_mix": quantile_mix if binning == "blended" else None, "max_disagreement": max_disagreement,
+              "min_related_works": min_related_works, "check_grounding": check_grounding, "max_tokens": max_tokens,
+              "rubric": rub, "prompts": prompt_hashes(), "seed": seed}
     run = RunDir.create(out, config, overwrite=overwrite)
-    by_id = {p.id: (p, m, s) for p, m, s in cands}
 
     async def worker(c: tuple[ReviewedPaper, float, int]) -> dict[str, Any]:
         return await _process_paper(client, c[0], c[2], rub, check_grounding, opts)
 
     rows = run_async(run_items(run, "judgments", cands, worker, id_of=lambda c: c[0].id,
                                progress="rinobench: constructing", client=client), client)
-    final: list[dict[str, Any]] = []
-    for r in rows:
-        if not r["keep"]:
-            drops[r["id"]] = r["reason"]
-            continue
-        p, _m, s = by_id[r["id"]]
-        final.append(
-            {
-                "source": p.source,
-                "venueid": p.venueid,
-                "research_idea": r["research_idea"],
-                "novelty_score": s,
-                "novelty_reasoning": r["novelty_reasoning"],
-                "related_works": [w.model_dump(exclude_none=False) for w in p.related_works],
-            }
-        )
-    train_ix, test_ix = stratified_split([f["novelty_score"] for f in final], test_size=test_size, seed=seed)
-    train = [final[i] for i in train_ix]
-    test = [final[i] for i in test_ix]
-    out_p = Path(out)
-    write_json(out_p / "train.json", train)
-    write_json(out_p / "test.json", test)
-    write_json(out_p / "label_descriptions.json", [f"{k}: {rub[k]}" for k in sorted(rub)])
+    final = _final_items(rows, {p.id: (p, m, s) for p, m, s in cands}, drops)
+    train, test = _write_dataset(Path(out), final, rub, test_size=test_size, seed=seed)
+    counts = {"input_papers": len(papers), "after_agreement_filter": len(kept),
+              "after_related_works_filter": len(cands), "final": len(final), "train": len(train), "test": len(test)}
     manifest = {
-        "counts": {
-            "input_papers": len(papers),
-            "after_agreement_filter": n_agree,
-            "after_related_works_filter": len(cands),
-            "final": len(final),
-            "train": len(train),
-            "test": len(test),
-        },
-        "bin_edges": edges,
-        "binning": binning,
-        "mean_ratings": {p.id: m for p, m in kept},
-        "scores": {p.id: s for p, _m, s in scored},
-        "drops": drops,
-        "drop_reasons": dict(Counter(drops.values())),
-        "class_distribution": {
-            "train": dict(sorted(Counter(x["novelty_score"] for x in train).items())),
-            "test": dict(sorted(Counter(x["novelty_score"] for x in test).items())),
-        },
-        "llm": client.model_id,
-        "cache": client.stats,
+        "counts": counts, "bin_edges": edges, "binning": binning, "mean_ratings": {p.id: m for p, m in kept},
+        "scores": {p.id: s for p, _m, s in scored}, "drops": drops, "drop_reasons": dict(Counter(drops.values())),
+        "class_distribution": {split: dict(sorted(Counter(x["novelty_score"] for x in rows_).items()))
+                               for split, rows_ in (("train", train), ("test", test))},
+        "llm": client.model_id, "cache": client.stats,
     }
-    write_json(out_p / "manifest.json", manifest)
+    write_json(Path(out) / "manifest.json", manifest)
     return manifest

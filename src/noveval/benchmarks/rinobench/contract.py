@@ -252,20 +252,12 @@ def score_predictions(
     if out is not None:
         from noveval.runs import RunDir
 
-        rd = RunDir.create(
-            out,
-            {
-                "benchmark": "rinobench",
-                "task": "score",
-                "predictions": IN_MEMORY if in_memory else str(Path(pred_label).resolve()),
-                "gold": IN_MEMORY if not isinstance(gold, str | Path) else source_label(gold),
-                "judge": judge_client.model_id if judge_client else None,
-                "judge_options": jopts.model_dump() if judge_client else None,
-                "f1_labels": f1_labels,
-                "seed": seed,
-            },
-            overwrite=overwrite,
-        )
+        config = {"benchmark": "rinobench", "task": "score",
+                  "predictions": IN_MEMORY if in_memory else str(Path(pred_label).resolve()),
+                  "gold": IN_MEMORY if not isinstance(gold, str | Path) else source_label(gold),
+                  "judge": judge_client.model_id if judge_client else None,
+                  "judge_options": jopts.model_dump() if judge_client else None, "f1_labels": f1_labels, "seed": seed}
+        rd = RunDir.create(out, config, overwrite=overwrite)
     return run_async(  # type: ignore[no-any-return]
         ascore(
             items, preds, run=rd, judge=judge_client, judge_options=jopts, predictions_path=pred_label,

@@ -171,6 +171,25 @@ def aggregate(
     return metrics, extra
 
 
+async def _judgments(pairs: list[tuple[RINoBenchItem, Prediction]], judge: Any, opts: JudgeOptions, run: Any,
+                     progress: str | None) -> dict[str, dict[str, Any]]:
+    """The judge's verdicts per item id (resumable in ``run``'s ``judgments.jsonl`` when given)."""
+
+    async def worker(pair: tuple[RINoBenchItem, Prediction]) -> dict[str, Any]:
+        return await ajudge_item(judge, pair[0], pair[1], options=opts)
+
+    if run is not None:
+        from noveval.runs import run_items
+
+        jrows = await run_items(run, "judgments", pairs, worker, id_of=lambda pr: str(pr[0].id), progress=progress,
+                                client=judge)
+    else:
+        import asyncio
+
+        jrows = list(await asyncio.gather(*(worker(pr) for pr in pairs)))
+    return {str(r["id"]): r for r in jrows}
+
+
 async def ascore(
     items: Sequence[RINoBenchItem],
     predictions: Sequence[Prediction],
@@ -216,24 +235,9 @@ async def ascore(
         if it.novelty_score is None:
             raise InputError(None, None, f"[{i}].novelty_score", "gold file: score is missing")
         if judge is not None and not (it.novelty_reasoning or "").strip():
-            raise InputError(None, None, f"[{i}].novelty_reasoning", "gold file: justification is missing (needed by --judge)")
+            raise InputError(None, None, f"[{i}].novelty_reasoning", "gold file: justification is missing (needed by the judge)")
     pairs = align_predictions(items, predictions, path=predictions_path)
-    judgments: dict[str, dict[str, Any]] | None = None
-    if judge is not None:
-        opts = judge_options or JudgeOptions()
-
-        async def worker(pair: tuple[RINoBenchItem, Prediction]) -> dict[str, Any]:
-            return await ajudge_item(judge, pair[0], pair[1], options=opts)
-
-        if run is not None:
-            from noveval.runs import run_items
-
-            jrows = await run_items(run, "judgments", pairs, worker, id_of=lambda pr: str(pr[0].id), progress=progress, client=judge)
-        else:
-            import asyncio
-
-            jrows = list(await asyncio.gather(*(worker(pr) for pr in pairs)))
-        judgments = {str(r["id"]): r for r in jrows}
+    judgments = None if judge is None else await _judgments(pairs, judge, judge_options or JudgeOptions(), run, progress)
     rows = per_item_rows(pairs, judgments)
     metrics, extra = aggregate(rows, judged=judge is not None, f1_labels=f1_labels, n_resamples=n_resamples, seed=seed)
     extra["protocol"] = protocol

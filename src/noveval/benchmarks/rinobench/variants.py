@@ -225,11 +225,8 @@ def run_prompt_variants(model: str | ChatClientProtocol, out: str | Path, option
     ``scores.json`` (``complete``, ``calls``, ``cost``).
 
     ``noveval.run("rinobench", options={"prompt_variants": "bundled", ...})`` does this and
-    compares the runs (:func:`noveval.compare.variants.compare_variants`)::
-
-        run = noveval.run("rinobench", "local", "runs/rino-variants",
-                          options={"prompt_variants": "bundled", "limit": 2})
-        run.group.comparison.agreement.flip_rate   # in [0, 1], 0 = every item answered alike
+    compares the runs (``run.group.comparison.agreement.flip_rate``: in [0, 1], 0 = every
+    item answered alike).
 
     Args:
         model: Model spec or client.
@@ -278,8 +275,7 @@ def run_prompt_variants(model: str | ChatClientProtocol, out: str | Path, option
     if not o.overwrite:  # a sub-run with other settings fails now, not after the ones before it ran
         for v in chosen:
             with using_overrides(v.folder):
-                cfg = run_config(o, sel, rub, client, judge, jopts, proto)
-            RunDir.check_resumable(root / v.label, cfg)
+                RunDir.check_resumable(root / v.label, run_config(o, sel, rub, client, judge, jopts, proto))
     for p in stale:
         log.warning("%s: discarding the run of a variant not in this call (overwrite)", p)
         discard_run(p)
