@@ -30,6 +30,7 @@ __all__ = [
     "RunOptions",
     "as_options",
     "flags_of",
+    "model_specs",
     "option",
 ]
 
@@ -39,7 +40,8 @@ HF_SOURCE_HELP = "or hf:NAME[:SPLIT], a Hugging Face dataset (hub id, read offli
 """Help text every data option that reads records through :func:`noveval.io.read_records` may append."""
 
 
-def option(default: Any = ..., *flags: str, help: str, aliases: tuple[str, ...] = (), **constraints: Any) -> Any:
+def option(default: Any = ..., *flags: str, help: str, aliases: tuple[str, ...] = (), spec: str | None = None,
+           **constraints: Any) -> Any:
     """A documented options field with its CLI spelling.
 
     Args:
@@ -47,6 +49,8 @@ def option(default: Any = ..., *flags: str, help: str, aliases: tuple[str, ...] 
         *flags: CLI flags (default ``--field-name``); a boolean may give ``--on/--off``.
         help: One line for ``--help`` and the docs.
         aliases: Older flag spellings, kept hidden for one release.
+        spec: ``"chat"`` or ``"embed"`` when the field is a model spec the run will call: the
+            runner checks each remote one with one short call before any work.
         **constraints: pydantic constraints (``ge``, ``le``, ``gt``, ...).
     """
     extra: dict[str, Any] = {}
@@ -54,7 +58,21 @@ def option(default: Any = ..., *flags: str, help: str, aliases: tuple[str, ...] 
         extra["flags"] = list(flags)
     if aliases:
         extra["aliases"] = list(aliases)
+    if spec is not None:
+        extra["spec"] = spec
     return Field(default, description=help, json_schema_extra=extra or None, **constraints)
+
+
+def model_specs(options: BaseModel) -> list[tuple[str, str, str]]:
+    """The model specs an options object names: ``(field, kind, spec)`` for each set spec field."""
+    out = []
+    for name, f in type(options).model_fields.items():
+        extra = f.json_schema_extra
+        kind = extra.get("spec") if isinstance(extra, dict) else None
+        value = getattr(options, name)
+        if isinstance(kind, str) and isinstance(value, str) and value:
+            out.append((name, kind, value))
+    return out
 
 
 def flags_of(cls: type[BaseModel], name: str) -> list[str]:
@@ -112,14 +130,14 @@ class RunOptions(BaseModel):
 class JudgeOption(BaseModel):
     """Mixin: a judge model (same spec grammar as the model)."""
 
-    judge: str | None = option(None, "--judge", "-j",
+    judge: str | None = option(None, "--judge", "-j", spec="chat",
                                help="Judge model spec (same grammar as --model); default: no judge metrics.")
 
 
 class EmbedderOption(BaseModel):
     """Mixin: an embedding model."""
 
-    embedder: str = option("local", "--embedder", "-e",
+    embedder: str = option("local", "--embedder", "-e", spec="embed",
                            help="Embedding model spec: local (bundled all-MiniLM-L6-v2) | local:/folder | "
                                 "openai-compatible/<model>@<url>.")
 

@@ -114,11 +114,16 @@ def test_cost_book_merges_and_unknown_stays_unknown() -> None:
     assert CostBook.from_json(total.to_json()).to_json() == total.to_json()
 
 
-def test_budget_reserves_in_flight_requests_and_stays_stopped() -> None:
+def test_budget_waits_for_in_flight_requests_then_stops_for_good() -> None:
     b = Budget(1.0)
-    b.admit(0.2, 0.5, "m")  # 0.2 spent + 0.5 reserved
-    with pytest.raises(BudgetExceeded, match="next request to m could cost up to"):
-        b.admit(0.2, 0.4, "m")  # 0.2 + 0.5 + 0.4 > 1
+    assert b.admit(0.2, 0.5, "m") is True  # 0.2 spent + 0.5 reserved
+    assert b.admit(0.2, 0.4, "m") is False  # 0.2 + 0.5 + 0.4 > 1, but it fits once the 0.5 is booked
+    assert b.stopped is None and b.reserved == pytest.approx(0.5)
+    b.release(0.5)  # the in-flight request cost 0.1 in fact
+    assert b.admit(0.3, 0.4, "m") is True  # 0.3 + 0.4 <= 1
+    with pytest.raises(BudgetExceeded, match=r"\$0\.7 spent of \$1\.00; the next request to m could cost up to "
+                                             r"\$0\.4, more than the \$0\.3 left"):
+        b.admit(0.7, 0.4, "m")  # even with nothing in flight it cannot fit
     with pytest.raises(BudgetExceeded):
         b.admit(0.0, 0.0, "m")  # once stopped, every later request is refused
     with pytest.raises(InputError, match="--max-cost"):
@@ -191,7 +196,7 @@ def test_budget_stops_before_it_is_exceeded_and_a_higher_budget_finishes(tmp_pat
                 "-c", "1", "--max-tokens", "10"]
         r = _cli(tmp_path, *args, "--max-cost", "0.00021", prices=prices)
         assert r.exit_code == 4, r.output
-        assert "--max-cost $0.00021 reached: $0.000111 spent" in r.stderr and "higher --max-cost" in r.stderr
+        assert "--max-cost $0.00021: $0.000111 spent of $0.00021" in r.stderr and "higher --max-cost" in r.stderr
         assert [row["id"] for row in _rows(tmp_path / "r" / "predictions.jsonl")] == ["q0", "q1", "q2", "q3"]
         assert server.total == 5  # the check + 4 requests; the fifth was never sent
         calls = json.loads((tmp_path / "r" / "calls.json").read_text())
@@ -217,6 +222,29 @@ def test_budget_stops_before_it_is_exceeded_and_a_higher_budget_finishes(tmp_pat
         assert ref.exit_code == 0
     assert [x["output"] for x in _rows(tmp_path / "r" / "predictions.jsonl")] == \
         [x["output"] for x in _rows(tmp_path / "ref" / "predictions.jsonl")]
+
+
+def test_a_budget_is_spent_up_to_the_cap_at_any_concurrency(tmp_path: Path) -> None:
+    """Ten affordable requests, eight in flight at once: 8-10 are sent, the budget is never passed.
+
+    Prices $1 in / $10 out per 1M, --max-tokens 4. A request's worst case is (11 prompt tokens
+    estimated + 4 x 10) = $0.000051; it really costs (2 + 2 x 10) = $0.000022, the check call
+    $0.000023; --max-cost $0.00022 pays for ten of them. Requests wait while the ones in
+    flight may leave room; the run stops when spent + $0.000051 > $0.00022, i.e. after the
+    check and 7 requests ($0.000177 spent), not at the first moment 8 worst cases do not fit.
+    """
+    prices = _prices(tmp_path, **{f"openai-compatible/{MODEL}": {"input": 1.0, "output": 10.0}})
+    with FakeOpenAIServer() as server:
+        spec = f"openai-compatible/{MODEL}@{server.base_url}"
+        r = _cli(tmp_path, "run", "chat", "-i", str(_prompts(tmp_path, 20)), "-o", str(tmp_path / "r"), "-m", spec,
+                 "-c", "8", "--max-tokens", "4", "--max-cost", "0.00022", prices=prices)
+        assert r.exit_code == 4, r.output
+        assert 8 <= server.total <= 10, server.total  # the endpoint check included
+        spent = _cost(tmp_path / "r")["usd"]
+        assert spent <= 0.00022 and spent == pytest.approx((23 + 22 * (server.total - 1)) / 1e6)
+        assert f"$0.000{round(spent * 1e6)} spent of $0.00022" in r.stderr
+        assert "could cost up to $0.000051" in r.stderr
+        assert len(_rows(tmp_path / "r" / "predictions.jsonl")) == server.total - 1  # every paid answer is kept
 
 
 def test_a_budget_needs_a_price(tmp_path: Path) -> None:

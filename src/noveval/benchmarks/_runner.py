@@ -42,6 +42,7 @@ __all__ = [
     "ScoreFunction",
     "entry_points",
     "parse_options",
+    "preflight",
     "run_benchmark",
     "score_benchmark",
 ]
@@ -103,6 +104,55 @@ def _ledger(max_cost: float | None) -> Iterator[Any]:
         return
     with ledger_scope(max_cost=max_cost) as ledger:
         yield ledger
+
+
+def _is_remote(spec: str) -> bool:
+    return spec.lower() not in ("none", "") and not spec.startswith("local")
+
+
+def _already_complete(out: Path) -> bool:
+    """True when the folder's last invocation finished with every call answered (a re-run makes no call)."""
+    from noveval.io import read_json
+    from noveval.models.calls import CALLS_FILE
+
+    try:
+        calls = read_json(out / CALLS_FILE) if (out / CALLS_FILE).is_file() else {}
+        scores = read_json(out / "scores.json") if (out / "scores.json").is_file() else {}
+    except InputError:
+        return False
+    last = calls.get("last") if isinstance(calls, dict) else None
+    done = isinstance(last, dict) and last.get("complete") is True and not calls.get("unresolved")
+    return bool(done or (isinstance(scores, dict) and scores.get("complete") is True))
+
+
+def preflight(model: Any, opts: RunOptions, out: Path) -> None:
+    """Check every remote model, judge and embedder the run names with one short call, before any work.
+
+    A run folder that is already complete is not checked (its re-run makes no model call);
+    otherwise an endpoint that cannot work stops the run here, with nothing written.
+
+    Raises:
+        EndpointError: unreachable, key refused, model not found, timeout.
+    """
+    from noveval.models.calls import active_ledger
+    from noveval.options import model_specs
+
+    ledger = active_ledger()
+    if ledger is None or _already_complete(out):
+        return
+    specs = [("model", "chat", model)] if isinstance(model, str) else []
+    for _field, kind, spec in [*specs, *model_specs(opts)]:
+        if not _is_remote(spec):
+            continue
+        if kind == "embed":
+            from noveval.models.embed import get_embedder
+
+            get_embedder(spec, cache=not opts.no_cache)  # registers with the ledger
+        else:
+            from noveval.models.client import get_client
+
+            get_client(spec, **opts.client_kwargs())
+    ledger.ensure_checked()
 
 
 def _call(bench: Benchmark, model: Any, out: Path, opts: RunOptions) -> Any:
@@ -177,6 +227,7 @@ def run_benchmark(bench: Benchmark, model: Any, out: str | os.PathLike[str], *, 
     with _ledger(opts.max_cost) as ledger:
         before = len(ledger.run_dirs)
         try:
+            preflight(model, opts, out)
             result = _call(bench, model, out, opts)
         except BudgetExceeded as e:
             complete = _mark(ledger, [out], before)

@@ -302,12 +302,32 @@ class CallLedger:
         """
         if self.budget is None:
             return 0.0
+        label, est = self._estimate(obj, request)
+        if not reserve:
+            self.budget.admit(self.spent_usd(), est, label, reserve=False)
+            return 0.0
+        self.budget.wait_admit(self.spent_usd, est, label)
+        return est
+
+    async def aadmit(self, obj: object, request: ChatRequest) -> float:
+        """:meth:`admit` from async code: waits (the loop stays free) while in-flight requests may leave room.
+
+        Raises:
+            BudgetExceeded: the rest of the budget cannot cover this request's worst case.
+            ConfigError: a budget is set and the model has no price.
+        """
+        if self.budget is None:
+            return 0.0
+        label, est = self._estimate(obj, request)
+        await self.budget.await_admit(self.spent_usd, est, label)
+        return est
+
+    def _estimate(self, obj: object, request: ChatRequest) -> tuple[str, float]:
+        """The model label and the request's worst-case cost (prompt tokens estimated, all of ``max_tokens``)."""
         label = self._label(obj)
         price = require_price(self.prices, label)
         p = request.params
-        est = price.cost(estimate_prompt_tokens(request.messages, p.json_schema), p.max_tokens)
-        self.budget.admit(self.spent_usd(), est, label, reserve=reserve)
-        return est if reserve else 0.0
+        return label, price.cost(estimate_prompt_tokens(request.messages, p.json_schema), p.max_tokens)
 
     def release(self, reserved: float) -> None:
         """Give back a reservation of :meth:`admit` for a request that was not made."""
@@ -338,7 +358,7 @@ class CallLedger:
         for r in requests:
             est = price.cost(estimate_prompt_tokens(r.messages, r.params.json_schema), r.params.max_tokens, batch=True)
             try:
-                self.budget.admit(spent, est, f"{label} (batch)")
+                self.budget.admit_now(spent, est, f"{label} (batch)")
             except BudgetExceeded:
                 break
             n, total = n + 1, total + est
@@ -352,7 +372,7 @@ class CallLedger:
             return 0.0
         label = self._label(obj)
         est = require_price(self.prices, label).cost(prompt_tokens, 0)
-        self.budget.admit(self.spent_usd(), est, label)
+        self.budget.wait_admit(self.spent_usd, est, label)
         return est
 
     def record_usage(self, obj: object, prompt_tokens: int, *, reserved: float = 0.0) -> None:

@@ -212,8 +212,8 @@ class ChatClient:
             ledger.admit(self, request, reserve=False)  # over budget: stop before even the endpoint check
             await ledger.aensure_checked()  # raises EndpointError: the run stops before this item fails
         async with self.semaphore():
-            if ledger is not None:
-                reserved = ledger.admit(self, request)  # raises BudgetExceeded: stop before this call
+            if ledger is not None:  # waits while in-flight requests may leave room; BudgetExceeded: stop here
+                reserved = await ledger.aadmit(self, request)
             try:
                 resp = await self._attempts(request)
             except BaseException:

@@ -38,11 +38,14 @@ higher ``--max-cost`` finishes the run.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import os
 import re
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -374,29 +377,67 @@ class Budget:
         self.stopped: str | None = None
         self._lock = threading.Lock()
 
-    def admit(self, spent: float, estimate: float, label: str, *, reserve: bool = True) -> None:
-        """Reserve ``estimate`` dollars for one request, or refuse it (and every later one).
+    def admit(self, spent: float, estimate: float, label: str, *, reserve: bool = True) -> bool:
+        """Reserve ``estimate`` dollars for one request, say it must wait, or stop the run.
+
+        The budget is spent up to the cap, never past it: a request is admitted when what
+        is spent, what is in flight (reserved at worst case) and its own worst case fit; it
+        waits (False) while the in-flight requests could still leave room once they are
+        booked at their real cost; the run stops when the rest of the budget cannot cover
+        this request's worst case even with nothing in flight.
 
         Args:
             spent: Dollars already spent (earlier invocations included).
-            estimate: The request's estimated cost (:func:`estimate_prompt_tokens` and ``max_tokens``).
+            estimate: The request's worst-case cost (its prompt tokens and ``max_tokens``).
             label: The model, for the message.
-            reserve: False: only check that it fits now.
+            reserve: False: only check that it could ever fit (nothing reserved, never waits).
+
+        Returns:
+            True when admitted (and reserved), False when it must wait for in-flight requests.
 
         Raises:
-            BudgetExceeded: spent + in flight + estimate would pass the cap.
+            BudgetExceeded: the rest of the budget cannot cover its worst case (and every
+                later request is refused).
+        """
+        with self._lock:
+            if self.stopped is None and spent + estimate > self.max_usd:
+                self.stopped = self._message(spent, estimate, label)
+            if self.stopped is not None:
+                raise BudgetExceeded(self.stopped)
+            if not reserve:
+                return True
+            if self.reserved > 0 and spent + self.reserved + estimate > self.max_usd:
+                return False  # fits once the requests in flight are booked at their real cost
+            self.reserved += estimate
+            return True
+
+    def admit_now(self, spent: float, estimate: float, label: str) -> None:
+        """Admit and reserve at once, or stop the run (no waiting: a batch takes the prefix that fits).
+
+        Raises:
+            BudgetExceeded: spent, in flight and this request's worst case would pass the cap.
         """
         with self._lock:
             if self.stopped is None and spent + self.reserved + estimate > self.max_usd:
-                self.stopped = (
-                    f"--max-cost {format_usd(self.max_usd)} reached: {format_usd(spent)} spent, "
-                    f"{format_usd(self.reserved)} in flight, and the next request to {label} could cost up to "
-                    f"{format_usd(estimate)}"
-                )
+                self.stopped = self._message(spent + self.reserved, estimate, label)
             if self.stopped is not None:
                 raise BudgetExceeded(self.stopped)
-            if reserve:
-                self.reserved += estimate
+            self.reserved += estimate
+
+    def _message(self, spent: float, estimate: float, label: str) -> str:
+        return (f"--max-cost {format_usd(self.max_usd)}: {format_usd(spent)} spent of {format_usd(self.max_usd)}; "
+                f"the next request to {label} could cost up to {format_usd(estimate)}, more than the "
+                f"{format_usd(max(0.0, self.max_usd - spent))} left")
+
+    def wait_admit(self, spent: Callable[[], float], estimate: float, label: str, *, poll_s: float = 0.02) -> None:
+        """:meth:`admit` from blocking code: wait until it is admitted (or raise BudgetExceeded)."""
+        while not self.admit(spent(), estimate, label):
+            time.sleep(poll_s)
+
+    async def await_admit(self, spent: Callable[[], float], estimate: float, label: str, *, poll_s: float = 0.02) -> None:
+        """:meth:`admit` from async code: wait (without blocking the loop) until it is admitted."""
+        while not self.admit(spent(), estimate, label):
+            await asyncio.sleep(poll_s)
 
     def release(self, estimate: float) -> None:
         """Give back a reservation once the request has finished (its real cost is booked)."""
