@@ -95,6 +95,7 @@ class RunOptions(BaseModel):
         overwrite: Discard a run with other settings in the output folder.
         allow_failures: Finish normally although model calls failed (the run is still
             marked incomplete).
+        allow_unparseable: Accept mostly empty or unparseable answers as the model's answers.
         max_cost: Budget in US dollars for this run folder's model calls (None: none).
         batch: Send uncached requests through the provider's batch API.
     """
@@ -111,6 +112,9 @@ class RunOptions(BaseModel):
     overwrite: bool = option(False, help="Discard an existing run in --out with different settings.")
     allow_failures: bool = option(
         False, help="Exit 0 even when model calls failed (the run is still marked incomplete).")
+    allow_unparseable: bool = option(
+        False, help="Accept a run in which more than half of a model's answers are empty or unparseable (by default "
+                    "such a run is a broken endpoint configuration, not a result: exit 3).")
     max_cost: float | None = option(
         None, ge=0.0,
         help="Spend at most this many USD on this run folder's model calls (prices: noveval prices); stop cleanly "

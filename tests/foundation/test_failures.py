@@ -180,9 +180,12 @@ def test_calls_that_fail_for_good_make_the_run_incomplete(tmp_path: Path) -> Non
 
 
 def test_an_unparseable_reply_is_an_answer_not_a_failure(tmp_path: Path) -> None:
+    """Every answer unparseable: not a failed call; accepted as the model's answers when asked to
+    (without --allow-unparseable more than half unusable means exit 3: the tests below)."""
     with FakeOpenAIServer(responder=lambda p: "I would rather not say.") as server:
         spec = f"openai-compatible/m@{server.base_url}"
-        r = _cli("run", "rinobench", "-o", str(tmp_path / "x"), "-m", spec, "--limit", "2", "--free-text")
+        r = _cli("run", "rinobench", "-o", str(tmp_path / "x"), "-m", spec, "--limit", "2", "--free-text",
+                 "--allow-unparseable")
     assert r.exit_code == 0, r.output
     assert "items: 2 (2 answered unparseably, 0 failed)" in r.stdout
     assert "model calls: 2, none failed" in r.stdout
@@ -253,3 +256,37 @@ def test_one_check_per_endpoint_not_per_client() -> None:
             assert c.complete(f"q{i}", max_tokens=2).ok
         assert server.counts[PROBE_PROMPT] == 1 and server.total == 4
         assert ledger.totals()["requests"] == 3 and ledger.totals()["failed"] == 0
+
+
+# -- empty or unusable answers (issue 27 item 2) ----------------------------------------------
+
+
+def _empty(prompt: str) -> str:
+    return "OK" if prompt == PROBE_PROMPT else ""  # passes its check, then answers nothing
+
+
+@pytest.mark.parametrize("name", ["rinobench", "chat", "novelty-pairs"])
+def test_an_endpoint_answering_empty_content_is_not_a_result(name: str, tmp_path: Path) -> None:
+    extra = ["-i", str(_prompts(tmp_path))] if name == "chat" else []
+    with FakeOpenAIServer(responder=_empty) as server:
+        spec = f"openai-compatible/empty@{server.base_url}"
+        r = _cli("run", name, *extra, "-o", str(tmp_path / "r"), "-m", spec, "-n", "2")
+        assert r.exit_code == 3, r.output
+        err = [line for line in r.stderr.splitlines() if line.startswith("error:")]
+        assert len(err) == 1 and f"{spec}: " in err[0] and "answers empty or unparseable (100%; first: '')" in err[0]
+        assert "UNUSABLE ANSWERS" in r.stdout and "INCOMPLETE" in r.stdout
+        calls = json.loads((tmp_path / "r" / "calls.json").read_text())["last"]
+        assert calls["complete"] is False and calls["unusable"][spec]["unusable"] == calls["unusable"][spec]["answers"]
+        ok = _cli("run", name, *extra, "-o", str(tmp_path / "r"), "-m", spec, "-n", "2", "--allow-unparseable")
+        assert ok.exit_code == 0, ok.output  # the same answers, accepted (from the cache: no new call)
+        assert "accepted with --allow-unparseable" in ok.stdout
+
+
+def test_a_few_unparseable_answers_stay_a_result(tmp_path: Path) -> None:
+    """Below the threshold the unparseable rate is the model's: reported, exit 0."""
+    answers = iter(["", "yes", "yes", "yes"])
+    with FakeOpenAIServer(responder=lambda p: "OK" if p == PROBE_PROMPT else next(answers)) as server:
+        spec = f"openai-compatible/some@{server.base_url}"
+        r = _cli("run", "chat", "-i", str(_prompts(tmp_path, 4)), "-o", str(tmp_path / "r"), "-m", spec, "-c", "1")
+        assert r.exit_code == 0, r.output
+        assert json.loads((tmp_path / "r" / "calls.json").read_text())["last"]["unusable"] is None

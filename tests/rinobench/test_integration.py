@@ -72,7 +72,7 @@ def test_cli_run_free_text_counts_unparseable(tmp_path: Path, sample_gold: Path)
     from noveval.cli.main import app
 
     out = tmp_path / "run"
-    res = CliRunner().invoke(app, ["run", "rinobench", "--out", str(out), "--items", str(sample_gold), "-n", "1", "--free-text", "--max-tokens", "96"])
+    res = CliRunner().invoke(app, ["run", "rinobench", "--out", str(out), "--items", str(sample_gold), "-n", "1", "--free-text", "--max-tokens", "96", "--allow-unparseable"])
     assert res.exit_code == 0, res.output
     preds = [json.loads(x) for x in (out / "predictions.jsonl").read_text().splitlines()]
     assert len(preds) == 1 and all(p["raw"] is not None for p in preds)

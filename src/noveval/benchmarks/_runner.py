@@ -225,6 +225,7 @@ def run_benchmark(bench: Benchmark, model: Any, out: str | os.PathLike[str], *, 
     out = Path(out)
     existed = out.exists()
     with _ledger(opts.max_cost) as ledger:
+        ledger.accept_unusable = opts.allow_unparseable
         before = len(ledger.run_dirs)
         try:
             preflight(model, opts, out)
@@ -241,12 +242,30 @@ def run_benchmark(bench: Benchmark, model: Any, out: str | os.PathLike[str], *, 
             raise
         folders, group = _folders(result, out)
         complete = _mark(ledger, folders, before)
+        unusable = _unusable_answers(folders)
     path = out if group is not None else folders[0]
     run = Run(path, bench.name, complete, tuple(folders), group=group)
+    if unusable is not None and not opts.allow_unparseable:
+        raise IncompleteRun(f"{bench.name}: {unusable}: a broken endpoint configuration, not a result (allow "
+                            "unparseable answers to accept them)", run)
     if not complete and not opts.allow_failures:
         raise IncompleteRun(f"{bench.name}: model calls failed; the run in {path} is incomplete "
                             "(run it again to redo them, or allow failures)", run)
     return run
+
+
+def _unusable_answers(folders: list[Path]) -> str | None:
+    """The line on mostly unusable answers of any folder of the run (from its calls.json), or None."""
+    from noveval.io import read_json
+    from noveval.models.calls import CALLS_FILE, unusable_line
+
+    for d in folders:
+        f = (d if d.is_dir() else d.parent) / CALLS_FILE
+        last = read_json(f).get("last") if f.is_file() else None
+        line = unusable_line(last.get("unusable")) if isinstance(last, dict) else None
+        if line is not None:
+            return line
+    return None
 
 
 def score_benchmark(bench: Benchmark, run: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:

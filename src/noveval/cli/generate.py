@@ -200,6 +200,8 @@ def _run_cli(bench: Any, cls: type[RunOptions], model: str, out: Path, json_out:
                 shown: Any = run.group or list(run.folders)
             except IncompleteRun as e:
                 shown, code = e.run.group or list(e.run.folders), EXIT_INCOMPLETE
+                if "not a result" in str(e):
+                    typer.echo(f"error: {e}", err=True)
             except BudgetStopped as e:
                 finish(list(e.run.folders), ledger, json_out=json_out)
                 typer.echo(f"stopped: {e}; finished items are saved: run the same command with a higher --max-cost "

@@ -96,6 +96,19 @@ def format_calls(calls: dict[str, Any] | None) -> str:
     return "model calls: " + "; ".join(parts) + (f" (first: {first})" if first else "")
 
 
+def format_unusable(calls: dict[str, Any] | None) -> str | None:
+    """The line on mostly empty or unparseable answers (None when there were none)."""
+    from noveval.models.calls import unusable_line
+
+    line = unusable_line((calls or {}).get("unusable"))
+    if line is None:
+        return None
+    if (calls or {}).get("unusable_accepted"):
+        return f"answers: {line} (accepted with --allow-unparseable: reported as the model's answers)"
+    return (f"UNUSABLE ANSWERS: {line}: a broken endpoint configuration, not a result (a reasoning model may put "
+            "its answer in another field); --allow-unparseable accepts them")
+
+
 def format_cost(cost: dict[str, Any] | None) -> list[str]:
     """Lines on what a run's model calls cost (:func:`noveval.models.costs.cost_lines`)."""
     from noveval.models.costs import cost_lines
@@ -182,6 +195,8 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
         if c["items"]:
             lines.append(f"items: {c['items']} ({c['unparseable']} answered unparseably, {c['failed']} failed)")
     lines.append(format_calls(typed.calls))
+    if (unusable := format_unusable(typed.calls)) is not None:
+        lines.append(unusable)
     lines.extend(format_cost(typed.cost))
     calls: dict[str, Any] = typed.calls or {}
     if calls.get("batched"):
@@ -190,6 +205,8 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
     if calls.get("stopped"):
         lines.append(f"STOPPED AT THE BUDGET: {calls['stopped']}; the items finished so far are saved: "
                      "run the same command with a higher --max-cost to finish")
+    elif typed.complete is False and (typed.calls or {}).get("unusable") and not (typed.calls or {}).get("failed"):
+        lines.append("INCOMPLETE: most answers were empty or unparseable, so these numbers are not a result")
     elif typed.complete is False:
         lines.append("INCOMPLETE: some model calls failed, so these numbers are not a result; "
                      "run the same command again to redo them (answered calls come from the cache)")

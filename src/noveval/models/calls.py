@@ -154,6 +154,38 @@ class _RunCalls:
     ok_keys: set[str] = field(default_factory=set)
     cost: CostBook = field(default_factory=CostBook)
     batched: int = 0
+    answers: dict[str, dict[str, Any]] = field(default_factory=dict)  # label -> {"keys": {key: usable}, "first_raw"}
+
+
+UNUSABLE_SHARE = 0.5
+"""More than this share of a model's answers in a run empty or unparseable: the run is not a result."""
+
+
+def _unusable(answers: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The models whose answers in a run were mostly empty or unparseable (see :data:`UNUSABLE_SHARE`).
+
+    ``answers``: label -> ``{"keys": {request key: usable}, "first_raw": first unusable reply}``;
+    each distinct request counts once, however often it was answered (cache hits, re-runs).
+    """
+    out = {}
+    for label, a in answers.items():
+        keys = a.get("keys") or {}
+        n, bad = len(keys), sum(not v for v in keys.values())
+        if n and bad / n > UNUSABLE_SHARE:
+            out[label] = {"answers": n, "unusable": bad, "first_raw": a.get("first_raw")}
+    return out
+
+
+def _merge_answers(parts: Any) -> dict[str, dict[str, Any]]:
+    """Answers of several runs or invocations, later ones overriding a key's earlier verdict."""
+    out: dict[str, dict[str, Any]] = {}
+    for answers in parts:
+        for label, a in (answers or {}).items():
+            got = out.setdefault(label, {"keys": {}, "first_raw": None})
+            got["keys"].update(a.get("keys") or {})
+            if got["first_raw"] is None:
+                got["first_raw"] = a.get("first_raw")
+    return out
 
 
 class CallLedger:
@@ -193,6 +225,8 @@ class CallLedger:
         self.run_dirs: list[Path] = []
         self._current: Path | None = None
         self._runs: dict[Path | None, _RunCalls] = {}
+        self.accept_unusable = False  # --allow-unparseable: mostly empty or unparseable answers are results
+        self._key_of_reply: dict[tuple[str, str], str] = {}  # (label, reply sha) -> request key
 
     # -- registration -------------------------------------------------------------------
     def register(self, obj: object, label: str, *, role: str, probe: Callable[[], None] | None) -> None:
@@ -417,6 +451,8 @@ class CallLedger:
             self.budget.release(reserved)
         if response is not None and response.ok and not cached:
             self._book(self._label(obj), response)
+        if response is not None and response.ok:
+            self._note(obj, key, usable=bool((response.text or "").strip()), raw=response.text)
         with self._lock:
             ep = self._endpoints.get(id(obj))
             run = self._runs.setdefault(self._current, _RunCalls())
@@ -443,6 +479,34 @@ class CallLedger:
                 ep.checked = False  # check the endpoint again before the next real call
                 self._checked.discard((ep.label, ep.role))
                 self._recheck = True
+
+    def note_answer(self, obj: object, *, usable: bool, raw: str | None = None) -> None:
+        """A task step could not use one of ``obj``'s replies (``usable=False``; ``raw`` is the reply).
+
+        The reply's request (found by its text) then counts as unusable for the current run;
+        empty replies are counted by :meth:`record` already.
+        """
+        import hashlib
+
+        label = self._label(obj)
+        sha = hashlib.sha256((raw or "").encode("utf-8")).hexdigest()[:16]
+        with self._lock:
+            key = self._key_of_reply.get((label, sha), f"reply:{sha}")
+        self._note(obj, key, usable=usable, raw=raw)
+
+    def _note(self, obj: object, key: str | None, *, usable: bool, raw: str | None) -> None:
+        import hashlib
+
+        label = self._label(obj)
+        sha = hashlib.sha256((raw or "").encode("utf-8")).hexdigest()[:16]
+        key = key or f"reply:{sha}"
+        with self._lock:
+            self._key_of_reply[(label, sha)] = key
+            got = self._runs.setdefault(self._current, _RunCalls()).answers.setdefault(
+                label, {"keys": {}, "first_raw": None})
+            got["keys"][key] = bool(usable and got["keys"].get(key, True))
+            if not usable and got["first_raw"] is None:
+                got["first_raw"] = (raw or "")[:200]
 
     def totals(self) -> dict[str, Any]:
         """Counts over the whole invocation: requests, cache hits, failed, first error, per model."""
@@ -505,6 +569,7 @@ class CallLedger:
                     ok_keys={k for r in runs for k in r.ok_keys},
                     cost=book,
                     batched=sum(r.batched for r in runs),
+                    answers=_merge_answers(r.answers for r in runs),
                 )
             earlier_cost = self._earlier.get(p) if p is not None else None
         saved = _read_calls(p) if p is not None else {}
@@ -516,8 +581,10 @@ class CallLedger:
         first = run.first_error or next((f"{v['model']}: {v['error']}" for v in still.values()), None)
         total = earlier_cost.merged(run.cost)
         stopped = self.budget.stopped if self.budget is not None else None
+        answers = _merge_answers([saved.get("answers"), run.answers])
+        unusable = _unusable(answers)
         out = {
-            "complete": not unresolved and run.failed == 0 and stopped is None,
+            "complete": not unresolved and run.failed == 0 and stopped is None and (not unusable or self.accept_unusable),
             "requests": run.requests,
             "cache_hits": run.cache_hits,
             "failed": run.failed,
@@ -526,9 +593,11 @@ class CallLedger:
             "batched": run.batched,
             "cost": self._cost_json(total, run.cost),
             "stopped": stopped,
+            "unusable": unusable or None,
+            "unusable_accepted": bool(unusable) and self.accept_unusable,
         }
         if p is not None and p.is_dir():
-            write_json(p / CALLS_FILE, {"unresolved": unresolved, "cost": out["cost"],
+            write_json(p / CALLS_FILE, {"unresolved": unresolved, "cost": out["cost"], "answers": answers,
                                         "last": {k: v for k, v in out.items() if k != "cost"}})
         return out
 
@@ -568,6 +637,27 @@ def active_ledger() -> CallLedger | None:
     Clients and embedders read it once, when they are made, and keep it.
     """
     return _ACTIVE.get()
+
+
+def unusable_line(unusable: dict[str, Any] | None) -> str | None:
+    """One line on the models whose answers were mostly unusable (None when there are none)."""
+    if not unusable:
+        return None
+    parts = [f"{label}: {u['unusable']} of {u['answers']} answers empty or unparseable "
+             f"({u['unusable'] / u['answers']:.0%}; first: {u['first_raw']!r})" for label, u in unusable.items()]
+    return "; ".join(parts)
+
+
+def note_answer(client: object, *, usable: bool, raw: str | None = None) -> None:
+    """Tell the ledger of ``client`` (or the active one) whether a task could use one of its replies.
+
+    Steps that parse replies call this with ``usable=False`` for a reply they could not use
+    (empty replies are counted by the ledger itself). A run where more than half of a model's
+    answers are unusable ends as not a result (:data:`UNUSABLE_SHARE`).
+    """
+    ledger = getattr(client, "_ledger", None) or _ACTIVE.get()
+    if ledger is not None and (raw or "").strip():
+        ledger.note_answer(client, usable=usable, raw=raw)
 
 
 def collecting() -> bool:

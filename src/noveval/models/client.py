@@ -198,7 +198,7 @@ class ChatClient:
                 if hit is not None:
                     self._stats["cache_hits"] += 1
                     if ledger is not None:
-                        ledger.record(self, key, cached=True)
+                        ledger.record(self, key, cached=True, response=hit)
                     return hit
             self._stats["cache_misses"] += 1
         reserved = 0.0

@@ -217,6 +217,9 @@ async def acomplete_structured(
                 "value that follows the requested format exactly.",
             },
         ]
+    from noveval.models.calls import note_answer
+
+    note_answer(client, usable=False, raw=raw[-1] if raw else None)
     return StructuredResult(error=f"invalid reply after {max_reasks + 1} attempts: {error}", raw=raw, attempts=max_reasks + 1, cached=all_cached)
 
 

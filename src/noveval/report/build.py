@@ -168,6 +168,10 @@ def incomplete_line(run: RunData) -> str:
         parts.append(f"{calls['failed']} of {calls.get('requests', '?')} model calls failed")
     if calls.get("failed_earlier"):
         parts.append(f"{calls['failed_earlier']} failed calls of an earlier invocation were not redone")
+    from noveval.models.calls import unusable_line
+
+    if (unusable := unusable_line(calls.get("unusable"))) is not None and not calls.get("unusable_accepted"):
+        parts.append(f"most answers were empty or unparseable ({unusable}): a broken endpoint configuration")
     text = "; ".join(parts) or "model calls failed"
     if calls.get("first_error"):
         text += f" (first: {calls['first_error']})"

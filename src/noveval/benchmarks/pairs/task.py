@@ -34,6 +34,7 @@ from typing import Any
 
 from noveval.benchmarks.pairs.data import Pair
 from noveval.benchmarks.pairs.prompts import render_messages
+from noveval.models.calls import note_answer
 from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["ORDERS", "METRICS", "answer_schema", "build_request", "parse_choice", "agenerate", "score_pairs"]
@@ -122,6 +123,8 @@ async def agenerate(pairs: Sequence[Pair], client: ChatClientProtocol, run: Any,
         resp = await client.acomplete(req)
         choice = parse_choice(resp.text, allow_tie=allow_tie) if resp.ok else None
         status = "call_failed" if not resp.ok else ("ok" if choice is not None else "unparseable")
+        if status == "unparseable":
+            note_answer(client, usable=False, raw=resp.text)
         return {"id": f"{pair.id}:{order}", "pair_id": pair.id, "order": order, "choice": choice,
                 "parse_status": status, "raw": resp.text, "error": resp.error if not resp.ok else None,
                 "finish_reason": resp.finish_reason, "cached": resp.cached}

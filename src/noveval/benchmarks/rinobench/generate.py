@@ -35,6 +35,7 @@ from noveval.benchmarks.rinobench.data import RINoBenchItem, rubric_text
 from noveval.benchmarks.rinobench.parse import parse_judgment
 from noveval.benchmarks.rinobench.prompts import render_messages
 from noveval.metrics.consistency import vote_ordinal as vote  # shared (issue 18); `vote` kept
+from noveval.models.calls import note_answer
 from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["JUDGMENT_SCHEMA", "PROTOCOLS", "protocol_params", "format_related_works", "build_request", "RequestOptions", "agenerate", "vote"]
@@ -195,6 +196,8 @@ async def agenerate(
                 "cached": resp.cached,
             }
         parsed = parse_judgment(resp.text)
+        if not parsed.ok:
+            note_answer(client, usable=False, raw=resp.text)
         return {
             "id": item.id,
             "reasoning": parsed.reasoning,
