@@ -150,8 +150,11 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
         options = {"task": "wl", "limit_items": 2, "max_tokens": 64, "bertscore": False}
         score_kw = {"bertscore": False}
     if name == "validate":  # the demo's settings on the shipped synthetic sample (Yin and RND, 3 judged papers)
-        options = {"metrics": ["Yin", "RND"], "pool_size": 20, "judge_limit": 3, "max_tokens": 160,
-                   "n_resamples": 200, "min_group": 4, "top_k": 3}
+        from noveval.benchmarks.validate.data import sample_paths
+
+        data, corpus = sample_paths()
+        options = {"corpus": corpus, "metric": ["Yin", "RND"], "pool_size": 20, "judge_limit": 3, "max_tokens": 160,
+                   "resamples": 200, "min_group": 4, "top_k": 3}
     if name == "axioms":  # the shipped sample corpus: Yin and RND (seconds), one Ax2 paraphrase per task
         options = {"metrics": ["Yin", "RND"], "n_focal": 3, "ax2_limit": 1, "progress": False}
     if name == "chat":  # chat ships no sample: two prompts, one with its reference

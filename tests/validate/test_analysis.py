@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from noveval.benchmarks.validate.analysis import binned, format_summary, score_rows
+from noveval.benchmarks.validate.analysis import binned, score_rows
+from noveval.benchmarks.validate.views import summary_lines
 
 
 def test_binned_by_hand():
@@ -32,7 +33,7 @@ def test_score_rows_on_hand_made_rows():
                      "predictors": {"good": quality + rng.normal(scale=0.3), "noise": rng.normal(),
                                     "sparse": quality if i < 30 else None}})
     rows.append({"id": "unrated", "human_scores": [], "human_mean": None, "predictors": {"good": 1.0}})
-    res = score_rows(rows, predictors=["good", "noise", "sparse"], min_group=50, n_resamples=100, progress=False)
+    res = score_rows(rows, predictors=["good", "noise", "sparse"], min_group=50, n_resamples=100)
     table = {r["predictor"]: r for r in res["extra"]["table"]}
     assert table["good"]["n"] == 120 and table["sparse"]["n"] == 30
     assert table["good"]["rho"] > 0.5 > abs(table["noise"]["rho"])
@@ -42,7 +43,7 @@ def test_score_rows_on_hand_made_rows():
     assert set(groups) == {"a", "b"} and groups["a"]["n"] == 120 and groups["b"]["n"] == 60
     # nn_year is constant here: the partial correlation still comes out (a constant covariate changes nothing)
     assert table["good"]["partial_rho"] == pytest.approx(table["good"]["rho"], abs=0.05)
-    text = format_summary({"extra": res["extra"], "model": "none", "embedder": "e"})
+    text = "\n".join(summary_lines({"extra": res["extra"], "model": "none", "embedder": "e"}))
     assert "good" in text and "human ceiling" in text and "no LLM judge" in text
 
 
@@ -54,7 +55,7 @@ def test_common_subset_table_when_predictors_have_different_papers():
         scores = [int(np.clip(round(2.5 + q + rng.normal()), 1, 4)) for _ in range(3)]
         rows.append({"id": str(i), "human_scores": scores, "human_mean": float(np.mean(scores)), "keywords": [],
                      "predictors": {"a": q, "b": q + rng.normal() if i < 25 else None}})
-    res = score_rows(rows, predictors=["a", "b"], n_resamples=50, progress=False)
+    res = score_rows(rows, predictors=["a", "b"], n_resamples=50)
     com = res["extra"]["common"]
     assert com["n"] == 25 and {r["predictor"]: r["n"] for r in com["table"]} == {"a": 25, "b": 25}
     import scipy.stats as ss
@@ -63,5 +64,5 @@ def test_common_subset_table_when_predictors_have_different_papers():
     assert a["rho"] == pytest.approx(ss.spearmanr([r["predictors"]["a"] for r in rows[:25]],
                                                   [r["human_mean"] for r in rows[:25]]).statistic)
     same = score_rows([{**r, "predictors": {"a": r["predictors"]["a"]}} for r in rows], predictors=["a"],
-                      n_resamples=50, progress=False)
+                      n_resamples=50)
     assert same["extra"]["common"] is None

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 import scipy.stats as ss
 
-from noveval.benchmarks.validate import ValidateOptions, run, score
+from noveval.benchmarks.validate import score
 from noveval.metrics.correlation import loro_ceiling
 from noveval.runs import RunDir
 
-from .conftest import SAMPLE_OPTS
+from .conftest import SAMPLE_OPTS, validate
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -86,7 +86,7 @@ def test_resume_makes_no_calls_and_changes_nothing(sample_run, sample_files):
 
     before = {k: (sample_run / f"{k}.jsonl").read_bytes() for k in ("predictions", "judgments", "per_item")}
     client = get_client("local")
-    run(*sample_files, out=sample_run, model=client, options=ValidateOptions(**SAMPLE_OPTS), progress=False)
+    validate(*sample_files, sample_run, client, **SAMPLE_OPTS)
     assert client.stats["requests"] == 0
     for k, b in before.items():
         assert (sample_run / f"{k}.jsonl").read_bytes() == b, k
@@ -107,7 +107,7 @@ def test_changed_metric_default_recomputes_only_that_metric(sample_run, sample_f
         p: int = 10
 
     monkeypatch.setitem(nov.METRICS, "RND", RNDChanged)
-    run(*sample_files, out=folder, model=None, options=ValidateOptions(**SAMPLE_OPTS), progress=False)
+    validate(*sample_files, folder, "none", **SAMPLE_OPTS)
     new = {r["id"]: r for r in _rows(folder, "predictions")}
     assert "p=10" in RunDir.open(folder).config["predictors"]["RND"]
     kept = {i for i in old if i in new}
@@ -117,7 +117,7 @@ def test_changed_metric_default_recomputes_only_that_metric(sample_run, sample_f
     assert len(fresh) == 24 and not any(r["cached"] for r in fresh)
     # another folder with the same settings reads every value from the fit cache
     other = tmp_path / "other"
-    run(*sample_files, out=other, model=None, options=ValidateOptions(**SAMPLE_OPTS), progress=False)
+    validate(*sample_files, other, "none", **SAMPLE_OPTS)
     assert all(r["cached"] for r in _rows(other, "predictions"))
 
 
@@ -128,7 +128,8 @@ def test_score_alone_reproduces_scores(sample_run, tmp_path):
     shutil.copytree(sample_run, folder)
     first = json.loads((folder / "scores.json").read_text())
     (folder / "scores.json").unlink()
-    again = score(folder, progress=False)
+    score(folder)
+    again = json.loads((folder / "scores.json").read_text())
     assert again["metrics"] == first["metrics"]
     assert again["extra"]["table"] == first["extra"]["table"]
     assert not math.isnan(again["metrics"]["rho_Yin"]["mean"])
@@ -139,11 +140,11 @@ def test_bad_inputs_write_nothing(tmp_path, sample_files):
 
     out = tmp_path / "never"
     with pytest.raises(InputError, match="corpus"):
-        run(sample_files[0], tmp_path / "missing.jsonl", out=out, model=None, progress=False)
-    with pytest.raises(InputError, match="--pool"):
-        run(*sample_files, out=out, model=None, options=ValidateOptions(pool="everything"), progress=False)
-    with pytest.raises(InputError, match="--metric"):
-        run(*sample_files, out=out, model=None, options=ValidateOptions(metrics=("Nope",)), progress=False)
+        validate(sample_files[0], tmp_path / "missing.jsonl", out, "none")
+    with pytest.raises(InputError, match="options.pool"):
+        validate(*sample_files, out, "none", pool="everything")
+    with pytest.raises(InputError, match="options.metric"):
+        validate(*sample_files, out, "none", metric=["Nope"])
     assert not out.exists()
 
 
@@ -152,8 +153,8 @@ def test_metric_limits_are_nested_samples_and_tables_compare_the_same_papers(sam
 
     folder = tmp_path / "limited"
     shutil.copytree(sample_run, folder)
-    opts = dict(SAMPLE_OPTS, metric_limits={"SemNovel": 6, "FastTextLOF": 10})
-    run(*sample_files, out=folder, model="local", options=ValidateOptions(**opts), progress=False)
+    opts = dict(SAMPLE_OPTS, metric_limit={"SemNovel": 6, "FastTextLOF": 10})
+    validate(*sample_files, folder, "local", **opts)
     items = _rows(folder, "per_item")
     has = {m: {it["id"] for it in items if it["predictors"].get(m) is not None} for m in ("SemNovel", "FastTextLOF",
                                                                                           "Yin", "llm_direct")}
@@ -169,6 +170,30 @@ def test_metric_limits_are_nested_samples_and_tables_compare_the_same_papers(sam
     assert table["SemNovel"]["n"] == 6 and table["Yin"]["n"] == 24
     # with the judges on 2 papers the common subset is below the 20-paper minimum: no same-papers table
     assert sc["extra"]["common"] is None
-    with pytest.raises(Exception, match="--metric-limit"):
-        run(*sample_files, out=folder, model=None, options=ValidateOptions(**dict(SAMPLE_OPTS, metric_limits={"Nope": 3})),
-            progress=False)
+    with pytest.raises(Exception, match="options.metric_limit"):
+        validate(*sample_files, folder, "none", **dict(SAMPLE_OPTS, metric_limit={"Nope": 3}))
+
+
+def test_a_failed_metric_fit_leaves_the_run_incomplete_until_a_later_run_computes_it(sample_files, monkeypatch,
+                                                                                    tmp_path):
+    import noveval.novelty as nov
+    from noveval.benchmarks._runner import IncompleteRun
+    from noveval.novelty.yin import Yin
+
+    @dataclasses.dataclass(frozen=True)
+    class YinFails(Yin):  # a fault a real metric cannot be made to raise on demand
+        def score(self, focal, pool):
+            raise ValueError("fit exploded")
+
+    out = tmp_path / "fails"
+    opts = dict(SAMPLE_OPTS, metric=["Yin"])
+    monkeypatch.setitem(nov.METRICS, "Yin", YinFails)
+    with pytest.raises(IncompleteRun):
+        validate(*sample_files, out, "none", **opts)
+    sc = RunDir.open(out).scores
+    assert sc["complete"] is False and sc["failures"] == {"metrics": 24, "judge_calls": 0, "total": 24}
+    assert sc["calls"]["failed"] == 24 and "fit exploded" in sc["calls"]["first_error"]
+    monkeypatch.setitem(nov.METRICS, "Yin", Yin)  # fixed: the next run computes it and the run is complete
+    validate(*sample_files, out, "none", **opts)
+    sc = RunDir.open(out).scores
+    assert sc["complete"] is True and sc["failures"]["total"] == 0 and sc["calls"]["failed_earlier"] == 0

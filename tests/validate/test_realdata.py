@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from noveval.benchmarks.validate import ValidateOptions, run
 from noveval.benchmarks.validate.data import load_peerread_ratings, load_rated_papers
 from noveval.metrics.correlation import loro_ceiling
 from noveval.runs import RunDir
+
+from .conftest import validate
 
 pytestmark = pytest.mark.realdata
 
@@ -32,10 +33,9 @@ def test_peerread_cannot_be_joined_but_has_a_ceiling(data_dir):
 
 @pytest.mark.slow
 def test_small_real_run_uses_prior_work_only(data_dir, tmp_path):
-    opts = ValidateOptions(metrics=("Yin", "RND"), limit=12, max_corpus=300, pool_size=50, field="ML",
-                           n_resamples=50, min_group=100)
-    path = run(data_dir / "reviews" / "neurips-2025.jsonl.gz", data_dir / "corpus" / "papers.jsonl.gz",
-               out=tmp_path / "r", model=None, options=opts, progress=False)
+    path = validate(data_dir / "reviews" / "neurips-2025.jsonl.gz", data_dir / "corpus" / "papers.jsonl.gz",
+                    tmp_path / "r", "none", metric=["Yin", "RND"], limit=12, max_corpus=300, pool_size=50, field="ML",
+                    resamples=50, min_group=100)
     rd = RunDir.open(path)
     items = rd.rows("per_item")
     assert len(items) == 12

@@ -23,7 +23,7 @@ import numpy as np
 
 from noveval.metrics.correlation import correlate, loro_ceiling, loro_ci, loro_matched
 
-__all__ = ["PREDICTOR_INFO", "predictor_label", "score_rows", "binned", "format_summary"]
+__all__ = ["PREDICTOR_INFO", "predictor_label", "score_rows", "binned"]
 
 PREDICTOR_INFO: dict[str, tuple[str, str]] = {
     "Yin": ("Yin", "metric"),
@@ -91,6 +91,41 @@ def _one(name: str, pred: np.ndarray, target: np.ndarray, ratings: Sequence[Sequ
     return row
 
 
+def _ceiling(ratings: Sequence[Sequence[int]], *, min_raters: int, n_resamples: int, seed: int) -> dict[str, Any]:
+    """The human ceiling (leave one reviewer out, 95% CI) and Krippendorff's ordinal alpha."""
+    from noveval.metrics.agreement import krippendorff_alpha
+
+    rho = loro_ceiling(ratings, min_raters=min_raters)
+    lo, hi = loro_ci(ratings, min_raters=min_raters, n_resamples=n_resamples, seed=seed)
+    m = max((len(r) for r in ratings), default=0)
+    data = np.full((m, len(ratings)), np.nan)
+    for u, rs in enumerate(ratings):
+        data[: len(rs), u] = rs
+    alpha = krippendorff_alpha(data, level="ordinal") if len(ratings) > 1 else math.nan
+    return {"rho": _f(rho), "ci_low": _f(lo), "ci_high": _f(hi), "n": sum(len(r) >= min_raters for r in ratings),
+            "min_raters": min_raters, "krippendorff_alpha_ordinal": _f(alpha),
+            "definition": "mean over reviewer slots j < min_raters of Spearman(reviewer j, mean of the "
+                          "paper's other reviewers), papers with >= min_raters ratings"}
+
+
+def _group_row(g: str, members: list[int], preds: dict[str, np.ndarray], target: np.ndarray,
+               ratings: Sequence[Sequence[int]], hi_mask: np.ndarray, lo_mask: np.ndarray, *, min_raters: int,
+               n_resamples: int, seed: int, tr: Any) -> dict[str, Any]:
+    """One keyword group: its own ceiling and each predictor's correlations on its papers."""
+    idx = np.array(members)
+    g_ratings = [ratings[i] for i in members]
+    g_ceiling = loro_ceiling(g_ratings, min_raters=min_raters)
+    g_lo, g_hi = loro_ci(g_ratings, min_raters=min_raters, n_resamples=n_resamples, seed=seed)
+    cells = {}
+    for p, v in preds.items():
+        c = _one(p, v[idx], target[idx], g_ratings, high=hi_mask[idx], low=lo_mask[idx], cov=None,
+                 min_raters=min_raters, n_resamples=n_resamples, seed=seed, full=False)
+        cells[p] = {k: c[k] for k in ("n", "rho", "rho_ci_low", "rho_ci_high", "tau", "rho_loro_target")}
+        tr.advance()
+    return {"group": g, "n": len(members), "ceiling": _f(g_ceiling), "ceiling_ci_low": _f(g_lo),
+            "ceiling_ci_high": _f(g_hi), "predictors": cells}
+
+
 def score_rows(
     rows: Sequence[dict[str, Any]],
     *,
@@ -102,7 +137,6 @@ def score_rows(
     n_resamples: int = 1000,
     seed: int = 0,
     top_k: int | None = None,
-    progress: bool = True,
 ) -> dict[str, Any]:
     """The validity analysis of per-paper rows (see module docstring).
 
@@ -114,12 +148,11 @@ def score_rows(
         high, low: AUC groups: mean rating >= high vs <= low.
         n_resamples, seed: Bootstrap settings.
         top_k: k of the top-k retrieval signal (for its label).
-        progress: Show progress.
 
     Returns:
         ``{"metrics", "extra"}`` parts of ``scores.json``.
     """
-    from noveval.metrics.agreement import krippendorff_alpha
+    from noveval.benchmarks.validate.data import keyword_groups
     from noveval.progress import track
 
     rows = [r for r in rows if r.get("human_scores")]
@@ -128,22 +161,10 @@ def score_rows(
     hi_mask, lo_mask = target >= high, target <= low
     cov = np.array([[_nan(r.get("abstract_words")), _nan(r.get("nn_year"))] for r in rows], dtype=np.float64)
     preds = {p: np.array([_nan((r.get("predictors") or {}).get(p)) for r in rows]) for p in predictors}
-
-    ceiling = loro_ceiling(ratings, min_raters=min_raters)
-    c_lo, c_hi = loro_ci(ratings, min_raters=min_raters, n_resamples=n_resamples, seed=seed)
-    m = max((len(r) for r in ratings), default=0)
-    data = np.full((m, len(ratings)), np.nan)
-    for u, rs in enumerate(ratings):
-        data[: len(rs), u] = rs
-    alpha = krippendorff_alpha(data, level="ordinal") if len(ratings) > 1 else math.nan
-    n_ceiling = sum(len(r) >= min_raters for r in ratings)
-
-    table = []
-    groups_out = []
-    from noveval.benchmarks.validate.data import keyword_groups
-
+    ceiling = _ceiling(ratings, min_raters=min_raters, n_resamples=n_resamples, seed=seed)
     groups = keyword_groups([r.get("keywords") or [] for r in rows], min_size=min_group)
-    with track(len(predictors) * (1 + len(groups)), "validate: correlations" if progress else "") as tr:
+    table = []
+    with track(len(predictors) * (1 + len(groups)), "validate: correlations") as tr:
         for p in predictors:
             row = _one(p, preds[p], target, ratings, high=hi_mask, low=lo_mask, cov=cov, min_raters=min_raters,
                        n_resamples=n_resamples, seed=seed, full=True)
@@ -151,26 +172,15 @@ def score_rows(
             row["kind"] = PREDICTOR_INFO.get(p, ("", "other"))[1]
             table.append(row)
             tr.advance()
-        for g, members in groups.items():
-            idx = np.array(members)
-            g_ratings = [ratings[i] for i in members]
-            g_ceiling = loro_ceiling(g_ratings, min_raters=min_raters)
-            g_lo, g_hi = loro_ci(g_ratings, min_raters=min_raters, n_resamples=n_resamples, seed=seed)
-            cells = {}
-            for p in predictors:
-                c = _one(p, preds[p][idx], target[idx], g_ratings, high=hi_mask[idx], low=lo_mask[idx], cov=None,
-                         min_raters=min_raters, n_resamples=n_resamples, seed=seed, full=False)
-                cells[p] = {k: c[k] for k in ("n", "rho", "rho_ci_low", "rho_ci_high", "tau", "rho_loro_target")}
-                tr.advance()
-            groups_out.append({"group": g, "n": len(members), "ceiling": _f(g_ceiling), "ceiling_ci_low": _f(g_lo),
-                               "ceiling_ci_high": _f(g_hi), "predictors": cells})
-
+        groups_out = [_group_row(g, members, preds, target, ratings, hi_mask, lo_mask, min_raters=min_raters,
+                                 n_resamples=n_resamples, seed=seed, tr=tr) for g, members in groups.items()]
     common = _common_subset(preds, target, ratings, min_raters=min_raters, n_resamples=n_resamples, seed=seed,
                             top_k=top_k)
-
     metrics: dict[str, dict[str, Any]] = {
-        "human_ceiling_loro": {"mean": _f(ceiling), "ci_low": _f(c_lo), "ci_high": _f(c_hi), "n": n_ceiling},
-        "krippendorff_alpha_ordinal": {"mean": _f(alpha), "ci_low": None, "ci_high": None, "n": len(ratings)},
+        "human_ceiling_loro": {"mean": ceiling["rho"], "ci_low": ceiling["ci_low"], "ci_high": ceiling["ci_high"],
+                               "n": ceiling["n"]},
+        "krippendorff_alpha_ordinal": {"mean": ceiling["krippendorff_alpha_ordinal"], "ci_low": None,
+                                       "ci_high": None, "n": len(ratings)},
     }
     for row in table:
         metrics[f"rho_{row['predictor']}"] = {"mean": row["rho"], "ci_low": row["rho_ci_low"],
@@ -178,10 +188,7 @@ def score_rows(
     dist = {str(v): int(sum(v == x for r in ratings for x in r)) for v in sorted({x for r in ratings for x in r})}
     extra = {
         "table": table,
-        "ceiling": {"rho": _f(ceiling), "ci_low": _f(c_lo), "ci_high": _f(c_hi), "n": n_ceiling,
-                    "min_raters": min_raters, "krippendorff_alpha_ordinal": _f(alpha),
-                    "definition": "mean over reviewer slots j < min_raters of Spearman(reviewer j, mean of the "
-                                  "paper's other reviewers), papers with >= min_raters ratings"},
+        "ceiling": ceiling,
         "groups": groups_out,
         "common": common,
         "binned": {p: binned(preds[p], target) for p in predictors},
@@ -220,55 +227,3 @@ def _common_subset(preds: dict[str, np.ndarray], target: np.ndarray, ratings: Se
     lo, hi = loro_ci(sub_ratings, min_raters=min_raters, n_resamples=n_resamples, seed=seed)
     return {"n": n, "ceiling": _f(loro_ceiling(sub_ratings, min_raters=min_raters)), "ceiling_ci_low": _f(lo),
             "ceiling_ci_high": _f(hi), "table": rows}
-
-
-def _ci(lo: Any, hi: Any, digits: int = 3) -> str:
-    if lo is None or hi is None:
-        return ""
-    return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
-
-
-def _v(v: Any, digits: int = 3) -> str:
-    return "–" if v is None else f"{v:.{digits}f}"
-
-
-def format_summary(scores: dict[str, Any]) -> str:
-    """The terminal summary: one line per predictor with ρ [CI], τ, AUC, n, next to the ceiling."""
-    ex = scores.get("extra") or {}
-    c = ex.get("ceiling") or {}
-    pool = ex.get("pool") or {}
-    model = scores.get("model") or "none"
-    judge = "no LLM judge" if model == "none" else f"LLM judges: {model} on {(ex.get('papers') or {}).get('judged')} papers"
-    if "SmolLM2-135M" in model:
-        judge += " (the bundled 135M model: plumbing only, not a measurement of LLM judges)"
-    lines = [
-        f"pool: {pool.get('mode')}, {pool.get('pool_size')} prior papers per paper"
-        f"{', field ' + str(pool.get('field')) if pool.get('field') else ', all fields'} "
-        f"({pool.get('candidates')} candidates before {pool.get('before_year')}); embedder {scores.get('embedder')}; {judge}",
-        f"human ceiling (one reviewer vs the others' mean, Spearman): {_v(c.get('rho'))} "
-        f"{_ci(c.get('ci_low'), c.get('ci_high'))}  n={c.get('n')} papers with >= {c.get('min_raters')} ratings; "
-        f"Krippendorff alpha (ordinal) {_v(c.get('krippendorff_alpha_ordinal'))}",
-        f"{'predictor':<28} {'rho [95% CI]':<26} {'tau':>7} {'AUC hi/lo':>10} {'partial':>8} {'rho LORO':>9} {'n':>6}",
-    ]
-    for r in ex.get("table") or []:
-        lines.append(
-            f"{r.get('label', r['predictor']):<28} {_v(r.get('rho')) + ' ' + _ci(r.get('rho_ci_low'), r.get('rho_ci_high')):<26} "
-            f"{_v(r.get('tau')):>7} {_v(r.get('auc')):>10} {_v(r.get('partial_rho')):>8} "
-            f"{_v(r.get('rho_loro_target')):>9} {r.get('n', 0):>6}")
-    com = ex.get("common")
-    if com:
-        lines.append(f"same {com['n']} papers for every predictor (human ceiling {_v(com.get('ceiling'))} "
-                     f"{_ci(com.get('ceiling_ci_low'), com.get('ceiling_ci_high'))}):")
-        for r in com["table"]:
-            lines.append(f"  {r.get('label', r['predictor']):<26} "
-                         f"{_v(r.get('rho')) + ' ' + _ci(r.get('rho_ci_low'), r.get('rho_ci_high')):<26} "
-                         f"{_v(r.get('tau')):>7} {'':>10} {'':>8} {_v(r.get('rho_loro_target')):>9} {r.get('n', 0):>6}")
-    h = ex.get("human") or {}
-    lines.append(f"target: mean {scores.get('aspect', 'originality')} of {h.get('papers')} papers; AUC separates "
-                 f"{h.get('n_high')} papers with mean >= {h.get('high')} from {h.get('n_low')} with mean <= {h.get('low')}; "
-                 "partial rho controls for abstract length and nearest-neighbour year; "
-                 "rho LORO = against the ceiling's own targets (compare with the ceiling)")
-    fails = (scores.get("failures") or {})
-    if fails.get("total"):
-        lines.append(f"FAILED: {fails['total']} computation(s)/call(s) failed ({fails}); the run is incomplete")
-    return "\n".join(lines)

@@ -30,6 +30,8 @@ from noveval.errors import InputError
 from noveval.records import Paper
 
 __all__ = [
+    "ASPECT",
+    "SCALE",
     "RatedPaper",
     "load_rated_papers",
     "load_peerread_ratings",
@@ -37,6 +39,12 @@ __all__ = [
     "keyword_groups",
     "sample_paths",
 ]
+
+ASPECT = "originality"
+"""The review score a validity run takes as the human rating (NeurIPS 2025)."""
+
+SCALE = (1, 4)
+"""Its valid range (NeurIPS 2025 originality: 1-4)."""
 
 
 def sample_paths() -> tuple[Path, Path]:
@@ -82,7 +90,7 @@ def _year(v: Any) -> int | None:
 
 
 def load_rated_papers(
-    path: str | Path, *, aspect: str = "originality", scale: tuple[int, int] = (1, 4)
+    path: str | Path, *, aspect: str = ASPECT, scale: tuple[int, int] = SCALE
 ) -> list[RatedPaper]:
     """Read papers and their reviewers' ``aspect`` scores.
 

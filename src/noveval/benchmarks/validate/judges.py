@@ -23,12 +23,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from noveval.benchmarks.validate.options import ALL_JUDGES
 from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["JUDGES", "MAX_REASONING_CHARS", "JudgeSpec", "judge_signature", "format_prior_works", "build_request", "parse_score",
            "judge_papers"]
 
-JUDGES = ("rubric", "direct")
+JUDGES = ALL_JUDGES
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ paper's is dropped too (an earlier listing of the same paper must not be its own
 neighbour). Retrieval is exact cosine kNN over the candidates' title+abstract
 embeddings (the embedder's vector cache makes re-runs free).
 
-Two pool modes (``--pool``):
+Two pool modes (the ``pool`` option):
 
 * ``neighbours`` (default): the paper's ``pool_size`` most similar candidates, from all
   fields unless ``field`` restricts them. Every metric sees the paper's local
@@ -30,14 +30,13 @@ from typing import Any
 
 import numpy as np
 
+from noveval.benchmarks.validate.options import MAX_POOL
 from noveval.errors import InputError
 
 __all__ = ["POOL_MODES", "MAX_POOL", "Candidates", "Retrieval", "build_candidates", "retrieve", "field_pools",
            "excluded_titles"]
 
 POOL_MODES = ("neighbours", "field")
-MAX_POOL = 5000
-"""Largest pool a metric gets: the exact metrics hold (pool × pool) matrices or t-SNE fits."""
 
 
 @dataclass
@@ -110,7 +109,7 @@ def build_candidates(
         sampled_from = len(rows)
         rows = np.sort(np.random.default_rng(seed).choice(rows, size=max_corpus, replace=False))
     if len(rows) == 0:
-        raise InputError(None, None, "--field" if field else "year",
+        raise InputError(None, None, "options.field" if field else "year",
                          f"no corpus paper published before {before_year}" + (f" in field {field!r}" if field else ""))
     texts = [paper_text(corpus.titles[i], corpus.abstracts[i]) for i in rows]
     emb = np.asarray(embedder.encode(texts, batch_size=64, progress="validate: embedding prior corpus"), dtype=np.float32)
@@ -228,7 +227,7 @@ def field_pools(
                 ok &= cands.years < y
             pos = np.flatnonzero(ok)
             if len(pos) == 0:
-                raise InputError(None, None, "--field", f"no prior corpus paper in field {f!r} before {y}")
+                raise InputError(None, None, "options.field", f"no prior corpus paper in field {f!r} before {y}")
             sizes[key] = len(pos)
             if len(pos) > pool_size:
                 pos = np.sort(np.random.default_rng(seed).choice(pos, size=pool_size, replace=False))

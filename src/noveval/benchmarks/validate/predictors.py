@@ -21,9 +21,11 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
+from noveval.benchmarks.validate.options import ALL_METRICS
+
 __all__ = ["METRIC_NAMES", "MetricTask", "metric_signature", "short_sig", "fit_key", "score_metrics"]
 
-METRIC_NAMES = ("Yin", "RND", "SemNovel", "FastTextLOF")
+METRIC_NAMES = ALL_METRICS
 """The four corpus metrics of Liu & Zhai (2026) §4, in their table order."""
 
 

@@ -20,7 +20,7 @@ class Prepared:
     """The rated papers with their embeddings, retrieved prior work and metric pools.
 
     Attributes:
-        papers_in_file, papers_selected: Counts before and after ``--limit``.
+        papers_in_file, papers_selected: Counts before and after the limit.
         rated: Selected papers with at least one rating (the analysed papers).
         cands: Prior-work candidates (:class:`~noveval.benchmarks.validate.pool.Candidates`).
         focal_emb: (n, d) embeddings of the rated papers' title+abstract.
@@ -68,13 +68,13 @@ def prepare(reviews: str | Path, corpus: str | Path, opts: Any, embedder: Any) -
     Args:
         reviews: Ratings file.
         corpus: Corpus file.
-        opts: :class:`~noveval.benchmarks.validate.api.ValidateOptions`.
+        opts: The run's :class:`~noveval.benchmarks.validate.options.ValidateOptions`.
         embedder: An embedder object.
 
     Raises:
         InputError: bad files, no rating, a rated paper without a year, an unknown field.
     """
-    from noveval.benchmarks.validate.data import load_rated_papers
+    from noveval.benchmarks.validate.data import ASPECT, SCALE, load_rated_papers
     from noveval.benchmarks.validate.pool import (
         build_candidates,
         excluded_titles,
@@ -86,11 +86,11 @@ def prepare(reviews: str | Path, corpus: str | Path, opts: Any, embedder: Any) -
 
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    papers_all = load_rated_papers(reviews, aspect=opts.aspect, scale=opts.scale)
+    papers_all = load_rated_papers(reviews, aspect=ASPECT, scale=SCALE)
     papers = papers_all[: opts.limit] if opts.limit else papers_all
     rated = [p for p in papers if p.ratings]
     if not rated:
-        raise InputError(reviews, None, f"reviews.scores.{opts.aspect}", "none of the selected papers has a rating")
+        raise InputError(reviews, None, f"reviews.scores.{ASPECT}", "none of the selected papers has a rating")
     for p in rated:
         if p.year is None:
             raise InputError(reviews, p.line, "year", "each rated paper needs a year (prior work must be older)")
@@ -105,7 +105,7 @@ def prepare(reviews: str | Path, corpus: str | Path, opts: Any, embedder: Any) -
         for p, f in zip(rated, found):
             if f is None:
                 raise InputError(reviews, p.line, "title", "field pool: the paper is not in the corpus, so its field "
-                                                           "is unknown; pass --field")
+                                                           "is unknown; set the field to use (ML, CV, NLP, ...)")
             focal_fields.append(f)
     timings["load_s"] = time.perf_counter() - t0
 

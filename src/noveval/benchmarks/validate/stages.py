@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from noveval.benchmarks.validate.api import ValidateOptions
+    from noveval.benchmarks.validate.options import ValidateOptions
     from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["run_metrics", "run_judges", "per_item_rows"]
@@ -36,10 +36,9 @@ def per_item_rows(prep: Any, opts: ValidateOptions, values: dict[str, dict[str, 
 
 
 def run_metrics(rd: Any, prep: Any, metrics: dict[str, Any], signatures: dict[str, str],
-                subsets: dict[str, list[int]], opts: ValidateOptions, cache: str | None,
-                progress: bool) -> dict[str, dict[str, Any]]:
+                subsets: dict[str, list[int]], opts: ValidateOptions) -> dict[str, dict[str, Any]]:
     """The corpus metrics of the rated papers (``subsets``: metric -> paper positions) against
-    their pools (resumable, fit-cached)."""
+    their pools (resumable; fit-cached unless ``opts.no_cache``)."""
     import asyncio
 
     from noveval.benchmarks.validate.predictors import fit_key, score_metrics
@@ -47,7 +46,7 @@ def run_metrics(rd: Any, prep: Any, metrics: dict[str, Any], signatures: dict[st
     if not metrics:
         return {}
     fit_cache = None
-    if cache is not None:
+    if not opts.no_cache:
         from noveval.novelty.fitcache import default_fit_cache
 
         fit_cache = default_fit_cache()
@@ -77,7 +76,7 @@ def run_metrics(rd: Any, prep: Any, metrics: dict[str, Any], signatures: dict[st
         return asyncio.run(score_metrics(
             rd, metrics, signatures, [p.id for p in prep.rated], subsets, focal_input=focal_input, pool_input=pool_input,
             cache_key=cache_key, fit_cache=fit_cache, executor=executor, jobs=opts.jobs,
-            progress="validate: novelty metrics" if progress else "",
+            progress="validate: novelty metrics",
         ))
     finally:
         if executor is not None:
@@ -85,7 +84,7 @@ def run_metrics(rd: Any, prep: Any, metrics: dict[str, Any], signatures: dict[st
 
 
 def run_judges(rd: Any, prep: Any, client: ChatClientProtocol, signatures: dict[str, str], judged: list[int],
-               opts: ValidateOptions, progress: bool) -> dict[str, dict[str, Any]]:
+               opts: ValidateOptions) -> dict[str, dict[str, Any]]:
     """The LLM judges on the ``judged`` papers, each shown its nearest prior papers."""
     from noveval.benchmarks.validate.judges import judge_papers
 
@@ -97,8 +96,8 @@ def run_judges(rd: Any, prep: Any, client: ChatClientProtocol, signatures: dict[
         p = prep.rated[i]
         items.append({"id": p.id, "title": p.title, "abstract": p.abstract, "prior_works": works})
     values = client.run(judge_papers(
-        rd, client, opts.judges, {j: signatures[f"llm_{j}"] for j in opts.judges}, items,
+        rd, client, opts.judge_prompt, {j: signatures[f"llm_{j}"] for j in opts.judge_prompt}, items,
         max_abstract_chars=opts.max_abstract_chars, max_tokens=opts.max_tokens, seed=opts.seed,
-        progress="validate: LLM judges" if progress else "",
+        progress="validate: LLM judges",
     ))
     return {f"llm_{j}": v for j, v in values.items()}

@@ -3,6 +3,7 @@
 Table: one row per predictor with Spearman ρ [95% CI], Kendall τ, AUC (high vs low
 originality), partial ρ, ρ against the ceiling's own targets, n, and the human ceiling.
 Figures: mean human rating per predictor quintile (with 95% CIs) and the per-paper scatter.
+Terminal: :func:`summary_lines`, the same table as text.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from noveval.report.model import Cell, Figure, RunData, Table
 
-__all__ = ["validity_tables", "validity_figures"]
+__all__ = ["summary_lines", "validity_tables", "validity_figures"]
 
 
 def _extra(r: RunData) -> dict[str, Any]:
@@ -168,3 +169,60 @@ def validity_figures(runs: list[RunData]) -> list[Figure]:
 
 tables = validity_tables
 figures = validity_figures
+
+
+def _ci(lo: Any, hi: Any, digits: int = 3) -> str:
+    if lo is None or hi is None:
+        return ""
+    return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def _v(v: Any, digits: int = 3) -> str:
+    return "–" if v is None else f"{v:.{digits}f}"
+
+
+def summary_lines(scores: dict[str, Any]) -> list[str]:
+    """The terminal summary's metric lines: one per predictor with ρ [CI], τ, AUC, n, next to the ceiling.
+
+    The shared summary (:func:`noveval.cli.summary.format_summary`) prints these instead of
+    its generic metric table.
+    """
+    ex = scores.get("extra") or {}
+    c = ex.get("ceiling") or {}
+    pool = ex.get("pool") or {}
+    model = scores.get("model") or "none"
+    judge = "no LLM judge" if model == "none" else f"LLM judges: {model} on {(ex.get('papers') or {}).get('judged')} papers"
+    if "SmolLM2-135M" in model:
+        judge += " (the bundled 135M model: plumbing only, not a measurement of LLM judges)"
+    lines = [
+        f"pool: {pool.get('mode')}, {pool.get('pool_size')} prior papers per paper"
+        f"{', field ' + str(pool.get('field')) if pool.get('field') else ', all fields'} "
+        f"({pool.get('candidates')} candidates before {pool.get('before_year')}); embedder {scores.get('embedder')}; {judge}",
+        f"human ceiling (one reviewer vs the others' mean, Spearman): {_v(c.get('rho'))} "
+        f"{_ci(c.get('ci_low'), c.get('ci_high'))}  n={c.get('n')} papers with >= {c.get('min_raters')} ratings; "
+        f"Krippendorff alpha (ordinal) {_v(c.get('krippendorff_alpha_ordinal'))}",
+        f"{'predictor':<28} {'rho [95% CI]':<26} {'tau':>7} {'AUC hi/lo':>10} {'partial':>8} {'rho LORO':>9} {'n':>6}",
+    ]
+    for r in ex.get("table") or []:
+        lines.append(
+            f"{r.get('label', r['predictor']):<28} {_v(r.get('rho')) + ' ' + _ci(r.get('rho_ci_low'), r.get('rho_ci_high')):<26} "
+            f"{_v(r.get('tau')):>7} {_v(r.get('auc')):>10} {_v(r.get('partial_rho')):>8} "
+            f"{_v(r.get('rho_loro_target')):>9} {r.get('n', 0):>6}")
+    com = ex.get("common")
+    if com:
+        lines.append(f"same {com['n']} papers for every predictor (human ceiling {_v(com.get('ceiling'))} "
+                     f"{_ci(com.get('ceiling_ci_low'), com.get('ceiling_ci_high'))}):")
+        for r in com["table"]:
+            lines.append(f"  {r.get('label', r['predictor']):<26} "
+                         f"{_v(r.get('rho')) + ' ' + _ci(r.get('rho_ci_low'), r.get('rho_ci_high')):<26} "
+                         f"{_v(r.get('tau')):>7} {'':>10} {'':>8} {_v(r.get('rho_loro_target')):>9} {r.get('n', 0):>6}")
+    h = ex.get("human") or {}
+    lines.append(f"target: mean {scores.get('aspect', 'originality')} of {h.get('papers')} papers; AUC separates "
+                 f"{h.get('n_high')} papers with mean >= {h.get('high')} from {h.get('n_low')} with mean <= {h.get('low')}; "
+                 "partial rho controls for abstract length and nearest-neighbour year; "
+                 "rho LORO = against the ceiling's own targets (compare with the ceiling)")
+    fails = (scores.get("failures") or {})
+    if fails.get("total"):
+        lines.append(f"FAILED: {fails['total']} computation(s)/call(s) failed ({fails}); the run is incomplete")
+    return lines
+
