@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from noveval.benchmarks.claimcheck import cli
 from noveval.benchmarks.claimcheck.data import load_annotations, load_papers_file, sample_dir
 from noveval.benchmarks.claimcheck.generate import arun_task
+from noveval.benchmarks.claimcheck.options import ClaimcheckOptions, ClaimcheckScoreOptions
 from noveval.benchmarks.claimcheck.score import score_run
 from noveval.benchmarks.claimcheck.wle import (
     export_pairs_csv,
@@ -63,10 +64,10 @@ def reply(prompt: str) -> dict | str:
 
 def run(task, tmp_path, client=None, **kw):
     client = client or FakeClient(reply)
-    out = asyncio.run(arun_task(task, out=tmp_path / task, papers=PAPERS,
+    out = asyncio.run(arun_task(tmp_path / task, ClaimcheckOptions(task=task, **kw), papers=PAPERS,
                                 annotations=None if task == "extract" else ANNS,
                                 client=client, inputs={"papers_file": str(SAMPLE / "papers.json"),
-                                "annotations": str(SAMPLE / "annotations.jsonl")}, **kw))
+                                "annotations": str(SAMPLE / "annotations.jsonl")}))
     rows = [json.loads(x) for x in (out / "predictions.jsonl").read_text().splitlines()]
     return out, rows, client
 
@@ -120,7 +121,7 @@ def test_cv_and_wle(tmp_path):
     judg = [json.loads(x) for x in (out / "judgments.jsonl").read_text().splitlines()]
     for j in judg:
         assert j["outcome"] == ("win" if j["revised_is_a"] else "loss")
-    m = score_run(out, bertscore=False)["metrics"]
+    m = score_run(out, ClaimcheckScoreOptions(bertscore=False))["metrics"]
     assert m["win"]["mean"] + m["loss"]["mean"] == pytest.approx(1.0)
     assert 0 < m["rouge1_f1"]["mean"] < 1
 
@@ -175,8 +176,12 @@ def test_wle_csv_roundtrip(tmp_path):
 
 
 def _app() -> typer.Typer:
+    """``noveval run claimcheck`` (generated from the options), ``score claimcheck`` and the extra commands."""
+    from noveval.benchmarks.claimcheck import BENCHMARK
+    from noveval.cli.generate import make_run_command
+
     app = typer.Typer()
-    app.command("run")(cli.run)
+    app.command("run")(make_run_command(BENCHMARK))
     app.command("score")(cli.score)
     app.add_typer(cli.app, name="claimcheck")
     return app
@@ -220,9 +225,9 @@ def test_model_as_extra_annotator(tmp_path):
 
 
 def test_demo_runs_every_task_on_the_sample(tmp_path, monkeypatch):
-    import noveval.models
+    import noveval.models.client
 
-    monkeypatch.setattr(noveval.models, "get_client", lambda *a, **k: FakeClient(reply))
+    monkeypatch.setattr(noveval.models.client, "get_client", lambda *a, **k: FakeClient(reply))
     runs = cli.demo(tmp_path, model="local", embedder="none")
     assert [p.name for p in runs] == [f"claimcheck-{t}" for t in ("extract", "wi", "ca", "wl", "cv", "wle")]
     for p in runs:
@@ -230,11 +235,10 @@ def test_demo_runs_every_task_on_the_sample(tmp_path, monkeypatch):
 
 
 def test_wi_salvages_a_truncated_reply():
-    from noveval.benchmarks.claimcheck._common import TaskOptions
     from noveval.benchmarks.claimcheck.wi import identify_weaknesses
 
     cut = ('{"weaknesses": [{"groundedness": 4, "text": "All results come from a single random '
            'seed"}, {"groundedness": 2, "te')
     row = asyncio.run(identify_weaknesses(FakeClient(lambda p: cut), paper_id="p", review_index=0,
-                                          review_text=REVIEW, title="t", options=TaskOptions()))
+                                          review_text=REVIEW, title="t", options=ClaimcheckOptions()))
     assert row["salvaged"] and len(row["weaknesses"]) == 1 and row["error"] is None
