@@ -224,6 +224,35 @@ def test_model_as_extra_annotator(tmp_path):
     assert 0 < rep["wi"]["edit"]["model_individual"] < rep["wi"]["edit"]["humans_only"]["mean"]
 
 
+def test_python_api_takes_a_client_and_scores_from_the_run_folder(tmp_path):
+    """``noveval.run`` with a ready client (not only a spec): the sample and its annotations by default;
+    the run records its inputs, so ``noveval.score`` needs nothing else."""
+    import noveval
+
+    client = FakeClient(reply)
+    run = noveval.run("claimcheck", client, tmp_path / "wl", options={"task": "wl", "limit_items": 2})
+    assert run.complete
+    cfg = json.loads((run.path / "config.json").read_text())
+    assert cfg["model"] == client.model_id
+    assert cfg["inputs"]["papers_file"].endswith("papers.json") and cfg["inputs"]["annotations"].endswith(
+        "annotations.jsonl")
+    written = json.loads((run.path / "scores.json").read_text())
+    again = noveval.score(run.path)
+    assert again.primary_metric == written["primary_metric"] == "alpha_agreement"
+    # the scripted model answers agreement 4 for every weakness: exact where the gold says 4
+    expected = sum(g["agreement"] == 4 for g in _gold_labels(2)) / 2
+    assert again.metrics["agreement_exact"].mean == written["metrics"]["agreement_exact"]["mean"] == expected
+    with pytest.raises(InputError) as err:
+        noveval.run("claimcheck", client, tmp_path / "x", options={"task": "wl", "samples": 2, "temperature": 0})
+    assert err.value.field == "options.samples" and not (tmp_path / "x").exists()
+
+
+def _gold_labels(n: int) -> list[dict]:
+    from noveval.benchmarks.claimcheck.items import weakness_items
+
+    return [it.gold_labels for it in weakness_items(ANNS)[:n]]
+
+
 def test_demo_runs_every_task_on_the_sample(tmp_path, monkeypatch):
     import noveval.models.client
 
@@ -242,3 +271,29 @@ def test_wi_salvages_a_truncated_reply():
     row = asyncio.run(identify_weaknesses(FakeClient(lambda p: cut), paper_id="p", review_index=0,
                                           review_text=REVIEW, title="t", options=ClaimcheckOptions()))
     assert row["salvaged"] and len(row["weaknesses"]) == 1 and row["error"] is None
+
+
+def test_batch_runs_both_wle_steps_through_the_batch_api(tmp_path):
+    """``--batch`` (from the shared run options): the rewrites, then the judgments of them, go to the
+    provider's batch API (one batch per step); the run equals a run without it."""
+    from fake_batches import FakeBatchServer
+
+    from noveval.cli.main import app
+
+    env = {"NOVEVAL_CACHE_DIR": str(tmp_path / "cache"), "NOVEVAL_BATCH_POLL_S": "0.02"}
+    args = ["-q", "run", "claimcheck", "--task", "wle", "--limit-items", "2", "--no-bertscore"]
+    with FakeBatchServer(responder=reply) as server:
+        spec = f"openai-compatible/scripted@{server.base_url}"
+        res = CliRunner(env=env).invoke(app, [*args, "-m", spec, "-o", str(tmp_path / "b"), "--batch"])
+        assert res.exit_code == 0, res.output
+        assert server.live_chat_calls == 0 and server.batch_creates == 2  # rewrites, then their judgments
+        plain = CliRunner(env={"NOVEVAL_CACHE_DIR": str(tmp_path / "cache2")}).invoke(
+            app, [*args, "-m", spec, "-o", str(tmp_path / "p")])
+        assert plain.exit_code == 0, plain.output
+    batches = json.loads((tmp_path / "b" / "batches.json").read_text())["batches"]
+    assert [b["requests"] for b in batches] == [2, 2]
+    for name in ("predictions.jsonl", "judgments.jsonl"):
+        rows = [sorted((tmp_path / d / name).read_text().splitlines()) for d in ("b", "p")]
+        assert rows[0] == rows[1] and len(rows[0]) == 2
+    metrics = [json.loads((tmp_path / d / "scores.json").read_text())["metrics"] for d in ("b", "p")]
+    assert metrics[0] == metrics[1] and metrics[0]["win"]["n"] == 2
