@@ -277,7 +277,6 @@ def test_batch_runs_both_wle_steps_through_the_batch_api(tmp_path):
     """``--batch`` (from the shared run options): the rewrites, then the judgments of them, go to the
     provider's batch API (one batch per step); the run equals a run without it."""
     from fake_batches import FakeBatchServer
-
     from noveval.cli.main import app
 
     env = {"NOVEVAL_CACHE_DIR": str(tmp_path / "cache"), "NOVEVAL_BATCH_POLL_S": "0.02"}
