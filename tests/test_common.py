@@ -148,7 +148,6 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
         score_kw = {"data": sample_file(*SAMPLE)}
     if name == "claimcheck":  # weakness labeling of two sample items (short replies); no BERTScore
         options = {"task": "wl", "limit_items": 2, "max_tokens": 64, "bertscore": False}
-        score_kw = {"bertscore": False}
     if name == "validate":  # the demo's settings on the shipped synthetic sample (Yin and RND, 3 judged papers)
         from noveval.benchmarks.validate.data import sample_paths
 

@@ -5,7 +5,6 @@ import asyncio
 import pytest
 from rapidfuzz import fuzz
 
-from noveval.benchmarks.claimcheck._common import TaskOptions
 from noveval.benchmarks.claimcheck.ca import associate_claims, resolve_custom_claim
 from noveval.benchmarks.claimcheck.data import (
     ALIGN_THRESHOLD,
@@ -15,6 +14,7 @@ from noveval.benchmarks.claimcheck.data import (
     sample_dir,
 )
 from noveval.benchmarks.claimcheck.items import weakness_items
+from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
 from noveval.benchmarks.claimcheck.score import score_predictions
 from noveval.benchmarks.claimcheck.wi import identify_weaknesses
 from noveval.metrics.spans import edit_similarity
@@ -70,7 +70,7 @@ def test_wi_scores_an_aligned_span_with_partial_credit():
         return {"weaknesses": [{"groundedness": 4, "text": near}]}
 
     row = asyncio.run(identify_weaknesses(FakeClient(reply), paper_id="p", review_index=0, review_text=REVIEW,
-                                          title="t", options=TaskOptions()))
+                                          title="t", options=ClaimcheckOptions()))
     (w,) = row["weaknesses"]
     assert w["aligned"] and w["text"] == SEED_SENTENCE and w["model_text"] == near
     assert REVIEW[w["start"]:w["end"]] == w["text"] and row["unverified"] == []
@@ -125,7 +125,7 @@ def test_ca_does_not_count_an_ellipsis_as_a_target():
     def reply(prompt: str) -> dict:
         return {"reasoning": "r", "target_claims": [1], "custom_claim": "..."}
 
-    row = asyncio.run(associate_claims(FakeClient(reply), item, options=TaskOptions()))
+    row = asyncio.run(associate_claims(FakeClient(reply), item, options=ClaimcheckOptions()))
     assert row["target_claims"] == ["c1"] and row["target_texts"] == [item.candidates[0][1]]
     assert row["custom_claim"] is None and row["custom_verified"] is None
     assert row["custom_rejected"]["text"] == "..."

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from noveval.benchmarks.claimcheck._common import TaskOptions
 from noveval.benchmarks.claimcheck.cv import VERDICTS
 from noveval.benchmarks.claimcheck.data import load_fulltext_papers
 from noveval.benchmarks.claimcheck.generate import run_task
+from noveval.benchmarks.claimcheck.options import ClaimcheckOptions, ClaimcheckScoreOptions
 from noveval.benchmarks.claimcheck.score import score_run
 from noveval.io import read_jsonl
 
@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.realdata]
 
 GOLD = Path(__file__).parents[1] / "fixtures" / "claimcheck" / "gold_01hPO0uJhS.jsonl"
 PAPER_ID = "01hPO0uJhS"
-OPTIONS = TaskOptions(max_tokens=120, chunk_chars=1500, max_chunks=1, context_chars=1200)
+OPTIONS = {"max_tokens": 120, "chunk_chars": 1500, "max_chunks": 1, "context_chars": 1200, "timeout": 1500}
 
 
 @pytest.fixture(scope="module")
@@ -29,14 +29,14 @@ def paper(data_dir):
 
 
 def _run(task, tmp_path, data_dir, **kw):
-    out = run_task(task, out=tmp_path / task, data_dir=data_dir, options=OPTIONS, timeout_s=1500, **kw)
+    out = run_task("local", tmp_path / task, ClaimcheckOptions(task=task, data_dir=data_dir, **OPTIONS, **kw))
     rows = read_jsonl(out / "predictions.jsonl")
     assert rows, task
     return out, rows
 
 
 def test_all_stages_on_a_real_paper(tmp_path, data_dir, paper):
-    out, (row,) = _run("extract", tmp_path, data_dir, paper_ids=[PAPER_ID])
+    out, (row,) = _run("extract", tmp_path, data_dir, paper_id=[PAPER_ID])
     assert row["n_chunks"] == 1 and row["n_chunks_total"] > 1
     for c in row["claims"]:
         assert paper.fulltext[c["start"]:c["end"]] == c["text"]
@@ -78,23 +78,20 @@ def test_all_stages_on_a_real_paper(tmp_path, data_dir, paper):
 def test_paper_protocol_with_the_bundled_model(tmp_path, data_dir, paper):
     """WL and WLE under the paper protocol: one shared call per weakness and seed, labels
     and a rewrite from it, related works from the shared corpus, two seeds averaged."""
-    from noveval.benchmarks.claimcheck._common import TaskOptions as Opts
-
-    opts = Opts(max_tokens=200, context_chars=1200, protocol="paper")
-    kw = dict(data_dir=data_dir, annotations=GOLD, options=opts, timeout_s=1500, limit_items=1,
-              seeds=[0, 42], corpus=data_dir / "corpus" / "papers.jsonl.gz", cache=str(tmp_path / "cache.sqlite"))
-    out = run_task("wl", out=tmp_path / "wl", **kw)
+    kw = dict(max_tokens=200, context_chars=1200, protocol="paper", data_dir=data_dir, annotations=GOLD,
+              timeout=1500, limit_items=1, seeds=[0, 42], corpus=data_dir / "corpus" / "papers.jsonl.gz")
+    out = run_task("local", tmp_path / "wl", ClaimcheckOptions(task="wl", **kw))
     rows = read_jsonl(out / "predictions.jsonl")
     assert [r["seed"] for r in rows] == [0, 42]
     for r in rows:
         assert (r["failure"] is None and 1 <= r["agreement"] <= 5 and r["revised"]) or r["failure"]
     wl = score_run(out)
     assert wl["protocol"] == "paper" and wl["seeds"] == [0, 42] and "per_seed" in wl["metrics"]["failed"]
-    out = run_task("wle", out=tmp_path / "wle", **kw)
+    out = run_task("local", tmp_path / "wle", ClaimcheckOptions(task="wle", **kw))
     wle_rows = read_jsonl(out / "predictions.jsonl")
     # the same requests as WL: answered by the cache, identical rewrites
     assert [r.get("revised") for r in wle_rows] == [r.get("revised") for r in rows]
-    scores = score_run(out, bertscore=False)
+    scores = score_run(out, ClaimcheckScoreOptions(bertscore=False))
     assert scores["judge"] == scores["model"] and "model under test" in scores["judge_note"] and "person" in scores["judge_note"]
     total = sum(scores["metrics"][k]["mean"] for k in ("win", "tie", "loss", "failed"))
     assert abs(total - 1.0) < 1e-9

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from noveval.benchmarks.claimcheck._common import PAPER_SEEDS, TaskOptions
+from noveval.benchmarks.claimcheck._common import PAPER_SEEDS
 from noveval.benchmarks.claimcheck.data import (
     PaperText,
     ReviewAnnotation,
@@ -18,9 +18,11 @@ from noveval.benchmarks.claimcheck.data import (
     sample_dir,
 )
 from noveval.benchmarks.claimcheck.generate import arun_task, resolve_seeds
+from noveval.benchmarks.claimcheck.options import ClaimcheckOptions, ClaimcheckScoreOptions
 from noveval.benchmarks.claimcheck.score import farthest_label, score_predictions, score_run
 from noveval.errors import InputError
 from noveval.io import read_jsonl
+from noveval.options import as_options
 
 from .fake import REQUEST, FakeClient
 from .test_related import CORPUS, FULLTEXT
@@ -57,10 +59,11 @@ def _untargeted(anns: list[ReviewAnnotation]) -> list[ReviewAnnotation]:
     return [rec.model_copy(update={"weaknesses": ws}), *anns[1:]]
 
 
-def run(task, tmp_path, client, *, name=None, anns=None, papers=None, **kw):
-    out = asyncio.run(arun_task(task, out=tmp_path / (name or task), papers=papers or PAPERS,
+def run(task, tmp_path, client, *, name=None, anns=None, papers=None, **options):
+    opts = as_options(ClaimcheckOptions, {"task": task, **options})  # a bad value: InputError naming the option
+    out = asyncio.run(arun_task(tmp_path / (name or task), opts, papers=papers or PAPERS,
                                 annotations=None if task == "extract" else (anns or ANNS),
-                                client=client, inputs=INPUTS, **kw))
+                                client=client, inputs=INPUTS))
     return out, read_jsonl(out / "predictions.jsonl")
 
 
@@ -77,7 +80,7 @@ def test_wl_paper_protocol_labels_only_weaknesses_with_targets(tmp_path, corpus)
     assert len(rows) == n_all and untargeted in {r["id"] for r in rows}
     client = FakeClient(reply)
     out, rows = run("wl", tmp_path, client, name="pp", anns=anns, corpus=corpus,
-                    options=TaskOptions(protocol="paper"), seeds=[0])
+                    protocol="paper", seeds=[0])
     assert len(rows) == n_all - 1 and untargeted not in {r["id"] for r in rows}
     # the labels come from the paper's WLE call, not from a labeling prompt of its own
     assert prompts(client, "more sound") == n_all - 1 and prompts(client, "Label this weakness") == 0
@@ -90,14 +93,13 @@ def test_wl_paper_protocol_labels_only_weaknesses_with_targets(tmp_path, corpus)
 def test_wle_paper_is_one_call_that_labels_and_rewrites(tmp_path, corpus):
     n_targeted = sum(1 for r in ANNS for w in r.weaknesses if w.target_claims or w.custom_claim)
     client = FakeClient(reply, cache_path=tmp_path / "cache.sqlite")
-    opts = TaskOptions(protocol="paper")
-    run("wl", tmp_path, client, name="pwl", corpus=corpus, options=opts, seeds=[0])
+    run("wl", tmp_path, client, name="pwl", corpus=corpus, protocol="paper", seeds=[0])
     after_wl = prompts(client, "more sound")
     distinct = {p for _, _, p in client.server.log if "more sound" in p}
     # one call per targeted weakness at most (ann1/ann2 share 3 identical requests, which the
     # cache answers unless they were in flight together)
     assert n_targeted - 3 == len(distinct) <= after_wl <= n_targeted
-    out, rows = run("wle", tmp_path, client, name="pwle", corpus=corpus, options=opts, seeds=[0])
+    out, rows = run("wle", tmp_path, client, name="pwle", corpus=corpus, protocol="paper", seeds=[0])
     # WL and WLE share the request: the WLE run makes no labelling-and-rewriting call of its own
     assert prompts(client, "more sound") == after_wl
     assert prompts(client, "Rewrite this weakness") == 0 and prompts(client, "Label this weakness") == 0
@@ -118,10 +120,10 @@ def test_wle_paper_is_one_call_that_labels_and_rewrites(tmp_path, corpus):
 
 def test_every_wle_output_names_its_judge(tmp_path, corpus):
     client = FakeClient(reply)
-    out, _ = run("wle", tmp_path, client, corpus=corpus, options=TaskOptions(protocol="paper"), seeds=[0])
+    out, _ = run("wle", tmp_path, client, corpus=corpus, protocol="paper", seeds=[0])
     judged = read_jsonl(out / "judgments.jsonl")
     assert {j["judge"] for j in judged} == {client.model_id}
-    scores = score_run(out, bertscore=False)
+    scores = score_run(out, ClaimcheckScoreOptions(bertscore=False))
     assert scores["judge"] == client.model_id
     assert "model under test" in scores["judge_note"] and "person" in scores["judge_note"]
     assert {p["judge"] for p in read_jsonl(out / "per_item.jsonl")} == {client.model_id}
@@ -139,7 +141,7 @@ def test_every_wle_output_names_its_judge(tmp_path, corpus):
         w.writerows([{**rec, "choice": "tie"} for rec in table])
     human = import_human_choices(path)
     assert len(human) == len(table) > 0
-    scores = score_run(out, bertscore=False, judgments=_write(tmp_path / "h.jsonl", human))
+    scores = score_run(out, ClaimcheckScoreOptions(bertscore=False, judgments=_write(tmp_path / "h.jsonl", human)))
     assert scores["judge"] == "human" and "person" in scores["judge_note"]
     assert scores["metrics"]["tie"]["mean"] == 1.0
 
@@ -154,8 +156,8 @@ def _write(path, rows):
 def test_report_shows_protocol_and_judge(tmp_path, corpus):
     from noveval.benchmarks.claimcheck.views import claimcheck_tables
 
-    out, _ = run("wle", tmp_path, FakeClient(reply), corpus=corpus, options=TaskOptions(protocol="paper"), seeds=[0, 42])
-    score_run(out, bertscore=False)
+    out, _ = run("wle", tmp_path, FakeClient(reply), corpus=corpus, protocol="paper", seeds=[0, 42])
+    score_run(out, ClaimcheckScoreOptions(bertscore=False))
     from noveval.report.build import load_run
 
     tables, _ = claimcheck_tables([load_run(out)])
@@ -186,7 +188,7 @@ def test_paper_protocol_shows_cited_related_works(tmp_path, corpus, task):
     papers, anns = _rel_paper()
     client = FakeClient(reply)
     out, rows = run(task, tmp_path, client, papers=papers, anns=anns, corpus=corpus,
-                    options=TaskOptions(protocol="paper"), seeds=[0])
+                    protocol="paper", seeds=[0])
     assert rows[0]["related_works"] == [{"number": 2, "corpus_id": "x2",
                                          "title": "Sparse Echo Attention Baselines Revisited Carefully"}]
     first = next(p for _, _, p in client.server.log if "Abstract two." in p)
@@ -206,20 +208,23 @@ def test_without_corpus_the_prompt_is_unchanged(tmp_path):
 
 def test_paper_protocol_needs_a_corpus(tmp_path):
     with pytest.raises(InputError) as e:
-        run("ca", tmp_path, FakeClient(reply), options=TaskOptions(protocol="paper"))
-    assert e.value.field == "--corpus" and not (tmp_path / "ca").exists()
+        run("ca", tmp_path, FakeClient(reply), protocol="paper")
+    assert e.value.field == "options.corpus" and not (tmp_path / "ca").exists()
     with pytest.raises(InputError):
-        run("ca", tmp_path, FakeClient(reply), options=TaskOptions(protocol="nope"))
+        run("ca", tmp_path, FakeClient(reply), protocol="nope")
 
 
 # ------------------------------------------------------------------------ item 11
 def test_resolve_seeds():
-    assert resolve_seeds("paper", "ca", None) == PAPER_SEEDS == (0, 42, 2025)
-    assert resolve_seeds("paper", "extract", None) == (0,)
-    assert resolve_seeds("noveval", "ca", None, seed=7) == (7,)
-    assert resolve_seeds("noveval", "ca", [1, 2]) == (1, 2)
+    def seeds(**kw):
+        return resolve_seeds(ClaimcheckOptions(**kw))
+
+    assert seeds(protocol="paper", task="ca") == PAPER_SEEDS == (0, 42, 2025)
+    assert seeds(protocol="paper", task="extract") == (0,)
+    assert seeds(protocol="noveval", task="ca", seed=7) == (7,)
+    assert seeds(protocol="noveval", task="ca", seeds=[1, 2]) == (1, 2)
     with pytest.raises(InputError):
-        resolve_seeds("noveval", "ca", [1, 1])
+        seeds(protocol="noveval", task="ca", seeds=[1, 1])
 
 
 def seeded_reply(prompt: str) -> dict:
@@ -231,7 +236,7 @@ def seeded_reply(prompt: str) -> dict:
 
 
 def test_paper_protocol_averages_three_seeds(tmp_path, corpus):
-    out, rows = run("ca", tmp_path, FakeClient(seeded_reply), corpus=corpus, options=TaskOptions(protocol="paper"))
+    out, rows = run("ca", tmp_path, FakeClient(seeded_reply), corpus=corpus, protocol="paper")
     n = sum(len(r.weaknesses) for r in ANNS)
     assert len(rows) == 3 * n and {r["seed"] for r in rows} == {0, 42, 2025}
     assert all(r["id"].endswith(f"@seed{r['seed']}") for r in rows)
@@ -287,10 +292,10 @@ def test_failure_rule_in_every_task(tmp_path, corpus):
         return reply(prompt)
 
     client = FakeClient(bad, faults=faults)
-    opts = TaskOptions(chunk_chars=400)
+    opts = {"chunk_chars": 400}
     first = f"{ANNS[0].key}/ann1/w1"
 
-    out, _ = run("extract", tmp_path, client, options=opts)
+    out, _ = run("extract", tmp_path, client, **opts)
     s = score_run(out)
     assert s["failures"]["unit"] == "chunks" and s["failures"]["n_failed"] == s["failures"]["unparseable"] == 1
     assert s["metrics"]["failed"]["mean"] == pytest.approx(1 / s["failures"]["n"])
@@ -333,7 +338,7 @@ def test_failure_rule_in_every_task(tmp_path, corpus):
     assert s["metrics"]["failed"]["n"] == len(rows)
 
     out, rows = run("wle", tmp_path, client)
-    s = score_run(out, bertscore=False)
+    s = score_run(out, ClaimcheckScoreOptions(bertscore=False))
     per = {p["id"]: p for p in read_jsonl(out / "per_item.jsonl")}
     assert per[first]["outcome"] == "failed" and per[first]["rouge1_f1"] == 0.0 and per[first]["failed"] == 1.0
     total = sum(s["metrics"][k]["mean"] for k in ("win", "tie", "loss", "failed"))
@@ -352,7 +357,7 @@ def test_farthest_label():
 # ------------------------------------------------------------------ issue 20 item 8
 def test_extraction_reports_progress_per_chunk(tmp_path, caplog):
     caplog.set_level(logging.INFO, logger="noveval")
-    run("extract", tmp_path, FakeClient(reply), options=TaskOptions(chunk_chars=400))
+    run("extract", tmp_path, FakeClient(reply), chunk_chars=400)
     lines = [r.getMessage() for r in caplog.records if "sample-sea: chunks" in r.getMessage()]
     assert lines[0].startswith("claimcheck extract sample-sea: chunks: 1/4")  # one line per finished chunk
     assert lines[-1].startswith("claimcheck extract sample-sea: chunks: 4/4")
@@ -381,9 +386,9 @@ def test_counts_add_up_over_seeds(tmp_path, corpus):
             return {"reasoning": "r", "target_claims": [], "custom_claim": "..." if REQUEST.seed == 42 else None}
         return reply(prompt)
 
-    out, rows = run("ca", tmp_path, FakeClient(reply_custom), corpus=corpus, options=TaskOptions(protocol="paper"))
+    out, rows = run("ca", tmp_path, FakeClient(reply_custom), corpus=corpus, protocol="paper")
     n = sum(len(r.weaknesses) for r in ANNS)
     assert sum(bool(r["custom_rejected"]) for r in rows) == n  # every item of seed 42
     assert score_run(out)["extra"]["custom_rejected"] == n
-    out, _ = run("extract", tmp_path, FakeClient(reply), options=TaskOptions(chunk_chars=400), seeds=[0, 1])
+    out, _ = run("extract", tmp_path, FakeClient(reply), chunk_chars=400, seeds=[0, 1])
     assert score_run(out)["failures"]["n"] == 8  # 4 chunks x 2 seeds

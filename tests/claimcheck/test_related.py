@@ -120,4 +120,4 @@ def test_missing_corpus_is_input_error(tmp_path):
 
     with pytest.raises(InputError) as e:
         RelatedCorpus.load(tmp_path / "nope.jsonl.gz")
-    assert e.value.field == "--corpus"
+    assert e.value.field == "options.corpus"

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from noveval.benchmarks.claimcheck._common import TaskOptions
 from noveval.benchmarks.claimcheck.generate import arun_task
+from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
 from noveval.benchmarks.claimcheck.score import score_run
 from noveval.benchmarks.claimcheck.wl import combine_samples
 from noveval.errors import InputError
@@ -41,8 +41,8 @@ def seeded_labels(prompt: str) -> dict[str, Any] | str:
 
 
 def run_wl(tmp_path: Path, client: Any, name: str, **options: Any) -> tuple[Path, list[dict]]:
-    out = asyncio.run(arun_task("wl", out=tmp_path / name, papers=PAPERS, annotations=ANNS, client=client,
-                                inputs=INPUTS, options=TaskOptions(**options)))
+    out = asyncio.run(arun_task(tmp_path / name, ClaimcheckOptions(task="wl", **options), papers=PAPERS,
+                                annotations=ANNS, client=client, inputs=INPUTS))
     return out, read_jsonl(out / "predictions.jsonl")
 
 
@@ -117,21 +117,21 @@ def test_combine_samples_fails_the_item_on_a_failed_call() -> None:
 
 
 @pytest.mark.parametrize(("task", "options", "field"), [
-    ("wl", {"samples": 3, "temperature": 0.0}, "--samples"),
-    ("ca", {"samples": 2}, "--samples"),
+    ("wl", {"samples": 3, "temperature": 0.0}, "options.samples"),
+    ("ca", {"samples": 2}, "options.samples"),
 ])
 def test_refused_before_anything_is_written(tmp_path: Path, task: str, options: dict, field: str) -> None:
     with pytest.raises(InputError) as err:
-        asyncio.run(arun_task(task, out=tmp_path / "x", papers=PAPERS, annotations=ANNS,  # type: ignore[arg-type]
-                              client=FakeClient(seeded_labels), options=TaskOptions(**options)))
+        asyncio.run(arun_task(tmp_path / "x", ClaimcheckOptions(task=task, **options),  # type: ignore[arg-type]
+                              papers=PAPERS, annotations=ANNS, client=FakeClient(seeded_labels)))
     assert err.value.field == field
     assert not (tmp_path / "x").exists()
 
 
 def test_seeds_closer_than_the_samples_are_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="overlap"):
-        asyncio.run(arun_task("wl", out=tmp_path / "x", papers=PAPERS, annotations=ANNS,
-                              client=FakeClient(seeded_labels), options=TaskOptions(samples=3), seeds=[0, 2]))
+        asyncio.run(arun_task(tmp_path / "x", ClaimcheckOptions(task="wl", samples=3, seeds=[0, 2]),
+                              papers=PAPERS, annotations=ANNS, client=FakeClient(seeded_labels)))
     assert not (tmp_path / "x").exists()
 
 

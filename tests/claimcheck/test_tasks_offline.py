@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from noveval.benchmarks.claimcheck import cli
 from noveval.benchmarks.claimcheck.data import load_annotations, load_papers_file, sample_dir
 from noveval.benchmarks.claimcheck.generate import arun_task
+from noveval.benchmarks.claimcheck.options import ClaimcheckOptions, ClaimcheckScoreOptions
 from noveval.benchmarks.claimcheck.score import score_run
 from noveval.benchmarks.claimcheck.wle import (
     export_pairs_csv,
@@ -63,10 +64,10 @@ def reply(prompt: str) -> dict | str:
 
 def run(task, tmp_path, client=None, **kw):
     client = client or FakeClient(reply)
-    out = asyncio.run(arun_task(task, out=tmp_path / task, papers=PAPERS,
+    out = asyncio.run(arun_task(tmp_path / task, ClaimcheckOptions(task=task, **kw), papers=PAPERS,
                                 annotations=None if task == "extract" else ANNS,
                                 client=client, inputs={"papers_file": str(SAMPLE / "papers.json"),
-                                "annotations": str(SAMPLE / "annotations.jsonl")}, **kw))
+                                "annotations": str(SAMPLE / "annotations.jsonl")}))
     rows = [json.loads(x) for x in (out / "predictions.jsonl").read_text().splitlines()]
     return out, rows, client
 
@@ -120,7 +121,7 @@ def test_cv_and_wle(tmp_path):
     judg = [json.loads(x) for x in (out / "judgments.jsonl").read_text().splitlines()]
     for j in judg:
         assert j["outcome"] == ("win" if j["revised_is_a"] else "loss")
-    m = score_run(out, bertscore=False)["metrics"]
+    m = score_run(out, ClaimcheckScoreOptions(bertscore=False))["metrics"]
     assert m["win"]["mean"] + m["loss"]["mean"] == pytest.approx(1.0)
     assert 0 < m["rouge1_f1"]["mean"] < 1
 
@@ -175,8 +176,12 @@ def test_wle_csv_roundtrip(tmp_path):
 
 
 def _app() -> typer.Typer:
+    """``noveval run claimcheck`` (generated from the options), ``score claimcheck`` and the extra commands."""
+    from noveval.benchmarks.claimcheck import BENCHMARK
+    from noveval.cli.generate import make_run_command
+
     app = typer.Typer()
-    app.command("run")(cli.run)
+    app.command("run")(make_run_command(BENCHMARK))
     app.command("score")(cli.score)
     app.add_typer(cli.app, name="claimcheck")
     return app
@@ -219,10 +224,39 @@ def test_model_as_extra_annotator(tmp_path):
     assert 0 < rep["wi"]["edit"]["model_individual"] < rep["wi"]["edit"]["humans_only"]["mean"]
 
 
-def test_demo_runs_every_task_on_the_sample(tmp_path, monkeypatch):
-    import noveval.models
+def test_python_api_takes_a_client_and_scores_from_the_run_folder(tmp_path):
+    """``noveval.run`` with a ready client (not only a spec): the sample and its annotations by default;
+    the run records its inputs, so ``noveval.score`` needs nothing else."""
+    import noveval
 
-    monkeypatch.setattr(noveval.models, "get_client", lambda *a, **k: FakeClient(reply))
+    client = FakeClient(reply)
+    run = noveval.run("claimcheck", client, tmp_path / "wl", options={"task": "wl", "limit_items": 2})
+    assert run.complete
+    cfg = json.loads((run.path / "config.json").read_text())
+    assert cfg["model"] == client.model_id
+    assert cfg["inputs"]["papers_file"].endswith("papers.json") and cfg["inputs"]["annotations"].endswith(
+        "annotations.jsonl")
+    written = json.loads((run.path / "scores.json").read_text())
+    again = noveval.score(run.path)
+    assert again.primary_metric == written["primary_metric"] == "alpha_agreement"
+    # the scripted model answers agreement 4 for every weakness: exact where the gold says 4
+    expected = sum(g["agreement"] == 4 for g in _gold_labels(2)) / 2
+    assert again.metrics["agreement_exact"].mean == written["metrics"]["agreement_exact"]["mean"] == expected
+    with pytest.raises(InputError) as err:
+        noveval.run("claimcheck", client, tmp_path / "x", options={"task": "wl", "samples": 2, "temperature": 0})
+    assert err.value.field == "options.samples" and not (tmp_path / "x").exists()
+
+
+def _gold_labels(n: int) -> list[dict]:
+    from noveval.benchmarks.claimcheck.items import weakness_items
+
+    return [it.gold_labels for it in weakness_items(ANNS)[:n]]
+
+
+def test_demo_runs_every_task_on_the_sample(tmp_path, monkeypatch):
+    import noveval.models.client
+
+    monkeypatch.setattr(noveval.models.client, "get_client", lambda *a, **k: FakeClient(reply))
     runs = cli.demo(tmp_path, model="local", embedder="none")
     assert [p.name for p in runs] == [f"claimcheck-{t}" for t in ("extract", "wi", "ca", "wl", "cv", "wle")]
     for p in runs:
@@ -230,11 +264,35 @@ def test_demo_runs_every_task_on_the_sample(tmp_path, monkeypatch):
 
 
 def test_wi_salvages_a_truncated_reply():
-    from noveval.benchmarks.claimcheck._common import TaskOptions
     from noveval.benchmarks.claimcheck.wi import identify_weaknesses
 
     cut = ('{"weaknesses": [{"groundedness": 4, "text": "All results come from a single random '
            'seed"}, {"groundedness": 2, "te')
     row = asyncio.run(identify_weaknesses(FakeClient(lambda p: cut), paper_id="p", review_index=0,
-                                          review_text=REVIEW, title="t", options=TaskOptions()))
+                                          review_text=REVIEW, title="t", options=ClaimcheckOptions()))
     assert row["salvaged"] and len(row["weaknesses"]) == 1 and row["error"] is None
+
+
+def test_batch_runs_both_wle_steps_through_the_batch_api(tmp_path):
+    """``--batch`` (from the shared run options): the rewrites, then the judgments of them, go to the
+    provider's batch API (one batch per step); the run equals a run without it."""
+    from fake_batches import FakeBatchServer
+    from noveval.cli.main import app
+
+    env = {"NOVEVAL_CACHE_DIR": str(tmp_path / "cache"), "NOVEVAL_BATCH_POLL_S": "0.02"}
+    args = ["-q", "run", "claimcheck", "--task", "wle", "--limit-items", "2", "--no-bertscore"]
+    with FakeBatchServer(responder=reply) as server:
+        spec = f"openai-compatible/scripted@{server.base_url}"
+        res = CliRunner(env=env).invoke(app, [*args, "-m", spec, "-o", str(tmp_path / "b"), "--batch"])
+        assert res.exit_code == 0, res.output
+        assert server.live_chat_calls == 0 and server.batch_creates == 2  # rewrites, then their judgments
+        plain = CliRunner(env={"NOVEVAL_CACHE_DIR": str(tmp_path / "cache2")}).invoke(
+            app, [*args, "-m", spec, "-o", str(tmp_path / "p")])
+        assert plain.exit_code == 0, plain.output
+    batches = json.loads((tmp_path / "b" / "batches.json").read_text())["batches"]
+    assert [b["requests"] for b in batches] == [2, 2]
+    for name in ("predictions.jsonl", "judgments.jsonl"):
+        rows = [sorted((tmp_path / d / name).read_text().splitlines()) for d in ("b", "p")]
+        assert rows[0] == rows[1] and len(rows[0]) == 2
+    metrics = [json.loads((tmp_path / d / "scores.json").read_text())["metrics"] for d in ("b", "p")]
+    assert metrics[0] == metrics[1] and metrics[0]["win"]["n"] == 2

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from noveval.benchmarks.claimcheck.data import WEAKNESS_TYPES
+from noveval.benchmarks.claimcheck.options import PROTOCOLS, ClaimcheckOptions
 from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
@@ -37,58 +37,12 @@ __all__ = [
 ]
 
 
-PROTOCOLS: tuple[str, ...] = ("noveval", "paper")
-"""``paper``: the paper's protocol (WL on weaknesses with targets, one WLE call that
-labels and rewrites, cited related works, seeds 0/42/2025); ``noveval``: this toolkit's
-defaults (docs/fidelity.md lists every difference)."""
-
 PAPER_SEEDS: tuple[int, ...] = (0, 42, 2025)
 """Appendix C.1: every experiment is run with these seeds and the results averaged."""
 
-
-@dataclass(frozen=True)
-class TaskOptions:
-    """Generation settings of a task (Appendix C.1: temperature 0.9 for CA, 0.3 else).
-
-    Attributes:
-        protocol: ``"noveval"`` or ``"paper"`` (see :data:`PROTOCOLS`).
-        temperature: Sampling temperature (``None`` = the paper's value for the task).
-        seed: Sampling seed (the paper averages seeds 0, 42, 2025).
-        max_tokens: Reply budget per call.
-        context_chars: Characters of paper text put in a prompt. The paper gives GPT-4o
-            the whole paper; small local models cannot hold it, so noveval picks the
-            paragraphs that share most words with the weakness/claim up to this budget
-            (``0`` = the whole text).
-        chunk_chars: Chunk size for claim extraction.
-        max_chunks: Extract from at most this many chunks per paper (``None`` = all).
-        max_related: At most this many cited related works per prompt (when a corpus is
-            given; :mod:`~noveval.benchmarks.claimcheck.related`).
-        samples: WL only: label each weakness this many times (seeds ``seed .. seed + N -
-            1``) and take each label by plurality vote, recording self-consistency
-            (:mod:`~noveval.benchmarks.claimcheck.wl`, issue 18).
-    """
-
-    protocol: str = "noveval"
-
-    temperature: float | None = None
-    seed: int = 0
-    max_tokens: int = 512
-    context_chars: int = 6000
-    chunk_chars: int = 3000
-    max_chunks: int | None = None
-    max_related: int = 3
-    samples: int = 1
-
-    @property
-    def paper(self) -> bool:
-        """True under the paper's protocol."""
-        return self.protocol == "paper"
-
-    def temp(self, task: str) -> float:
-        """The temperature for ``task`` (explicit value, else Appendix C.1)."""
-        if self.temperature is not None:
-            return self.temperature
-        return 0.9 if task == "ca" else 0.3
+TaskOptions = ClaimcheckOptions
+"""Old name of :class:`~noveval.benchmarks.claimcheck.options.ClaimcheckOptions` (kept for
+``tests/foundation/test_prompt_overrides.py``; new code names ClaimcheckOptions)."""
 
 
 def failure_of(result: Any) -> str | None:
@@ -308,8 +262,8 @@ class WLEJudgeReply(BaseModel):
 
 
 async def structured(
-    client: ChatClientProtocol, messages: list[dict[str, str]], schema: type[BaseModel], *, task: str, options: TaskOptions,
-    tag: str,
+    client: ChatClientProtocol, messages: list[dict[str, str]], schema: type[BaseModel], *, task: str,
+    options: ClaimcheckOptions, tag: str,
 ) -> Any:
     """One schema-constrained call through the client (cached, re-asked on bad JSON).
 

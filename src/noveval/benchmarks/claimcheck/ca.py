@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from noveval.benchmarks.claimcheck._common import (
     CAReply,
-    TaskOptions,
     failure_of,
     paper_context,
     prompt_messages,
@@ -32,6 +31,7 @@ from noveval.benchmarks.claimcheck._common import (
 )
 from noveval.benchmarks.claimcheck.data import align_span, find_span, normalize_ws
 from noveval.benchmarks.claimcheck.items import WeaknessItem
+from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
 from noveval.benchmarks.claimcheck.related import format_related
 from noveval.models.chat import ChatClientProtocol
 
@@ -73,7 +73,7 @@ def resolve_custom_claim(fulltext: str, custom: str) -> dict:
     return {"text": norm, "verified": False, "aligned": False}
 
 
-async def associate_claims(client: ChatClientProtocol, item: WeaknessItem, *, options: TaskOptions) -> dict:
+async def associate_claims(client: ChatClientProtocol, item: WeaknessItem, *, options: ClaimcheckOptions) -> dict:
     """Select target claims for one weakness.
 
     Returns:

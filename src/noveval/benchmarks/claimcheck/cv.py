@@ -14,7 +14,7 @@ The task score is the proportion of each verdict (paper: 7.0 / 20.0 / 73.0) over
 items; an item whose distil, generate or judge call failed has verdict ``failed`` (it
 counts in the denominator and in ``failed``, never as a verdict). Both the distil and
 the generate prompt show the related works the weakness and the focal claim cite
-(``--corpus``; :mod:`~noveval.benchmarks.claimcheck.related`). Evidence quotes are
+(``options.corpus``; :mod:`~noveval.benchmarks.claimcheck.related`). Evidence quotes are
 checked against the paper text (``evidence_verified``).
 """
 
@@ -26,7 +26,6 @@ from noveval.benchmarks.claimcheck._common import (
     CVEvidenceReply,
     CVGenerateReply,
     CVJudgeReply,
-    TaskOptions,
     failure_of,
     paper_context,
     prompt_messages,
@@ -34,6 +33,7 @@ from noveval.benchmarks.claimcheck._common import (
 )
 from noveval.benchmarks.claimcheck.data import find_span
 from noveval.benchmarks.claimcheck.items import WeaknessItem
+from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
 from noveval.benchmarks.claimcheck.related import format_related
 from noveval.models.chat import ChatClientProtocol
 
@@ -51,7 +51,7 @@ def _checked(fulltext: str, quotes: list[str]) -> list[bool]:
 
 
 async def verify_claim(
-    client: ChatClientProtocol, item: WeaknessItem, *, options: TaskOptions, judge: Any | None = None
+    client: ChatClientProtocol, item: WeaknessItem, *, options: ClaimcheckOptions, judge: Any | None = None
 ) -> tuple[dict, dict]:
     """Run distil, generate and judge for one focal claim.
 

@@ -19,7 +19,6 @@ from typing import Any
 
 from noveval.benchmarks.claimcheck._common import (
     ExtractReply,
-    TaskOptions,
     failure_of,
     prompt_messages,
     split_chunks,
@@ -27,6 +26,7 @@ from noveval.benchmarks.claimcheck._common import (
     structured,
 )
 from noveval.benchmarks.claimcheck.data import PaperText, find_span, normalize_ws
+from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
 from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["verify_claims", "extract_claims"]
@@ -66,7 +66,7 @@ def verify_claims(fulltext: str, claims: list[str], *, chunk_offset: int = 0) ->
     return verified, unverified
 
 
-async def extract_claims(client: ChatClientProtocol, paper: PaperText, *, options: TaskOptions) -> dict:
+async def extract_claims(client: ChatClientProtocol, paper: PaperText, *, options: ClaimcheckOptions) -> dict:
     """Extract claims from one paper (one structured call per chunk).
 
     Args:

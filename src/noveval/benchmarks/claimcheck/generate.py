@@ -15,14 +15,14 @@ model call for what is done (the client cache answers repeats).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import asdict, replace
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from noveval.benchmarks.claimcheck._common import PAPER_SEEDS, PROTOCOLS, TaskOptions, prompt_hashes
+from noveval.benchmarks.claimcheck._common import PAPER_SEEDS, prompt_hashes
 from noveval.benchmarks.claimcheck.data import (
     PaperText,
     ReviewAnnotation,
@@ -30,38 +30,32 @@ from noveval.benchmarks.claimcheck.data import (
     load_fulltext_papers,
     load_papers_file,
 )
+from noveval.benchmarks.claimcheck.options import MAX_RELATED, TASKS, ClaimcheckOptions, Task
 from noveval.benchmarks.claimcheck.related import RelatedCorpus, numbered_references
 from noveval.errors import InputError
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
+from noveval.runs import RunDir
 
-__all__ = ["TASKS", "load_inputs", "run_task", "arun_task", "wi_to_annotations", "predictions_to_annotations",
-           "resolve_seeds", "seeded_id", "check_sampling"]
+__all__ = ["TASKS", "WEAKNESS_TASKS", "load_inputs", "run_task", "arun_task", "wi_to_annotations",
+           "predictions_to_annotations", "resolve_seeds", "seeded_id", "check_sampling", "Task"]
 
-Task = Literal["extract", "wi", "ca", "wl", "cv", "wle"]
-TASKS: tuple[str, ...] = ("extract", "wi", "ca", "wl", "cv", "wle")
+WEAKNESS_TASKS: tuple[str, ...] = ("ca", "wl", "cv", "wle")
+"""The tasks whose items are annotated weaknesses (they need an annotation file)."""
+
 _PROMPTS = {
     "extract": ["extract"], "wi": ["wi"], "ca": ["ca"], "wl": ["wl"],
     "cv": ["cv_distill", "cv_generate", "cv_judge"], "wle": ["wle_rewrite", "wle_judge"],
 }
 
 
-def load_inputs(
-    *,
-    data_dir: str | Path | None = None,
-    papers_file: str | Path | None = None,
-    annotations: str | Path | None = None,
-    paper_ids: list[str] | None = None,
-    limit: int | None = None,
-) -> tuple[dict[str, PaperText], list[ReviewAnnotation] | None]:
-    """Load papers (and annotations) and validate them before any run starts.
+def load_inputs(options: ClaimcheckOptions) -> tuple[dict[str, PaperText], list[ReviewAnnotation] | None]:
+    """Load the papers (and annotations) ``options`` name and validate them before any run starts.
 
-    Args:
-        data_dir: Shared data folder (for NeurIPS 2025 full texts and reviews).
-        papers_file: A papers file instead (see :func:`load_papers_file`).
-        annotations: Annotation file (format in :mod:`~noveval.benchmarks.claimcheck.data`).
-        paper_ids: Restrict to these papers.
-        limit: At most this many papers (when no annotation file names them).
+    The papers come from ``options.papers`` or, without it, the shared data folder
+    (``options.data_dir``, else ``$NOVEVAL_DATA_DIR``, else ``../shared/data``); then
+    ``options.paper_id`` restricts them and ``options.limit`` keeps the first N (of the
+    annotation file's papers when one is given).
 
     Returns:
         ``(papers_by_id, annotations_or_None)``.
@@ -71,31 +65,32 @@ def load_inputs(
     """
     from noveval.settings import data_dir as find_data_dir
 
-    if papers_file is not None:
-        papers = load_papers_file(papers_file)
-        if paper_ids:
-            papers = {k: v for k, v in papers.items() if k in set(paper_ids)}
+    o = options
+    if o.papers is not None:
+        papers = load_papers_file(o.papers)
+        if o.paper_id:
+            papers = {k: v for k, v in papers.items() if k in set(o.paper_id)}
     else:
-        root = find_data_dir(data_dir)
+        root = find_data_dir(o.data_dir)
         if root is None:
-            raise InputError(data_dir, None, "data_dir", "shared data folder not found; pass "
-                             "--data-dir or --papers")
-        ids = paper_ids
-        if annotations is not None and not ids:
+            raise InputError(o.data_dir, None, "options.data_dir",
+                             "shared data folder not found; give the data folder or a papers file")
+        ids = o.paper_id
+        if o.annotations is not None and not ids:
             from noveval.io import read_records
 
-            ids = sorted({r.paper_id for r in read_records(annotations, _PaperIdOnly)})
-        papers = {p.id: p for p in load_fulltext_papers(root, ids=ids, limit=None if ids else limit)}
+            ids = sorted({r.paper_id for r in read_records(o.annotations, _PaperIdOnly)})
+        papers = {p.id: p for p in load_fulltext_papers(root, ids=ids, limit=None if ids else o.limit)}
     anns = None
-    if annotations is not None:
-        anns = load_annotations(annotations, papers=papers)
-        if limit is not None and not paper_ids:
-            keep = list(dict.fromkeys(a.paper_id for a in anns))[:limit]
+    if o.annotations is not None:
+        anns = load_annotations(o.annotations, papers=papers)
+        if o.limit is not None and not o.paper_id:
+            keep = list(dict.fromkeys(a.paper_id for a in anns))[: o.limit]
             anns = [a for a in anns if a.paper_id in keep]
-    elif limit is not None:
-        papers = dict(list(papers.items())[:limit])
+    elif o.limit is not None:
+        papers = dict(list(papers.items())[: o.limit])
     if not papers:
-        raise InputError(papers_file or data_dir, None, "paper_ids", "no paper selected")
+        raise InputError(o.papers or o.data_dir, None, "options.paper_id", "no paper selected")
     return papers, anns
 
 
@@ -130,24 +125,25 @@ def wi_to_annotations(
     return out
 
 
-def resolve_seeds(protocol: str, task: str, seeds: list[int] | tuple[int, ...] | None, seed: int = 0) -> tuple[int, ...]:
+def resolve_seeds(options: ClaimcheckOptions) -> tuple[int, ...]:
     """The sampling seeds a run uses.
 
-    Explicit ``seeds`` win. Otherwise the paper protocol uses :data:`PAPER_SEEDS`
+    Explicit ``options.seeds`` win. Otherwise the paper protocol uses :data:`PAPER_SEEDS`
     (Appendix C.1 averages seeds 0, 42 and 2025) -- except for ``extract``, which the
     paper runs once as data preparation (§3.2), with the first of them -- and the
-    noveval protocol uses the single ``seed``.
+    noveval protocol uses the single ``options.seed``.
 
     Raises:
         InputError: A repeated seed.
     """
+    seeds = options.seeds
     if seeds:
         if len(set(seeds)) != len(seeds):
-            raise InputError(None, None, "--seeds", f"repeated seed in {list(seeds)}")
+            raise InputError(None, None, "options.seeds", f"repeated seed in {list(seeds)}")
         return tuple(int(x) for x in seeds)
-    if protocol == "paper":
-        return PAPER_SEEDS[:1] if task == "extract" else PAPER_SEEDS
-    return (int(seed),)
+    if options.paper:
+        return PAPER_SEEDS[:1] if options.task == "extract" else PAPER_SEEDS
+    return (int(options.seed),)
 
 
 def seeded_id(item_id: str, seed: int, seeds: tuple[int, ...]) -> str:
@@ -156,22 +152,28 @@ def seeded_id(item_id: str, seed: int, seeds: tuple[int, ...]) -> str:
     return f"{item_id}@seed{seed}" if len(seeds) > 1 else item_id
 
 
-def _config(task: str, model: str, judge: str | None, options: TaskOptions, inputs: dict,
+def _config(task: str, model: str, judge: str | None, options: ClaimcheckOptions, inputs: dict,
             seeds: tuple[int, ...]) -> dict:
+    """The run's ``config.json`` (the keys every claimcheck run folder has had: old runs resume)."""
     names = list(_PROMPTS[task])
     if options.paper and task in ("wl", "wle"):
         names = ["wle_paper"] + (["wle_judge"] if task == "wle" else [])
-    recorded = asdict(options)
-    if options.samples == 1:  # absent for one sample: runs made before --samples existed resume
-        del recorded["samples"]
-    return {"benchmark": "claimcheck", "task": task, "protocol": options.protocol, "seeds": list(seeds),
+    o = options
+    recorded: dict[str, Any] = {
+        "protocol": o.protocol, "temperature": o.temperature, "seed": o.seed, "max_tokens": o.max_tokens,
+        "context_chars": o.context_chars, "chunk_chars": o.chunk_chars, "max_chunks": o.max_chunks,
+        "max_related": MAX_RELATED,
+    }
+    if o.samples != 1:  # absent for one sample: runs made before samples existed resume
+        recorded["samples"] = o.samples
+    return {"benchmark": "claimcheck", "task": task, "protocol": o.protocol, "seeds": list(seeds),
             "model": model, "judge": judge,
             "judge_is_model_under_test": (judge == model) if judge is not None else None,
             "options": recorded, "prompts": prompt_hashes(names), "inputs": inputs}
 
 
-def check_sampling(task: str, options: TaskOptions) -> None:
-    """Refuse ``--samples N`` where it cannot work (before anything is written).
+def check_sampling(options: ClaimcheckOptions) -> None:
+    """Refuse ``options.samples`` where it cannot work (before anything is written).
 
     Raises:
         InputError: N > 1 for a task other than ``wl`` (the one labeling step: the others
@@ -180,10 +182,36 @@ def check_sampling(task: str, options: TaskOptions) -> None:
     """
     from noveval.metrics.consistency import check_samples
 
-    if options.samples > 1 and task != "wl":
-        raise InputError(None, None, "--samples", f"self-consistency samples are for the labeling task wl, not "
+    o, task = options, options.task
+    if o.samples > 1 and task != "wl":
+        raise InputError(None, None, "options.samples", f"self-consistency samples are for the labeling task wl, not "
                          f"{task}: {task} answers with spans, claim sets or free text, which have no plurality vote")
-    check_samples(options.samples, options.temp("wle" if options.paper else task))
+    try:
+        check_samples(o.samples, o.temp("wle" if o.paper else task), hint="set a temperature above 0")
+    except InputError as e:  # the shared check names the flag; a library caller gave the option
+        raise InputError(None, None, "options.samples", e.message) from e
+
+
+def _checked_seeds(options: ClaimcheckOptions, annotations: list[ReviewAnnotation] | None) -> tuple[int, ...]:
+    """Every check of ``options`` against the inputs (nothing written yet); the run's seeds."""
+    o, task = options, options.task
+    if task not in TASKS:
+        raise InputError(None, None, "options.task", f"unknown task {task!r}; choose from {', '.join(TASKS)}")
+    check_sampling(o)
+    run_seeds = resolve_seeds(o)
+    close = sorted(run_seeds)
+    if o.samples > 1 and any(b - a < o.samples for a, b in zip(close, close[1:])):
+        raise InputError(None, None, "options.seeds", f"seeds {list(run_seeds)} are closer than the {o.samples} "
+                         f"samples: their samples (seed .. seed + {o.samples - 1}) would overlap; "
+                         f"space the seeds at least {o.samples} apart")
+    if task in WEAKNESS_TASKS and annotations is None:
+        raise InputError(None, None, "options.annotations", f"task {task} needs an annotation file: gold, "
+                         "or WI output converted with wi_to_annotations")
+    if o.paper and task in WEAKNESS_TASKS and o.corpus is None:
+        raise InputError(None, None, "options.corpus", f"the paper protocol shows {task} the related works "
+                         "the weakness and its claims cite (§4.2-4.3); give a corpus file (e.g. "
+                         "corpus/papers.jsonl.gz) to match the paper's references against")
+    return run_seeds
 
 
 def _related_references(rc: RelatedCorpus, papers: dict[str, PaperText],
@@ -198,244 +226,228 @@ def _related_references(rc: RelatedCorpus, papers: dict[str, PaperText],
     return refs, stats
 
 
-async def arun_task(
-    task: Task,
-    *,
-    out: str | Path,
-    papers: dict[str, PaperText],
-    annotations: list[ReviewAnnotation] | None = None,
-    client: ChatClientProtocol,
-    judge: Any | None = None,
-    options: TaskOptions | None = None,
-    inputs: dict | None = None,
-    overwrite: bool = False,
-    limit_items: int | None = None,
-    seeds: list[int] | tuple[int, ...] | None = None,
-    corpus: str | Path | RelatedCorpus | None = None,
-) -> Path:
-    """Async :func:`run_task` on loaded inputs and ready clients.
+@dataclass
+class _Job:
+    """One task's run: its folder, clients, options and seeds (what every stage below needs)."""
 
-    Args:
-        task: One of :data:`TASKS`.
-        out: Run directory.
-        papers: Papers by id.
-        annotations: Annotation records (required for ca/wl/cv/wle; optional for wi).
-        client: Model under evaluation.
-        judge: Judge client for CV/WLE (default ``client``: the model under test).
-        options: Task options (``options.protocol`` picks the protocol).
-        inputs: Input description stored in ``config.json``.
-        overwrite: Replace a run with another config in ``out``.
-        limit_items: Run at most this many items (per seed).
-        seeds: Sampling seeds (default: :func:`resolve_seeds`); with several, every item
-            runs once per seed (row ids ``<id>@seed<s>``) and scores average the seeds.
-        corpus: Corpus file (or loaded :class:`RelatedCorpus`) to find the cited related
-            works shown to CA, CV, WL/WLE; required by the paper protocol for those tasks.
+    run: RunDir
+    options: ClaimcheckOptions
+    seeds: tuple[int, ...]
+    client: ChatClientProtocol
+    judge: ChatClientProtocol
+    per_seed: dict[int, ClaimcheckOptions] = field(init=False)
 
-    Returns:
-        The run directory.
-    """
-    from noveval.runs import RunDir, run_items
+    def __post_init__(self) -> None:
+        self.per_seed = {s: self.options.model_copy(update={"seed": s}) for s in self.seeds}
 
-    if task not in TASKS:
-        raise InputError(None, None, "task", f"unknown task {task!r}; choose from {', '.join(TASKS)}")
-    options = options or TaskOptions()
-    if options.protocol not in PROTOCOLS:
-        raise InputError(None, None, "--protocol", f"unknown protocol {options.protocol!r}; "
-                         f"choose {' or '.join(PROTOCOLS)}")
-    check_sampling(task, options)
-    run_seeds = resolve_seeds(options.protocol, task, seeds, options.seed)
-    close = sorted(run_seeds)
-    if options.samples > 1 and any(b - a < options.samples for a, b in zip(close, close[1:])):
-        raise InputError(None, None, "--seeds", f"seeds {list(run_seeds)} are closer than --samples "
-                         f"{options.samples}: their samples (seed .. seed + {options.samples - 1}) would overlap; "
-                         f"space the seeds at least {options.samples} apart")
-    judge_client = judge or client
-    judge_id = getattr(judge_client, "model_id", None) if task in ("cv", "wle") else None
-    if task in ("ca", "wl", "cv", "wle") and annotations is None:
-        raise InputError(None, None, "annotations", f"task {task} needs an annotation file "
-                         "(--annotations): gold, or WI output converted with wi_to_annotations")
-    if options.paper and task in ("ca", "wl", "cv", "wle") and corpus is None:
-        raise InputError(None, None, "--corpus", f"the paper protocol shows {task} the related works "
-                         "the weakness and its claims cite (§4.2-4.3); pass --corpus (e.g. "
-                         "corpus/papers.jsonl.gz) to match the paper's references against")
-    rc: RelatedCorpus | None = None
-    if corpus is not None and task in ("ca", "wl", "cv", "wle"):  # validated before anything is written
-        rc = corpus if isinstance(corpus, RelatedCorpus) else RelatedCorpus.load(corpus)
-    corpus_path = getattr(corpus, "path", corpus)
-    cfg = _config(task, client.model_id, judge_id, options,
-                  {**(inputs or {}), "limit_items": limit_items,
-                   "corpus": str(corpus_path) if corpus_path else None}, run_seeds)
-    run = RunDir.create(out, cfg, overwrite=overwrite)
+    def cap(self, items: list) -> list:
+        """The first ``limit_items`` items (all without a limit)."""
+        n = self.options.limit_items
+        return items[:n] if n else items
 
-    def cap(items: list) -> list:
-        return items[:limit_items] if limit_items else items
-
-    def seeded(items: list, id_of: Callable[[Any], str]) -> tuple[list, Callable[[Any], str]]:
+    def seeded(self, items: list, id_of: Callable[[Any], str]) -> tuple[list, Callable[[Any], str]]:
         """Every (seed, item) pair, and the pair's row id."""
-        pairs = [(s, it) for s in run_seeds for it in items]
-        return pairs, lambda p: seeded_id(id_of(p[1]), p[0], run_seeds)
+        pairs = [(s, it) for s in self.seeds for it in items]
+        return pairs, lambda p: seeded_id(id_of(p[1]), p[0], self.seeds)
 
-    def with_seed(row: dict, s: int) -> dict:
-        return {**row, "seed": s}
+    async def each(self, name: str, pairs: list, one: Callable[[Any], Awaitable[dict]], id_of: Callable[[Any], str],
+                   label: str, client: ChatClientProtocol | None = None) -> list[dict]:
+        """``one`` over ``pairs`` into ``<name>.jsonl`` (resumable, with progress)."""
+        from noveval.runs import run_items
 
-    opts = {s: replace(options, seed=s) for s in run_seeds}
+        return await run_items(self.run, name, pairs, one, id_of=id_of, progress=label, client=client or self.client)
 
-    if task == "extract":
-        from noveval.benchmarks.claimcheck.extract import extract_claims
 
-        pairs, pid = seeded(cap(list(papers.values())), lambda p: p.id)
+def _with_seed(row: dict, s: int) -> dict:
+    return {**row, "seed": s}
 
-        async def extract_one(p: tuple[int, PaperText]) -> dict:
-            return with_seed(await extract_claims(client, p[1], options=opts[p[0]]), p[0])
 
-        await run_items(run, "predictions", pairs, extract_one, id_of=pid,
-                        progress="claimcheck extract", client=client)
-        return run.path
-    if task == "wi":
-        from noveval.benchmarks.claimcheck.wi import identify_weaknesses
+async def _extract(job: _Job, papers: dict[str, PaperText]) -> None:
+    from noveval.benchmarks.claimcheck.extract import extract_claims
 
-        if annotations is not None:
-            reviews = list(dict.fromkeys((a.paper_id, a.review_index or 0, a.review_text or "", a.key)
-                                         for a in annotations))
-        else:
-            reviews = [(p.id, i, r, f"{p.id}#{i}") for p in papers.values() for i, r in enumerate(p.reviews)]
-        pairs, pid = seeded(cap(reviews), lambda t: t[3])
+    pairs, pid = job.seeded(job.cap(list(papers.values())), lambda p: p.id)
 
-        async def wi_one(p: tuple[int, tuple]) -> dict:
-            s, t = p
-            row = await identify_weaknesses(
-                client, paper_id=t[0], review_index=t[1], review_text=t[2],
-                title=papers[t[0]].title if t[0] in papers else "", options=opts[s])
-            return with_seed(row, s)
+    async def one(p: tuple[int, PaperText]) -> dict:
+        return _with_seed(await extract_claims(job.client, p[1], options=job.per_seed[p[0]]), p[0])
 
-        await run_items(run, "predictions", pairs, wi_one, id_of=pid, progress="claimcheck wi", client=client)
-        return run.path
+    await job.each("predictions", pairs, one, pid, "claimcheck extract")
 
+
+async def _wi(job: _Job, papers: dict[str, PaperText], annotations: list[ReviewAnnotation] | None) -> None:
+    from noveval.benchmarks.claimcheck.wi import identify_weaknesses
+
+    if annotations is not None:
+        reviews = list(dict.fromkeys((a.paper_id, a.review_index or 0, a.review_text or "", a.key)
+                                     for a in annotations))
+    else:
+        reviews = [(p.id, i, r, f"{p.id}#{i}") for p in papers.values() for i, r in enumerate(p.reviews)]
+    pairs, pid = job.seeded(job.cap(reviews), lambda t: t[3])
+
+    async def one(p: tuple[int, tuple]) -> dict:
+        s, t = p
+        row = await identify_weaknesses(
+            job.client, paper_id=t[0], review_index=t[1], review_text=t[2],
+            title=papers[t[0]].title if t[0] in papers else "", options=job.per_seed[s])
+        return _with_seed(row, s)
+
+    await job.each("predictions", pairs, one, pid, "claimcheck wi")
+
+
+def _weakness_items(job: _Job, papers: dict[str, PaperText], annotations: list[ReviewAnnotation],
+                    rc: RelatedCorpus | None) -> list:
+    """The task's weakness items (capped), with their cited related works when there is a corpus."""
     from noveval.benchmarks.claimcheck.items import attach_related, focal_items, weakness_items
 
-    assert annotations is not None
-    require_targets = task in ("cv", "wle") or (task == "wl" and options.paper)
+    task, o = job.options.task, job.options
+    require_targets = task in ("cv", "wle") or (task == "wl" and o.paper)
     items = weakness_items(annotations, papers, require_targets=require_targets)
     if task == "cv":
         items = focal_items(items)
-    items = cap(items)
+    items = job.cap(items)
     if rc is not None:
         refs, stats = _related_references(rc, papers, {it.paper_id for it in items})
-        items = attach_related(items, refs, task, max_works=options.max_related, corpus=rc)
-        run.write("related", [{"id": pid, **st} for pid, st in stats.items()])
-    pairs, pid = seeded(items, lambda it: it.id)
-    if task == "ca":
-        from noveval.benchmarks.claimcheck.ca import associate_claims
-
-        async def ca_one(p: tuple[int, Any]) -> dict:
-            return with_seed(await associate_claims(client, p[1], options=opts[p[0]]), p[0])
-
-        await run_items(run, "predictions", pairs, ca_one, id_of=pid, progress="claimcheck ca", client=client)
-    elif task == "wl":
-        from noveval.benchmarks.claimcheck.wl import label_weakness
-
-        async def wl_one(p: tuple[int, Any]) -> dict:
-            return with_seed(await label_weakness(client, p[1], options=opts[p[0]]), p[0])
-
-        await run_items(run, "predictions", pairs, wl_one, id_of=pid, progress="claimcheck wl", client=client)
-    elif task == "cv":
-        from noveval.benchmarks.claimcheck.cv import verify_claim
-
-        async def cv_one(p: tuple[int, Any]) -> dict:
-            pred, judgment = await verify_claim(client, p[1], options=opts[p[0]], judge=judge)
-            if judgment.get("error") and not pred.get("error"):  # a failed judge call is redone on re-run
-                pred["error"], pred["failure"] = f"judge: {judgment['error']}", judgment["failure"]
-            pred["judgment"] = {**judgment, "id": pid(p)}
-            return with_seed(pred, p[0])
-
-        rows = await run_items(run, "predictions", pairs, cv_one, id_of=pid, progress="claimcheck cv", client=client)
-        run.write("judgments", [{**r["judgment"], "seed": r.get("seed")} for r in rows])
-    elif task == "wle":
-        from noveval.benchmarks.claimcheck.wle import judge_pair, rewrite_weakness
-
-        label = "claimcheck wle label+rewrite" if options.paper else "claimcheck wle rewrite"
-
-        async def wle_one(p: tuple[int, Any]) -> dict:
-            return with_seed(await rewrite_weakness(client, p[1], options=opts[p[0]]), p[0])
-
-        rows = await run_items(run, "predictions", pairs, wle_one, id_of=pid, progress=label, client=client)
-
-        async def judge_one(r: dict) -> dict:
-            return with_seed(await judge_pair(judge_client, r, options=opts[r["seed"]]), r["seed"])
-
-        await run_items(run, "judgments", rows, judge_one, id_of=lambda r: r["id"],
-                        progress="claimcheck wle judge", client=judge_client)
-    return run.path
+        items = attach_related(items, refs, task, max_works=MAX_RELATED, corpus=rc)
+        job.run.write("related", [{"id": pid, **st} for pid, st in stats.items()])
+    return items
 
 
-def run_task(
-    task: Task,
-    *,
+async def _ca(job: _Job, pairs: list, pid: Callable[[Any], str]) -> None:
+    from noveval.benchmarks.claimcheck.ca import associate_claims
+
+    async def one(p: tuple[int, Any]) -> dict:
+        return _with_seed(await associate_claims(job.client, p[1], options=job.per_seed[p[0]]), p[0])
+
+    await job.each("predictions", pairs, one, pid, "claimcheck ca")
+
+
+async def _wl(job: _Job, pairs: list, pid: Callable[[Any], str]) -> None:
+    from noveval.benchmarks.claimcheck.wl import label_weakness
+
+    async def one(p: tuple[int, Any]) -> dict:
+        return _with_seed(await label_weakness(job.client, p[1], options=job.per_seed[p[0]]), p[0])
+
+    await job.each("predictions", pairs, one, pid, "claimcheck wl")
+
+
+async def _cv(job: _Job, pairs: list, pid: Callable[[Any], str]) -> None:
+    from noveval.benchmarks.claimcheck.cv import verify_claim
+
+    async def one(p: tuple[int, Any]) -> dict:
+        pred, judgment = await verify_claim(job.client, p[1], options=job.per_seed[p[0]], judge=job.judge)
+        if judgment.get("error") and not pred.get("error"):  # a failed judge call is redone on re-run
+            pred["error"], pred["failure"] = f"judge: {judgment['error']}", judgment["failure"]
+        pred["judgment"] = {**judgment, "id": pid(p)}
+        return _with_seed(pred, p[0])
+
+    rows = await job.each("predictions", pairs, one, pid, "claimcheck cv")
+    job.run.write("judgments", [{**r["judgment"], "seed": r.get("seed")} for r in rows])
+
+
+async def _wle(job: _Job, pairs: list, pid: Callable[[Any], str]) -> None:
+    from noveval.benchmarks.claimcheck.wle import judge_pair, rewrite_weakness
+
+    label = "claimcheck wle label+rewrite" if job.options.paper else "claimcheck wle rewrite"
+
+    async def one(p: tuple[int, Any]) -> dict:
+        return _with_seed(await rewrite_weakness(job.client, p[1], options=job.per_seed[p[0]]), p[0])
+
+    rows = await job.each("predictions", pairs, one, pid, label)
+
+    async def judge_one(r: dict) -> dict:
+        return _with_seed(await judge_pair(job.judge, r, options=job.per_seed[r["seed"]]), r["seed"])
+
+    await job.each("judgments", rows, judge_one, lambda r: r["id"], "claimcheck wle judge", client=job.judge)
+
+
+_WEAKNESS_STAGES = {"ca": _ca, "wl": _wl, "cv": _cv, "wle": _wle}
+
+
+async def arun_task(
     out: str | Path,
-    model: str = "local",
-    judge: str | None = None,
-    data_dir: str | Path | None = None,
-    papers_file: str | Path | None = None,
-    annotations: str | Path | None = None,
-    paper_ids: list[str] | None = None,
-    limit: int | None = None,
-    limit_items: int | None = None,
-    options: TaskOptions | None = None,
-    cache: str | None = "default",
-    refresh: bool = False,
-    concurrency: int | None = None,
-    timeout_s: float = 120.0,
-    overwrite: bool = False,
-    seeds: list[int] | tuple[int, ...] | None = None,
-    corpus: str | Path | None = None,
+    options: ClaimcheckOptions,
+    *,
+    papers: dict[str, PaperText],
+    annotations: list[ReviewAnnotation] | None = None,
+    client: ChatClientProtocol,
+    judge: ChatClientProtocol | None = None,
+    inputs: dict | None = None,
+    corpus: RelatedCorpus | None = None,
 ) -> Path:
-    """Run one CLAIMCHECK task end to end (inputs validated before anything is written).
+    """Async :func:`run_task` on loaded inputs and ready clients (``options.task`` is the task).
+
+    With several seeds (:func:`resolve_seeds`) every item runs once per seed (row ids
+    ``<id>@seed<s>``) and scores average the seeds; ``options.limit_items`` caps the
+    items per seed.
 
     Args:
-        task: ``extract``, ``wi``, ``ca``, ``wl``, ``cv`` or ``wle``.
         out: Run directory.
-        model: Model spec of the model under evaluation.
-        judge: Judge model spec for CV/WLE (default: ``model``).
-        data_dir: Shared data folder.
-        papers_file: Papers file instead of the shared data.
-        annotations: Annotation file (needed by ca/wl/cv/wle).
-        paper_ids: Restrict to these papers.
-        limit: At most this many papers.
-        limit_items: At most this many task items.
-        options: Task options (chunking, context budget, generation).
-        cache: Response cache (``"default"``, a path, or ``None``).
-        refresh: Recompute cached responses.
-        concurrency: Max in-flight model requests.
-        timeout_s: Per-attempt model timeout (raise it for slow local CPUs).
-        overwrite: Replace an existing run with another config.
-        seeds: Sampling seeds (default: one under ``noveval``, 0/42/2025 under ``paper``).
-        corpus: Corpus file for the cited related works (required by the paper protocol
-            for ca/wl/cv/wle).
+        options: The run's options (task, protocol, generation settings, seeds, corpus).
+        papers: Papers by id.
+        annotations: Annotation records (required for ca/wl/cv/wle; optional for wi).
+        client: Model under evaluation.
+        judge: Judge client for CV/WLE (None: ``client``, the model under test).
+        inputs: Input description stored in ``config.json``.
+        corpus: The loaded corpus of the cited related works shown to CA, CV, WL/WLE (None:
+            loaded from ``options.corpus`` when given); required by the paper protocol.
+
+    Returns:
+        The run directory.
+
+    Raises:
+        InputError: options that cannot work with these inputs (nothing written).
+    """
+    o = options
+    run_seeds = _checked_seeds(o, annotations)
+    rc = corpus
+    if rc is None and o.corpus is not None and o.task in WEAKNESS_TASKS:  # validated before anything is written
+        rc = RelatedCorpus.load(o.corpus)
+    judge_client = judge or client
+    judge_id = getattr(judge_client, "model_id", None) if o.task in ("cv", "wle") else None
+    corpus_path = rc.path if rc is not None else o.corpus
+    cfg = _config(o.task, client.model_id, judge_id, o,
+                  {**(inputs or {}), "limit_items": o.limit_items,
+                   "corpus": str(corpus_path) if corpus_path else None}, run_seeds)
+    job = _Job(RunDir.create(out, cfg, overwrite=o.overwrite), o, run_seeds, client, judge_client)
+    if o.task == "extract":
+        await _extract(job, papers)
+    elif o.task == "wi":
+        await _wi(job, papers, annotations)
+    else:
+        assert annotations is not None
+        pairs, pid = job.seeded(_weakness_items(job, papers, annotations, rc), lambda it: it.id)
+        await _WEAKNESS_STAGES[o.task](job, pairs, pid)
+    return job.run.path
+
+
+def run_task(model: str | ChatClientProtocol, out: str | Path, options: ClaimcheckOptions) -> Path:
+    """Run one CLAIMCHECK task end to end (inputs validated before anything is written).
+
+    The papers and annotations are those ``options`` name (:func:`load_inputs`); the
+    model under test and the judge (``options.judge``, else the model) are built with
+    the options' cache, concurrency and timeout.
+
+    Args:
+        model: Model spec or chat client of the model under evaluation.
+        out: Run directory.
+        options: The run's options.
 
     Returns:
         The run directory.
     """
-    from noveval.models import get_client
+    from noveval.benchmarks._contract import client_of
 
-    options = options or TaskOptions()
-    check_sampling(task, options)  # before loading anything; arun_task checks again (the API entry)
-    rc = RelatedCorpus.load(corpus) if corpus is not None and task in ("ca", "wl", "cv", "wle") else None
-
-    papers, anns = load_inputs(data_dir=data_dir, papers_file=papers_file, annotations=annotations,
-                               paper_ids=paper_ids, limit=limit)
-    client = get_client(model, cache=cache, refresh=refresh, concurrency=concurrency,
-                        timeout_s=timeout_s)
-    judge_client = get_client(judge, cache=cache, refresh=refresh, concurrency=concurrency,
-                              timeout_s=timeout_s) \
-        if judge and judge != model else None
-    inputs = {"data_dir": str(data_dir) if data_dir else None,
-              "papers_file": str(papers_file) if papers_file else None,
-              "annotations": str(annotations) if annotations else None,
+    o = options
+    check_sampling(o)  # before loading anything; arun_task checks again (the API entry)
+    rc = RelatedCorpus.load(o.corpus) if o.corpus is not None and o.task in WEAKNESS_TASKS else None
+    papers, anns = load_inputs(o)
+    client = client_of(model, **o.client_kwargs())
+    judge_client = client_of(o.judge, **o.client_kwargs()) if o.judge and o.judge != model else None
+    inputs = {"data_dir": str(o.data_dir) if o.data_dir else None,
+              "papers_file": str(o.papers) if o.papers else None,
+              "annotations": str(o.annotations) if o.annotations else None,
               "paper_ids": sorted(papers)}
-    return run_async(arun_task(task, out=out, papers=papers, annotations=anns, client=client,
-                                 judge=judge_client, options=options, inputs=inputs,
-                                 overwrite=overwrite, limit_items=limit_items, seeds=seeds,
-                                 corpus=rc if rc is not None else corpus), client, judge_client)
+    return run_async(arun_task(out, o, papers=papers, annotations=anns, client=client, judge=judge_client,
+                               inputs=inputs, corpus=rc), client, judge_client)
 
 
 def predictions_to_annotations(

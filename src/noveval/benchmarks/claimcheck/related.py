@@ -4,7 +4,7 @@ The paper gives the model, besides the reviewed paper, "the full contents of rel
 work(s) mentioned either by the target claim(s) or the weakness" (§4.3; CV §4.2 the
 same; the works were found by hand in the reviews, §3.2). noveval finds them from the
 reviewed paper's own reference list and a corpus of titles and abstracts
-(``--corpus``, e.g. ``corpus/papers.jsonl.gz``):
+(``options.corpus``, e.g. ``corpus/papers.jsonl.gz``):
 
 1. **Reference list.** The entries of the full text's References section
    (:func:`~noveval.corpus.parse_references`), numbered by their
@@ -152,7 +152,7 @@ class RelatedCorpus:
         from noveval.errors import InputError
 
         if not Path(path).exists():
-            raise InputError(path, None, "--corpus", "corpus file not found")
+            raise InputError(path, None, "options.corpus", "corpus file not found")
         c = load_corpus(path)
         return cls(ids=c.ids, titles=c.titles, abstracts=c.abstracts, path=str(path))
 

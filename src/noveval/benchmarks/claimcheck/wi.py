@@ -15,13 +15,13 @@ against gold spans with ``F1_edit`` / ``F1_exact`` (§3.4).
 from __future__ import annotations
 
 from noveval.benchmarks.claimcheck._common import (
-    TaskOptions,
     WIReply,
     failure_of,
     prompt_messages,
     structured,
 )
 from noveval.benchmarks.claimcheck.data import align_span, find_span
+from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
 from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["identify_weaknesses"]
@@ -43,7 +43,7 @@ def _salvage(raw: list[str | None]) -> WIReply | None:
 
 async def identify_weaknesses(
     client: ChatClientProtocol, *, paper_id: str, review_index: int, review_text: str, title: str,
-    options: TaskOptions,
+    options: ClaimcheckOptions,
 ) -> dict:
     """Find claim-related weakness spans in one review.
 

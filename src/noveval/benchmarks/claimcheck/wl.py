@@ -18,7 +18,7 @@ A reply that selects no type is the model's answer (types empty, ``no_type: true
 not a failure. A failed reply (``failure`` set) is scored as the empty answer: no
 types, and on each 1-5 scale the value farthest from the gold label.
 
-**Samples** (``TaskOptions.samples = N``, ``--samples N``; issue 18): each weakness is
+**Samples** (``options.samples = N``; issue 18): each weakness is
 labelled N times at the task's temperature, sample ``k`` with seed ``seed + k`` (sample 0
 is the one-sample call), and :func:`combine_samples` votes each label over the samples
 that parsed: objectivity and agreement by
@@ -32,10 +32,8 @@ Per item: ``samples``, ``self_consistency_<label>`` for the three labels and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from noveval.benchmarks.claimcheck._common import (
-    TaskOptions,
     WLReply,
     failure_of,
     format_targets,
@@ -44,6 +42,7 @@ from noveval.benchmarks.claimcheck._common import (
     structured,
 )
 from noveval.benchmarks.claimcheck.items import WeaknessItem
+from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
 from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["label_weakness", "combine_samples", "format_targets"]
@@ -52,7 +51,7 @@ SAMPLED = ("objectivity", "agreement", "types")
 """The WL labels voted over samples (and given a self-consistency each)."""
 
 
-async def label_weakness(client: ChatClientProtocol, item: WeaknessItem, *, options: TaskOptions) -> dict:
+async def label_weakness(client: ChatClientProtocol, item: WeaknessItem, *, options: ClaimcheckOptions) -> dict:
     """Label one weakness (under ``options.protocol``; ``options.samples`` times).
 
     Returns:
@@ -68,7 +67,7 @@ async def label_weakness(client: ChatClientProtocol, item: WeaknessItem, *, opti
     from noveval.metrics.consistency import sample_seeds
 
     seeds = sample_seeds(options.seed, options.samples)
-    rows = await asyncio.gather(*(_label_once(client, item, options=replace(options, seed=s, samples=1))
+    rows = await asyncio.gather(*(_label_once(client, item, options=options.model_copy(update={"seed": s, "samples": 1}))
                                   for s in seeds))
     return combine_samples(rows, seeds)
 
@@ -119,7 +118,7 @@ def combine_samples(rows: Sequence[dict], seeds: Sequence[int]) -> dict:
     return out
 
 
-async def _label_once(client: ChatClientProtocol, item: WeaknessItem, *, options: TaskOptions) -> dict:
+async def _label_once(client: ChatClientProtocol, item: WeaknessItem, *, options: ClaimcheckOptions) -> dict:
     """One labeling call (one sample)."""
     if options.paper:
         from noveval.benchmarks.claimcheck.wle import label_and_rewrite

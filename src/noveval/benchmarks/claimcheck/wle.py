@@ -19,7 +19,7 @@
    seeded RNG (:func:`presentation_order`) -- and prefers A, B or a tie. Outcomes are
    reported from the revised weakness's side as win / tie / loss (paper: 20.0% win,
    47.8% tie). **The paper's judge was a person** (one author); noveval's default
-   judge is the model under test (``--judge`` names another). Every judgment row
+   judge is the model under test (``options.judge`` names another). Every judgment row
    records its ``judge``, and so do ``per_item.jsonl`` and ``scores.json``.
 4. **Humans**: :func:`export_pairs_csv` writes the same blinded pairs for human judges;
    :func:`import_human_choices` reads their A/B/tie choices back and maps them to
@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 from noveval.benchmarks.claimcheck._common import (
-    TaskOptions,
     WLEJudgeReply,
     WLEPaperReply,
     WLERewriteReply,
@@ -47,6 +46,7 @@ from noveval.benchmarks.claimcheck._common import (
     structured,
 )
 from noveval.benchmarks.claimcheck.items import WeaknessItem
+from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
 from noveval.benchmarks.claimcheck.related import format_related
 from noveval.errors import InputError
 from noveval.models.chat import ChatClientProtocol
@@ -68,7 +68,7 @@ CSV_FIELDS = ("pair_id", "target_claims", "weakness_A", "weakness_B", "choice")
 """Columns of the human-judging CSV; judges fill ``choice`` with A, B or tie."""
 
 
-async def label_and_rewrite(client: ChatClientProtocol, item: WeaknessItem, *, options: TaskOptions) -> dict:
+async def label_and_rewrite(client: ChatClientProtocol, item: WeaknessItem, *, options: ClaimcheckOptions) -> dict:
     """The paper's WLE call: label the weakness and rewrite it to be more sound (App. D).
 
     One request (prompt ``wle_paper``) with the paper context, the cited related works,
@@ -104,7 +104,7 @@ async def label_and_rewrite(client: ChatClientProtocol, item: WeaknessItem, *, o
     return row
 
 
-async def rewrite_weakness(client: ChatClientProtocol, item: WeaknessItem, *, options: TaskOptions) -> dict:
+async def rewrite_weakness(client: ChatClientProtocol, item: WeaknessItem, *, options: ClaimcheckOptions) -> dict:
     """Rewrite one weakness (``noveval``: for specificity; ``paper``: :func:`label_and_rewrite`).
 
     Returns:
@@ -186,7 +186,7 @@ def outcome_of(choice: str, revised_is_a: bool) -> str:
     return "win" if (c == "a") == revised_is_a else "loss"
 
 
-async def judge_pair(judge: Any, row: dict, *, options: TaskOptions) -> dict:
+async def judge_pair(judge: Any, row: dict, *, options: ClaimcheckOptions) -> dict:
     """Blinded pairwise specificity judgment of (original, revised).
 
     Returns:
