@@ -8,12 +8,14 @@ pytestmark = [pytest.mark.integration, pytest.mark.realdata, pytest.mark.slow]
 
 
 def test_focus_end_to_end(data_dir, tmp_path):
-    from noveval.benchmarks.focus import run_focus, score_run
+    import noveval
+    from noveval.benchmarks.focus import score_run
 
     papers = data_dir / "reviews" / "neurips-2024.jsonl.gz"
     out = tmp_path / "run"
-    scores = run_focus(papers, out, model="local", limit=3, max_reviews=1, max_tokens=200,
-                       max_input_tokens=600)
+    options = {"limit": 3, "max_reviews": 1, "max_tokens": 200, "max_input_tokens": 600}
+    noveval.run("focus", "local", out, data=papers, options=options)
+    scores = json.loads((out / "scores.json").read_text())
     for name in ("config.json", "predictions.jsonl", "judgments.jsonl", "per_item.jsonl",
                  "scores.json", "focus.png"):
         assert (out / name).exists(), name
@@ -34,8 +36,7 @@ def test_focus_end_to_end(data_dir, tmp_path):
     again = score_run(out)
     assert again["metrics"]["f1_overall"] == scores["metrics"]["f1_overall"]
     # resuming the same run makes zero model calls (everything cached / done)
-    run_focus(papers, out, model="local", limit=3, max_reviews=1, max_tokens=200,
-              max_input_tokens=600)
+    noveval.run("focus", "local", out, data=papers, options=options)
 
 
 def test_focus_paper_protocol_end_to_end(tmp_path):
@@ -44,12 +45,14 @@ def test_focus_paper_protocol_end_to_end(tmp_path):
     records its protocol and selection."""
     from importlib import resources
 
-    from noveval.benchmarks.focus import run_focus
+    import noveval
 
     papers = str(resources.files("noveval") / "samples" / "focus" / "sample_reviews.jsonl")
     out = tmp_path / "paper"
-    scores = run_focus(papers, out, model="local", protocol="paper", limit=1, max_tokens=150,
-                       max_input_tokens=400, expert_max_tokens=150, text_metrics=False)
+    noveval.run("focus", "local", out, data=papers, options={
+        "protocol": "paper", "limit": 1, "max_tokens": 150, "max_input_tokens": 400, "expert_max_tokens": 150,
+        "text_metrics": False})
+    scores = json.loads((out / "scores.json").read_text())
     cfg = json.loads((out / "config.json").read_text())
     assert cfg["protocol"] == "paper" and cfg["expert"] == "chain"
     assert cfg["selection"]["rejected"] == 2 and cfg["selection"]["accepted"] == 1

@@ -114,14 +114,14 @@ def test_selection_counts_rejected_accepted_unmarked():
 
 
 def test_run_focus_rejects_bad_protocol_combinations(tmp_path):
-    from noveval.benchmarks.focus.pipeline import run_focus
+    import noveval
 
     papers = tmp_path / "p.jsonl"
     papers.write_text(json.dumps({"id": "a", "title": "T", "accepted": True}) + "\n")
     with pytest.raises(InputError, match="meta-review chain"):
-        run_focus(papers, tmp_path / "r1", protocol="paper", expert="split")
+        noveval.run("focus", "local", tmp_path / "r1", data=papers, options={"protocol": "paper", "expert": "split"})
     with pytest.raises(InputError, match="no paper qualifies"):
-        run_focus(papers, tmp_path / "r2", protocol="paper")
+        noveval.run("focus", "local", tmp_path / "r2", data=papers, options={"protocol": "paper"})
     assert not (tmp_path / "r1").exists() and not (tmp_path / "r2").exists()
 
 
@@ -140,14 +140,15 @@ def _write_run(path, judgments, *, protocol=None, expert=None):
 
 
 def test_score_run_records_protocol_and_switches_rules(tmp_path):
+    from noveval.benchmarks.focus.options import FocusScoreOptions
     from noveval.benchmarks.focus.pipeline import score_run
 
     judg = [{"source": "human", **r} for r in HUMAN] + [{"source": "m", **r} for r in MODEL]
     run = _write_run(tmp_path / "run", judg)  # a run from before protocols: noveval
-    s = score_run(run.path, text_metrics=False, plot=False)
+    s = score_run(run.path, FocusScoreOptions(text_metrics=False, plot=False))
     assert s["protocol"] == "noveval" and s["extra"]["protocol"]["matching"] == "multiset"
     assert s["metrics"]["f1_weakness"]["mean"] == pytest.approx(0.4)
-    s = score_run(run.path, protocol="paper", text_metrics=False, plot=False)
+    s = score_run(run.path, FocusScoreOptions(protocol="paper", text_metrics=False, plot=False))
     assert s["protocol"] == "paper" and "noveval protocol" in s["extra"]["protocol"]["note"]
     assert s["metrics"]["f1_weakness"]["mean"] == pytest.approx(0.5)
     assert s["metrics"]["f1_overall"]["mean"] == pytest.approx(4 / 7)
@@ -164,6 +165,7 @@ def test_score_run_records_protocol_and_switches_rules(tmp_path):
 
 
 def test_papers_whose_expert_chain_failed_are_not_scored(tmp_path):
+    from noveval.benchmarks.focus.options import FocusScoreOptions
     from noveval.benchmarks.focus.pipeline import score_run
 
     judg = ([{"source": "human", **r} for r in HUMAN] + [{"source": "m", **r} for r in MODEL]
@@ -172,13 +174,13 @@ def test_papers_whose_expert_chain_failed_are_not_scored(tmp_path):
         {"id": "p", "review_text": "Strengths: ...", "strengths": ["s"], "weaknesses": ["w"], "error": None},
         {"id": "q", "review_text": "", "strengths": [], "weaknesses": [], "error": "no meta-review"}])
     run.write("predictions", [{"id": "p", "review_text": "x"}, {"id": "q", "review_text": "y"}])
-    s = score_run(run.path, text_metrics=False, plot=False)
+    s = score_run(run.path, FocusScoreOptions(text_metrics=False, plot=False))
     assert s["extra"]["expert_failures"]["n"] == 1 and "q" in s["extra"]["expert_failures"]["papers"]
     assert s["metrics"]["f1_overall"]["n"] == 1
     # when the chain fails everywhere nothing is scored, and no number pretends otherwise
     run.write("expert", [{"id": i, "review_text": "", "strengths": [], "weaknesses": [], "error": "x"}
                          for i in ("p", "q")])
-    s = score_run(run.path, text_metrics=True, plot=True)
+    s = score_run(run.path, FocusScoreOptions(text_metrics=True, plot=True))
     assert s["extra"]["expert_failures"]["n"] == 2
     assert s["metrics"]["f1_overall"]["n"] == 0 and s["metrics"]["kl_mean"]["mean"] is None
     assert s["extra"]["kl"]["mean"] is None
@@ -245,17 +247,18 @@ def test_facet_counts_maps_aliases_and_raises_on_unknown():
 
 
 def test_a_run_whose_points_all_failed_is_scored_not_refused(tmp_path):
+    from noveval.benchmarks.focus.options import FocusScoreOptions
     from noveval.benchmarks.focus.pipeline import score_run
 
     run = _write_run(tmp_path / "run", [])
     run.write("predictions", [{"id": "p", "review_text": "", "error": "no strengths or weaknesses found"}])
-    s = score_run(run.path, text_metrics=False, plot=False)
+    s = score_run(run.path, FocusScoreOptions(text_metrics=False, plot=False))
     assert s["extra"]["generation_failures"] == 1
     assert s["metrics"]["f1_overall"]["n"] == 0 and s["metrics"]["kl_mean"]["mean"] is None
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "config.json").write_text("{}")
     with pytest.raises(InputError, match="no predictions"):
-        score_run(tmp_path / "empty", text_metrics=False, plot=False)
+        score_run(tmp_path / "empty", FocusScoreOptions(text_metrics=False, plot=False))
 
 
 # Table 3 of the paper: (overall, strength, weakness) F1 per model
@@ -331,7 +334,8 @@ def test_expert_chain_answer_without_points_is_kept_not_redone(tmp_path):
         assert server.total == asked  # nothing redone (the client has no cache: the run folder decides)
     run.write("predictions", [{"id": "p", "review_text": "x"}, {"id": "q", "review_text": "y"}])
     run.write("judgments", [])
+    from noveval.benchmarks.focus.options import FocusScoreOptions
     from noveval.benchmarks.focus.pipeline import score_run
 
-    s = score_run(run.path, text_metrics=False, plot=False)
+    s = score_run(run.path, FocusScoreOptions(text_metrics=False, plot=False))
     assert set(s["extra"]["expert_failures"]["papers"]) == {"p", "q"}

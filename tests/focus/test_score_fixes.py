@@ -52,6 +52,7 @@ def _write_run(path, human, model, preds):
 
 
 def test_weakness_counts_have_a_mean_and_the_report_shows_it(tmp_path):
+    from noveval.benchmarks.focus.options import FocusScoreOptions
     from noveval.benchmarks.focus.pipeline import score_run
     from noveval.report.build import build_report
 
@@ -62,7 +63,7 @@ def test_weakness_counts_have_a_mean_and_the_report_shows_it(tmp_path):
              _pt("weakness", "Paper", "Clarity", "b")]
     preds = [{"id": "a", "review_text": "x"}, {"id": "b", "review_text": "y"}]
     run = _write_run(tmp_path / "run", human, model, preds)
-    scores = score_run(run.path, text_metrics=False, plot=False)
+    scores = score_run(run.path, FocusScoreOptions(text_metrics=False, plot=False))
     m = scores["metrics"]
     assert "n_weaknesss_model" not in m
     assert m["n_weaknesses_model"]["mean"] == pytest.approx(2.0) and m["n_weaknesses_model"]["n"] == 2

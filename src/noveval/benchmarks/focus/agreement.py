@@ -18,7 +18,7 @@ Caveat: DISAPERE labels sentences, not self-contained points, and its aspect
 scheme differs from ours, so kappa here is a lower bound on agreement with the
 paper's own codebook, not a reproduction of Table 2.
 
-Self-consistency (``samples=N``, ``--samples N``; issue 18), as in ``noveval run focus``:
+Self-consistency (``samples=N``; issue 18), as in ``noveval run focus``:
 each sentence's prompt is asked N times at a temperature above 0, sample ``k`` with
 seed ``seed + k`` (:func:`~noveval.benchmarks.focus.annotate.annotation_seeds`); the
 label scored against the human one is the plurality of the parsed samples
@@ -139,7 +139,7 @@ def parse_polarity(text: str | None) -> str | None:
 
 
 def sampled_label(labels: Sequence[str | None], errors: Sequence[str | None], seeds: Sequence[int]) -> dict[str, Any]:
-    """One sentence's label from its N samples (``--samples N``), and how consistent they were.
+    """One sentence's label from its N samples, and how consistent they were.
 
     The label is the plurality of the parsed samples
     (:func:`noveval.metrics.consistency.vote_labels`: an unparseable sample abstains but
@@ -266,15 +266,17 @@ def run_agreement(
         InputError: ``temperature`` outside [0, 2], or ``samples`` above 1 at temperature
             0 (before any model call; nothing written).
     """
-    from noveval.benchmarks.focus.annotate import annotation_seeds, label_schema
+    from noveval.benchmarks.focus.annotate import annotation_seeds
     from noveval.errors import InputError
     from noveval.metrics.consistency import check_samples
-    from noveval.metrics.focus import ASPECTS
     from noveval.models.client import get_client
 
     if not 0.0 <= temperature <= 2.0:
-        raise InputError(None, None, "--temperature", f"must be in [0, 2], got {temperature}")
-    check_samples(samples, temperature, hint="give --temperature above 0 (the annotator's)")
+        raise InputError(None, None, "temperature", f"must be in [0, 2], got {temperature}")
+    try:
+        check_samples(samples, temperature, hint="give a temperature above 0")
+    except InputError as e:
+        raise InputError(None, None, "samples", e.message) from None
     seeds = annotation_seeds(seed, samples, temperature)
     data = Path(data_dir)
     client = get_client(model)
@@ -285,26 +287,11 @@ def run_agreement(
                               "disapere_map": DISAPERE_ASPECT_MAP}
     sets = []
     if n_disapere:
-        items = disapere_items(data / "labels" / "disapere.jsonl.gz", n=n_disapere, seed=seed)
-        preds, rows = _annotate(
-            client, items, lambda it: (aspect_messages(it["polarity"], it["text"]), label_schema("aspect", it["polarity"])),
-            lambda text, it: parse_label(text, "aspect", it["polarity"])[0],
-            max_tokens=32, seeds=seeds, temperature=temperature, progress="agreement: DISAPERE")
-        labels = list(ASPECTS) + ["Irrelevant"]
-        result["disapere"] = kappa_report([it["gold"] for it in items], preds, labels)
-        result["disapere"]["gold_counts"] = {
-            lab: sum(it["gold"] == lab for it in items) for lab in labels}
-        sets.append(("disapere", rows))
+        sets.append(("disapere", _disapere(result, client, data, n_disapere, seed, seeds, temperature)))
     if n_mred:
-        items = mred_items(data / "labels" / "mred-meta-review-sentences.jsonl.gz", n=n_mred, seed=seed)
-        preds, rows = _annotate(
-            client, items, lambda it: (polarity_messages(it["text"]), POLARITY_SCHEMA),
-            lambda text, _it: parse_polarity(text),
-            max_tokens=16, seeds=seeds, temperature=temperature, progress="agreement: MReD")
-        result["mred"] = kappa_report([it["gold"] for it in items], preds, ["strength", "weakness"])
-        sets.append(("mred", rows))
+        sets.append(("mred", _mred(result, client, data, n_mred, seed, seeds, temperature)))
     for key, rows in sets:
-        if rows is not None:  # --samples N: the vote's consistency, per set and per sentence
+        if rows is not None:  # N samples: the vote's consistency, per set and per sentence
             result[key]["self_consistency"] = consistency_summary(rows, samples=samples, temperature=temperature)
             result[key]["items"] = rows
     if out:
@@ -312,3 +299,32 @@ def run_agreement(
 
         write_json(out, result)
     return result
+
+
+def _disapere(result: dict[str, Any], client: ChatClientProtocol, data: Path, n: int, seed: int,
+              seeds: Sequence[int], temperature: float) -> list[dict[str, Any]] | None:
+    """Annotate the DISAPERE subsample's aspects into ``result["disapere"]``; the per-sentence rows when sampling."""
+    from noveval.benchmarks.focus.annotate import label_schema
+    from noveval.metrics.focus import ASPECTS
+
+    items = disapere_items(data / "labels" / "disapere.jsonl.gz", n=n, seed=seed)
+    preds, rows = _annotate(
+        client, items, lambda it: (aspect_messages(it["polarity"], it["text"]), label_schema("aspect", it["polarity"])),
+        lambda text, it: parse_label(text, "aspect", it["polarity"])[0],
+        max_tokens=32, seeds=seeds, temperature=temperature, progress="agreement: DISAPERE")
+    labels = list(ASPECTS) + ["Irrelevant"]
+    result["disapere"] = kappa_report([it["gold"] for it in items], preds, labels)
+    result["disapere"]["gold_counts"] = {lab: sum(it["gold"] == lab for it in items) for lab in labels}
+    return rows
+
+
+def _mred(result: dict[str, Any], client: ChatClientProtocol, data: Path, n: int, seed: int,
+          seeds: Sequence[int], temperature: float) -> list[dict[str, Any]] | None:
+    """Classify the MReD subsample's polarity into ``result["mred"]``; the per-sentence rows when sampling."""
+    items = mred_items(data / "labels" / "mred-meta-review-sentences.jsonl.gz", n=n, seed=seed)
+    preds, rows = _annotate(
+        client, items, lambda it: (polarity_messages(it["text"]), POLARITY_SCHEMA),
+        lambda text, _it: parse_polarity(text),
+        max_tokens=16, seeds=seeds, temperature=temperature, progress="agreement: MReD")
+    result["mred"] = kappa_report([it["gold"] for it in items], preds, ["strength", "weakness"])
+    return rows

@@ -1,91 +1,27 @@
-"""CLI of the focus-level benchmark: ``noveval run focus``, ``noveval score focus``,
-``noveval focus expert|agreement|split``. Heavy imports happen inside the commands."""
+"""CLI of the focus-level benchmark beyond the generated ``noveval run focus`` and ``noveval score focus``
+(both from :mod:`.options`): ``noveval focus split|expert|agreement`` and the demo hook.
+Heavy imports happen inside the commands."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from noveval.cli.common import cli_errors
-from noveval.cli.options import (
-    ConcurrencyOpt,
-    DataDirOpt,
-    LimitOpt,
-    ModelOpt,
-    NoCacheOpt,
-    OutOpt,
-    OverwriteOpt,
-    RefreshOpt,
-    SeedOpt,
-    TimeoutOpt,
-)
-from noveval.cli.outcome import model_command, run_command
+from noveval.cli.options import DataDirOpt, LimitOpt, ModelOpt, OutOpt, OverwriteOpt, SeedOpt
+from noveval.cli.outcome import model_command
 from noveval.models.client import run_async
 
 app = typer.Typer(help="Focus-level review evaluation (Mind the Blind Spots): extras.")
 
 PapersArg = Annotated[Path, typer.Option("--papers", "-p", help="Papers with reviews (.jsonl[.gz] or .json), e.g. shared/data/reviews/neurips-2024.jsonl.gz.")]
-AnnotatorOpt = Annotated[str | None, typer.Option("--annotator", "-a", help="Model spec of the target/aspect annotator (default: --model).")]
-ExpertOpt = Annotated[str | None, typer.Option("--expert", help="Expert points: 'split' (deterministic splitter of review sections) or 'chain' (three-prompt chain from the meta-review). Default: the protocol's (noveval: split; paper: chain).")]
-ProtocolOpt = Annotated[str, typer.Option("--protocol", help="'noveval' (default: all papers, all reviewers' points, multiset F1, best reference) or 'paper' (Shin et al.: rejected papers, meta-review chain, set F1, mean over references, KL on distributions present on both sides). See docs/fidelity.md.")]
 AnnotatorTemperatureOpt = Annotated[float, typer.Option("--temperature", help="The annotator's sampling temperature (0: greedy; reviews stay at 0).")]
 AnnotatorSamplesOpt = Annotated[int, typer.Option("--samples", min=1, help="Ask the annotator each prompt N times (seeds seed..seed+N-1, temperature > 0) and take the plurality label; records self-consistency.")]
-ScoreProtocolOpt = Annotated[str | None, typer.Option("--protocol", help="Scoring rules 'noveval' or 'paper' (default: the run's protocol). Expert route and paper selection stay the run's.")]
-
-
-@run_command
-def run(
-    papers: PapersArg,
-    out: OutOpt,
-    model: ModelOpt = "local",
-    annotator: AnnotatorOpt = None,
-    protocol: ProtocolOpt = "noveval",
-    expert: ExpertOpt = None,
-    source: Annotated[str, typer.Option(help="Paper input: 'abstract' or 'fulltext' (when the record has fulltext_markdown).")] = "abstract",
-    limit: LimitOpt = None,
-    max_reviews: Annotated[int | None, typer.Option(help="Split route: only the first N human reviews per paper.")] = None,
-    max_input_tokens: Annotated[int, typer.Option(help="Truncate the paper text to this many tokens (4 chars/token).")] = 6000,
-    max_tokens: Annotated[int, typer.Option(help="Output budget of a generated review.")] = 1024,
-    expert_max_tokens: Annotated[int, typer.Option(help="Output budget of each step of the expert chain (--expert chain).")] = 1200,
-    no_text_metrics: Annotated[bool, typer.Option("--no-text-metrics", help="Skip ROUGE-L/BLEU-4/BERTScore.")] = False,
-    concurrency: ConcurrencyOpt = None,
-    timeout: TimeoutOpt = 600.0,
-    no_cache: NoCacheOpt = False,
-    refresh: RefreshOpt = False,
-    seed: SeedOpt = 0,
-    overwrite: OverwriteOpt = False,
-    temperature: AnnotatorTemperatureOpt = 0.0,
-    samples: AnnotatorSamplesOpt = 1,
-) -> Path:
-    """Generate reviews with --model, annotate human and model points, and score them."""
-    from noveval.benchmarks.focus.pipeline import run_focus
-
-    run_focus(
-        papers, out, model=model, annotator=annotator, protocol=protocol, expert=expert,
-        source=source, limit=limit,
-        max_reviews=max_reviews, max_input_tokens=max_input_tokens, max_tokens=max_tokens,
-        expert_max_tokens=expert_max_tokens, seed=seed, concurrency=concurrency, timeout_s=timeout,
-        cache=not no_cache, refresh=refresh,
-        overwrite=overwrite, text_metrics=not no_text_metrics, temperature=temperature, samples=samples,
-    )
-    return out
-
-
-@run_command
-def score(
-    run_dir: Annotated[Path, typer.Argument(help="A focus run directory (from `noveval run focus`).")],
-    no_text_metrics: Annotated[bool, typer.Option("--no-text-metrics", help="Skip ROUGE-L/BLEU-4/BERTScore.")] = False,
-    protocol: ScoreProtocolOpt = None,
-    seed: SeedOpt = 0,
-) -> Path:
-    """Re-score a focus run from its saved predictions and judgments (no model calls)."""
-    from noveval.benchmarks.focus.pipeline import score_run
-
-    score_run(run_dir, protocol=protocol, seed=seed, text_metrics=not no_text_metrics)
-    return run_dir
 
 
 @app.command("split")
@@ -133,6 +69,19 @@ def expert_cmd(
     typer.echo(f"{len(rows)} papers, {n} points -> {out}/expert.jsonl")
 
 
+@contextlib.contextmanager
+def _agreement_flags() -> Iterator[None]:
+    """Show :func:`~noveval.benchmarks.focus.agreement.run_agreement`'s parameter errors as its flags."""
+    from noveval.errors import InputError
+
+    try:
+        yield
+    except InputError as e:
+        if e.path is None and e.field in ("temperature", "samples"):
+            raise InputError(None, None, f"--{e.field}", e.message) from None
+        raise
+
+
 @app.command("agreement")
 @model_command
 def agreement_cmd(
@@ -152,8 +101,9 @@ def agreement_cmd(
     d = find_data(data_dir)
     if d is None:
         raise typer.BadParameter("no data folder: pass --data-dir")
-    res = run_agreement(d, model=model, n_disapere=n_disapere, n_mred=n_mred, seed=seed, out=out,
-                        temperature=temperature, samples=samples)
+    with _agreement_flags():
+        res = run_agreement(d, model=model, n_disapere=n_disapere, n_mred=n_mred, seed=seed, out=out,
+                            temperature=temperature, samples=samples)
     for key in ("disapere", "mred"):
         if key in res:
             r = res[key]
@@ -171,11 +121,11 @@ def agreement_cmd(
 def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
          data_dir: Path | None = None) -> list[Path]:
     """Tiny end-to-end: 2 shipped sample papers (or 2 real NeurIPS 2024 papers with ``real``)."""
-    from importlib import resources
-
-    from noveval.benchmarks.focus.pipeline import run_focus
+    from noveval.benchmarks.focus.contract import run
+    from noveval.benchmarks.focus.options import FocusOptions
 
     del embedder
+    papers = None
     if real:
         from noveval.settings import data_dir as find_data
 
@@ -183,8 +133,5 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
         if d is None:
             raise FileNotFoundError("real data folder not found")
         papers = Path(d) / "reviews" / "neurips-2024.jsonl.gz"
-    else:
-        papers = Path(str(resources.files("noveval") / "samples" / "focus" / "sample_reviews.jsonl"))
-    out = Path(out_dir) / "focus"
-    run_focus(papers, out, model=model, limit=2, max_reviews=1, max_tokens=300)
+    out = run(model, Path(out_dir) / "focus", FocusOptions(papers=papers, limit=2, max_reviews=1, max_tokens=300))
     return [out / "scores.json", out / "per_item.jsonl", out / "focus.png"]

@@ -10,9 +10,11 @@ model calls go through the client's cache.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from noveval.benchmarks._contract import client_of
 from noveval.benchmarks.focus.data import (
     FocusPaper,
     FocusPoint,
@@ -20,19 +22,19 @@ from noveval.benchmarks.focus.data import (
     points_from_lists,
     points_from_sections,
 )
-from noveval.benchmarks.focus.generate import (
-    DEFAULT_MAX_INPUT_TOKENS,
-    DEFAULT_MAX_TOKENS,
-    prediction_row,
-    review_request,
-    truncation_rule,
-)
+from noveval.benchmarks.focus.generate import prediction_row, review_request, truncation_rule
+from noveval.benchmarks.focus.options import FocusOptions, FocusScoreOptions
+from noveval.benchmarks.focus.protocol import Protocol
 from noveval.errors import InputError
 from noveval.metrics.focus import DEFAULT_EPSILON
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
 
-__all__ = ["annotate_into", "run_focus", "score_run"]
+__all__ = ["SAMPLE", "annotate_into", "checked_protocol", "papers_source", "run_config", "run_focus", "score_run",
+           "selected_papers"]
+
+SAMPLE = ("focus", "sample_reviews.jsonl")
+"""The shipped sample: 3 invented papers with human reviews (one accepted, two rejected)."""
 
 
 def _prompt_hashes() -> dict[str, str]:
@@ -72,175 +74,173 @@ async def annotate_into(run: Any, client: ChatClientProtocol, points: list[Focus
                            progress=progress, client=client)
 
 
-def run_focus(
-    papers_path: str | Path,
-    out_dir: str | Path,
-    *,
-    model: str = "local",
-    annotator: str | None = None,
-    protocol: str = "noveval",
-    expert: str | None = None,
-    expert_model: str | None = None,
-    expert_max_tokens: int = 1200,
-    source: str = "abstract",
-    limit: int | None = None,
-    max_reviews: int | None = None,
-    max_input_tokens: int = DEFAULT_MAX_INPUT_TOKENS,
-    max_tokens: int = DEFAULT_MAX_TOKENS,
-    epsilon: float = DEFAULT_EPSILON,
-    seed: int = 0,
-    concurrency: int | None = None,
-    timeout_s: float = 600.0,
-    cache: bool = True,
-    refresh: bool = False,
-    overwrite: bool = False,
-    text_metrics: bool = True,
-    plot: bool = True,
-    temperature: float = 0.0,
-    samples: int = 1,
-) -> dict[str, Any]:
-    """Generate, annotate and score; returns scores.json's content.
+def papers_source(o: FocusOptions) -> str | Path:
+    """The papers file of a run: ``o.papers``, else the shipped sample."""
+    from noveval.benchmarks._contract import sample_file
 
-    Args:
-        papers_path: Papers with reviews (see :mod:`.data`).
-        out_dir: Run directory (resumed when its config matches).
-        model: Spec of the reviewing model.
-        annotator: Spec of the annotator (default: same as ``model``).
-        protocol: ``"noveval"`` (default) or ``"paper"`` (Shin et al.'s choices; see
-            :mod:`.protocol`): expert route, paper selection and scoring rules.
-        expert: ``"split"`` (deterministic splitter) or ``"chain"`` (Appendix A.1.1);
-            default: the protocol's. The paper protocol needs ``"chain"``.
-        expert_model: Model of the expert chain (default: the annotator).
-        expert_max_tokens: Output budget of each step of the expert chain.
-        source: ``"abstract"`` or ``"fulltext"`` input for the reviewing model.
-        limit: First N papers only.
-        max_reviews: Split route: use only the first N reviews of each paper.
-        max_input_tokens: Truncation budget of the paper text (rule in config).
-        max_tokens: Output budget of a generated review.
-        epsilon: KL smoothing (see :mod:`noveval.metrics.focus`).
-        seed: Generation seed and bootstrap seed.
-        concurrency: Max requests in flight.
-        timeout_s: Per-attempt timeout of a model call (a long chain step of a small
-            local model on a busy CPU needs minutes).
-        cache: Use the response cache.
-        refresh: Ignore cached responses.
-        overwrite: Replace a run with other settings.
-        text_metrics: Compute ROUGE-L / BLEU-4 / BERTScore.
-        plot: Save ``focus.png``.
-        temperature: The annotator's sampling temperature (0: greedy; the reviews and
-            the expert chain stay at 0).
-        samples: Ask the annotator each target/aspect prompt this many times (seeds
-            ``seed .. seed + N - 1``, ``temperature`` above 0) and take each label by
-            plurality vote; per-point samples and self-consistency go into
-            ``judgments.jsonl``, the mean into ``scores.json`` (issue 18).
+    return o.papers if o.papers is not None else sample_file(*SAMPLE)
+
+
+def checked_protocol(o: FocusOptions) -> tuple[Protocol, str]:
+    """The run's protocol and expert route (``split`` or ``chain``).
 
     Raises:
-        InputError: bad options (``samples`` above 1 at temperature 0 among them) or
-            papers, before anything is written.
+        InputError: ``options.expert`` other than the paper protocol's chain, or
+            ``options.samples`` above 1 at temperature 0 (before anything is read or written).
     """
-    from noveval.benchmarks.focus.protocol import get_protocol, select_papers
+    from noveval.benchmarks.focus.protocol import get_protocol
     from noveval.metrics.consistency import check_samples
-    from noveval.models.client import get_client
-    from noveval.runs import RunDir
 
-    proto = get_protocol(protocol)
-    expert = expert or proto.expert
-    if expert not in ("split", "chain"):
-        raise InputError(None, None, "expert", f"expected 'split' or 'chain', got {expert!r}")
+    proto = get_protocol(o.protocol)
+    expert = o.expert or proto.expert
     if proto.name == "paper" and expert != proto.expert:
-        raise InputError(None, None, "expert", "--protocol paper takes the expert side from the "
-                         "meta-review chain (Appendix A.1.1); drop --expert or use --protocol noveval")
-    if source not in ("abstract", "fulltext"):
-        raise InputError(None, None, "source", f"expected 'abstract' or 'fulltext', got {source!r}")
-    if not 0.0 <= temperature <= 2.0:
-        raise InputError(None, None, "--temperature", f"must be in [0, 2], got {temperature}")
-    check_samples(samples, temperature, hint="give --temperature above 0 (the annotator's)")
+        raise InputError(None, None, "options.expert", "the paper protocol takes the expert side from the "
+                         "meta-review chain (Appendix A.1.1); leave the expert route unset or use the noveval protocol")
+    try:
+        check_samples(o.samples, o.temperature, hint="give the annotator a temperature above 0")
+    except InputError as e:
+        raise InputError(None, None, "options.samples", e.message) from None
+    return proto, expert
+
+
+def selected_papers(o: FocusOptions, proto: Protocol) -> tuple[list[FocusPaper], dict[str, Any]]:
+    """The papers the run uses (the protocol's selection, then ``o.limit``) and the selection's counts.
+
+    Raises:
+        InputError: a bad papers file (file, line, field), or no paper qualifies.
+    """
+    from noveval.benchmarks.focus.protocol import select_papers
+
+    path = papers_source(o)
     # validates before anything is written; rejected-only needs the whole file to count
-    loaded = load_papers(papers_path, limit=None if proto.rejected_only else limit)
-    papers, selection = select_papers(loaded, proto, limit=limit)
+    loaded = load_papers(path, limit=None if proto.rejected_only else o.limit)
+    papers, selection = select_papers(loaded, proto, limit=o.limit)
     if not papers:
-        raise InputError(papers_path, None, "accepted", f"no paper qualifies under --protocol "
-                         f"{proto.name} ({selection['rule']}; {selection['accepted']} accepted)")
-    annotator = annotator or model
-    kw: dict[str, Any] = {"cache": "default" if cache else None, "refresh": refresh, "concurrency": concurrency,
-                          "timeout_s": timeout_s}
-    gen_client = get_client(model, **kw)
-    ann_client = gen_client if annotator == model else get_client(annotator, **kw)
-    config = {
+        raise InputError(path, None, "accepted", f"no paper qualifies under the {proto.name} protocol "
+                         f"({selection['rule']}; {selection['accepted']} accepted)")
+    return papers, selection
+
+
+@dataclass
+class _Clients:
+    """The reviewing model's and the annotator's clients, and the expert chain's model spec."""
+
+    gen: ChatClientProtocol
+    ann: ChatClientProtocol
+    ann_spec: str
+    expert_spec: str
+    kw: dict[str, Any]
+
+    def expert(self) -> ChatClientProtocol:
+        """The expert chain's client (the annotator's unless another model was named)."""
+        if self.expert_spec in (self.ann_spec, self.ann.model_id):
+            return self.ann
+        return client_of(self.expert_spec, **self.kw)
+
+
+def _clients(model: str | ChatClientProtocol, o: FocusOptions) -> _Clients:
+    kw = o.client_kwargs()
+    gen = client_of(model, **kw)
+    spec = model if isinstance(model, str) else gen.model_id
+    annotator = o.annotator or spec
+    ann = gen if annotator == spec else client_of(annotator, **kw)
+    return _Clients(gen, ann, annotator, o.expert_model or annotator, kw)
+
+
+def run_config(o: FocusOptions, proto: Protocol, expert: str, papers: list[FocusPaper], selection: dict[str, Any],
+               clients: _Clients) -> dict[str, Any]:
+    """The ``config.json`` of a run (what decides whether a run folder resumes)."""
+    eps = DEFAULT_EPSILON if o.epsilon is None else o.epsilon
+    return {
         "benchmark": "focus",
         "protocol": proto.name,
         "protocol_settings": proto.describe(),
         "selection": selection,
-        "papers": str(papers_path),
+        "papers": str(papers_source(o)),
         "paper_ids": [p.id for p in papers],
-        "model": gen_client.model_id,
-        "annotator": ann_client.model_id,
+        "model": clients.gen.model_id,
+        "annotator": clients.ann.model_id,
         "expert": expert,
-        "expert_model": expert_model or annotator if expert == "chain" else None,
-        "expert_max_tokens": expert_max_tokens if expert == "chain" else None,
-        "max_reviews": max_reviews,
-        "source": source,
-        "truncation": truncation_rule(max_input_tokens),
-        "max_input_tokens": max_input_tokens,
-        "max_tokens": max_tokens,
-        "epsilon": epsilon,
-        "seed": seed,
+        "expert_model": clients.expert_spec if expert == "chain" else None,
+        "expert_max_tokens": o.expert_max_tokens if expert == "chain" else None,
+        "max_reviews": o.max_reviews,
+        "source": o.source,
+        "truncation": truncation_rule(o.max_input_tokens),
+        "max_input_tokens": o.max_input_tokens,
+        "max_tokens": o.max_tokens,
+        "epsilon": eps,
+        "seed": o.seed,
         "prompts": _prompt_hashes(),
-        # absent at the defaults, so runs made before --samples existed resume unchanged
-        **({"annotator_temperature": temperature} if temperature else {}),
-        **({"annotator_samples": samples} if samples > 1 else {}),
+        # absent at the defaults, so runs made before annotator sampling existed resume unchanged
+        **({"annotator_temperature": o.temperature} if o.temperature else {}),
+        **({"annotator_samples": o.samples} if o.samples > 1 else {}),
     }
-    run = RunDir.create(out_dir, config, overwrite=overwrite)
-    run_async(
-        _generate_and_annotate(
-            run, papers, gen_client, ann_client,
-            expert=expert, expert_model=expert_model or annotator,
-            expert_max_tokens=expert_max_tokens, max_reviews=max_reviews,
-            source=source, max_input_tokens=max_input_tokens, max_tokens=max_tokens,
-            seed=seed, kw=kw, samples=samples, temperature=temperature,
-        ),
-        gen_client, ann_client,
-    )
-    return score_run(run.path, epsilon=epsilon, seed=seed, text_metrics=text_metrics, plot=plot,
-                     cache=gen_client.stats)
 
 
-async def _generate_and_annotate(
-    run: Any, papers: list[FocusPaper], gen_client: ChatClientProtocol, ann_client: ChatClientProtocol, *, expert: str,
-    expert_model: str, expert_max_tokens: int, max_reviews: int | None, source: str, max_input_tokens: int,
-    max_tokens: int, seed: int, kw: dict[str, Any], samples: int = 1, temperature: float = 0.0,
-) -> None:
+def run_focus(model: str | ChatClientProtocol, out: str | Path, o: FocusOptions) -> dict[str, Any]:
+    """Generate, annotate and score into the run folder ``out`` (resumable); returns scores.json's content.
+
+    Expert points (splitter or the A.1.1 chain) -> model reviews (predictions.jsonl) ->
+    target/aspect annotation of every human and model point (judgments.jsonl) ->
+    :func:`score_run`. With ``o.samples`` above 1 every annotator prompt is asked N times
+    (seeds ``seed .. seed + N - 1`` at ``o.temperature``) and each label voted; per-point
+    samples and self-consistency go into ``judgments.jsonl``, the mean into ``scores.json``.
+
+    Args:
+        model: The reviewing model (spec or client); also the annotator unless
+            ``o.annotator`` names another.
+        out: Run folder (resumed when its config matches).
+        o: The run's options.
+
+    Raises:
+        InputError: bad options or papers, before anything is written.
+    """
+    from noveval.runs import RunDir
+
+    proto, expert = checked_protocol(o)
+    papers, selection = selected_papers(o, proto)
+    clients = _clients(model, o)
+    run = RunDir.create(out, run_config(o, proto, expert, papers, selection, clients), overwrite=o.overwrite)
+    run_async(_generate_and_annotate(run, papers, clients, o, expert=expert), clients.gen, clients.ann)
+    return score_run(run.path, FocusScoreOptions(text_metrics=o.text_metrics, plot=o.plot), cache=clients.gen.stats)
+
+
+async def _expert_points(run: Any, papers: list[FocusPaper], clients: _Clients, o: FocusOptions,
+                         expert: str) -> list[FocusPoint]:
+    """Step 1: the human side, from the meta-review chain or the reviews' sections."""
+    if expert != "chain":
+        return [pt for p in papers for pt in points_from_sections(p, max_reviews=o.max_reviews)]
+    from noveval.benchmarks.focus.expert import expert_rows
+
+    expert_out = await expert_rows(run, clients.expert(), papers, max_tokens=o.expert_max_tokens)
+    human: list[FocusPoint] = []
+    for row in expert_out:
+        human += points_from_lists(row["id"], "human", row["strengths"], row["weaknesses"])
+    return human
+
+
+async def _generate_and_annotate(run: Any, papers: list[FocusPaper], clients: _Clients, o: FocusOptions, *,
+                                 expert: str) -> None:
     from noveval.runs import run_items
 
-    # 1. expert points
-    if expert == "chain":
-        from noveval.benchmarks.focus.expert import expert_rows
-        from noveval.models.client import get_client
+    human = await _expert_points(run, papers, clients, o, expert)  # 1. expert points
+    gen = clients.gen
 
-        ex_client = ann_client if expert_model == ann_client.model_id else get_client(expert_model, **kw)
-        expert_out = await expert_rows(run, ex_client, papers, max_tokens=expert_max_tokens)
-        human: list[FocusPoint] = []
-        for row in expert_out:
-            human += points_from_lists(row["id"], "human", row["strengths"], row["weaknesses"])
-    else:
-        human = [pt for p in papers for pt in points_from_sections(p, max_reviews=max_reviews)]
-
-    # 2. model reviews
-    async def review(p: FocusPaper) -> dict[str, Any]:
-        req, info = review_request(p, source=source, max_input_tokens=max_input_tokens,
-                                   max_tokens=max_tokens, seed=seed)
-        (resp,) = await gen_client.acomplete_many([req], progress=None)
-        return prediction_row(p, resp, info, gen_client.model_id)
+    async def review(p: FocusPaper) -> dict[str, Any]:  # 2. model reviews
+        req, info = review_request(p, source=o.source, max_input_tokens=o.max_input_tokens,
+                                   max_tokens=o.max_tokens, seed=o.seed)
+        (resp,) = await gen.acomplete_many([req], progress=None)
+        return prediction_row(p, resp, info, gen.model_id)
 
     preds = await run_items(run, "predictions", papers, review, id_of=lambda p: p.id,
-                            progress="focus: reviews", client=gen_client)
+                            progress="focus: reviews", client=gen)
     model_points: list[FocusPoint] = []
     for row in preds:
         model_points += points_from_lists(row["id"], "model", row["strengths"], row["weaknesses"])
 
     # 3. annotation of every point
-    await annotate_into(run, ann_client, human + model_points, progress="focus: annotate", samples=samples,
-                        temperature=temperature, seed=seed)
+    await annotate_into(run, clients.ann, human + model_points, progress="focus: annotate", samples=o.samples,
+                        temperature=o.temperature, seed=o.seed)
 
 
 def _expert_texts(run: Any, judgments: list[dict]) -> dict[str, list[str]]:
@@ -262,31 +262,20 @@ def _expert_texts(run: Any, judgments: list[dict]) -> dict[str, list[str]]:
     }
 
 
-def score_run(
-    run_dir: str | Path,
-    *,
-    protocol: str | None = None,
-    epsilon: float | None = None,
-    seed: int = 0,
-    text_metrics: bool = True,
-    plot: bool = True,
-    cache: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+def score_run(run_dir: str | Path, options: FocusScoreOptions | None = None, *,
+              cache: dict[str, Any] | None = None) -> dict[str, Any]:
     """Score a focus run directory from its judgments and predictions (no model calls).
 
-    Writes ``per_item.jsonl``, ``scores.json`` and (``plot``) ``focus.png``.
+    Writes ``per_item.jsonl``, ``scores.json`` and (``options.plot``) ``focus.png``.
 
     Args:
         run_dir: The run directory.
-        protocol: Scoring rules, ``"paper"`` or ``"noveval"``; default: the run's
-            protocol (``"noveval"`` for runs made before protocols existed). Scoring a
-            run under another protocol changes only the scoring rules (matching,
-            overall F1, text reference, KL); the expert route and the paper selection
-            are the run's, and scores.json says so.
-        epsilon: KL smoothing (default: the run's).
-        seed: Bootstrap seed.
-        text_metrics: Compute ROUGE-L / BLEU-4 / BERTScore.
-        plot: Save ``focus.png``.
+        options: Scoring options (None: the defaults): ``protocol`` (scoring rules,
+            default the run's, ``noveval`` for runs made before protocols existed;
+            another protocol changes only the scoring rules -- matching, overall F1, text
+            reference, KL --, the expert route and the paper selection stay the run's,
+            and scores.json says so), ``text_metrics``, ``plot``, ``seed`` (bootstrap;
+            default the run's). KL smoothing is the run's.
         cache: Cache statistics to record.
 
     Returns:
@@ -297,23 +286,65 @@ def score_run(
             polarity (file, line, field). A run whose points all failed (no
             judgments) is scored: every paper without points, failures counted.
     """
-    from noveval.benchmarks.focus.data import read_judgments
+    from noveval.benchmarks.focus import BENCHMARK
     from noveval.benchmarks.focus.protocol import get_protocol
-    from noveval.benchmarks.focus.score import (
-        PER_ITEM_METRICS,
-        annotator_consistency,
-        bootstrap_kl,
-        focus_report,
-        per_paper_rows,
-    )
-    from noveval.metrics.bootstrap import summarize
     from noveval.runs import RunDir
 
+    o = options or FocusScoreOptions()
     run = RunDir.open(run_dir)
     cfg = run.config
     run_proto = get_protocol(cfg.get("protocol"))
-    proto = get_protocol(protocol) if protocol else run_proto
-    eps = cfg.get("epsilon", DEFAULT_EPSILON) if epsilon is None else epsilon
+    proto = get_protocol(o.protocol) if o.protocol else run_proto
+    seed = int(cfg.get("seed") or 0) if o.seed is None else o.seed
+    eps = cfg.get("epsilon", DEFAULT_EPSILON)
+    saved = _saved(run)
+    weakness_only = saved.weakness_only(proto)
+    rows, metrics, consistency = _scored_rows(saved, proto, weakness_only, text_metrics=o.text_metrics, seed=seed)
+    metrics["kl_mean"] = saved.kl(proto, eps, seed)
+    extra = _extra(saved, cfg, proto, run_proto, consistency, eps=eps, weakness_only=weakness_only)
+    if o.plot:
+        from noveval.benchmarks.focus.plots import plot_focus
+
+        png = plot_focus(extra["distributions"], run.path / "focus.png",
+                         model_label=str(cfg.get("model")), facets=extra["facets"])
+        extra["figure"] = png.name
+    run.write("per_item", rows)
+    scores = BENCHMARK.make_scores(cfg.get("model"), metrics, extra=extra, annotator=cfg.get("annotator"),
+                                   protocol=proto.name, cache=cache or {})
+    run.write_scores(scores)
+    return scores
+
+
+@dataclass
+class _Saved:
+    """What a run folder holds for scoring."""
+
+    run: Any
+    preds: list[dict[str, Any]]
+    judgments: list[dict[str, Any]]
+    expert_failed: dict[str, Any]
+    paper_ids: list[str]
+    human: list[dict[str, Any]]
+    model: list[dict[str, Any]]
+
+    def weakness_only(self, proto: Protocol) -> bool:
+        """Score weaknesses only: the protocol says so when the model wrote no strength in the whole run."""
+        in_run = set(self.paper_ids)
+        return proto.weakness_only_if_no_strengths and not any(
+            r["polarity"] == "strength" and r["paper_id"] in in_run for r in self.model)
+
+    def kl(self, proto: Protocol, eps: float, seed: int) -> dict[str, Any]:
+        """``kl_mean`` with its bootstrap CI over papers."""
+        from noveval.benchmarks.focus.score import bootstrap_kl
+
+        return bootstrap_kl(self.human, self.model, self.paper_ids, epsilon=eps, present_only=proto.kl_present_only,
+                            seed=seed)
+
+
+def _saved(run: Any) -> _Saved:
+    """Read the run's predictions, judgments and expert rows (papers whose chain gave no point are left out)."""
+    from noveval.benchmarks.focus.data import read_judgments
+
     preds = run.rows("predictions")
     judgments = read_judgments(run.file("judgments")) if run.file("judgments").exists() else []
     if not preds:
@@ -324,26 +355,43 @@ def score_run(
     paper_ids = [r["id"] for r in preds if r["id"] not in expert_failed]
     human = [r for r in judgments if r["source"] == "human"]
     model = [r for r in judgments if r["source"] != "human"]
-    in_run = set(paper_ids)
-    weakness_only = proto.weakness_only_if_no_strengths and not any(
-        r["polarity"] == "strength" and r["paper_id"] in in_run for r in model)
+    return _Saved(run, preds, judgments, expert_failed, paper_ids, human, model)
+
+
+def _scored_rows(saved: _Saved, proto: Protocol, weakness_only: bool, *, text_metrics: bool,
+                 seed: int) -> tuple[list[dict[str, Any]], dict[str, Any], Any]:
+    """Per-paper rows, their bootstrap summaries, and the annotator's self-consistency (None: one sample)."""
+    from noveval.benchmarks.focus.score import (
+        PER_ITEM_METRICS,
+        annotator_consistency,
+        per_paper_rows,
+    )
+    from noveval.metrics.bootstrap import summarize
+
     rows = per_paper_rows(
-        paper_ids, human, model,
-        model_texts={r["id"]: r.get("review_text", "") for r in preds},
-        expert_texts=_expert_texts(run, judgments),
+        saved.paper_ids, saved.human, saved.model,
+        model_texts={r["id"]: r.get("review_text", "") for r in saved.preds},
+        expert_texts=_expert_texts(saved.run, saved.judgments),
         text_metrics=text_metrics,
         matching=proto.matching,
         text_reference=proto.text_reference,
         weakness_only=weakness_only,
     )
-    consistency = annotator_consistency(paper_ids, judgments)  # --samples N (issue 18)
+    consistency = annotator_consistency(saved.paper_ids, saved.judgments)  # annotator samples (issue 18)
     if consistency is not None:
         for r in rows:
             r["self_consistency"] = consistency[0].get(r["id"])
     metrics = summarize(rows, [*PER_ITEM_METRICS, *(["self_consistency"] if consistency else [])], seed=seed)
-    kl = bootstrap_kl(human, model, paper_ids, epsilon=eps, present_only=proto.kl_present_only, seed=seed)
-    metrics["kl_mean"] = kl
-    extra = focus_report(paper_ids, human, model, epsilon=eps, present_only=proto.kl_present_only,
+    return rows, metrics, consistency
+
+
+def _extra(saved: _Saved, cfg: dict[str, Any], proto: Protocol, run_proto: Protocol, consistency: Any, *,
+           eps: float, weakness_only: bool) -> dict[str, Any]:
+    """scores.json's ``extra``: Figure-4 data, protocol, selection, failures, truncation, notes."""
+    from noveval.benchmarks.focus.score import focus_report
+
+    preds = saved.preds
+    extra = focus_report(saved.paper_ids, saved.human, saved.model, epsilon=eps, present_only=proto.kl_present_only,
                          binary=proto.matching == "set")
     extra["protocol"] = proto.describe()
     if proto.name != run_proto.name:
@@ -354,7 +402,7 @@ def score_run(
     extra["protocol"]["expert_used"] = cfg.get("expert")
     extra["selection"] = cfg.get("selection") or {"rule": "all papers", "used": len(preds)}
     extra["weakness_only"] = weakness_only
-    extra["expert_failures"] = {"n": len(expert_failed), "papers": expert_failed,
+    extra["expert_failures"] = {"n": len(saved.expert_failed), "papers": saved.expert_failed,
                                 "rule": "papers whose expert chain gave no point are not scored"}
     extra["truncation"] = {
         "rule": cfg.get("truncation"),
@@ -369,23 +417,4 @@ def score_run(
         "ROUGE-L (rouge_score, stemmed), BLEU-4 (sacrebleu sentence BLEU /100), BERTScore F1 "
         f"(bundled all-MiniLM-L6-v2, layer 6, no baseline rescaling); {ref} expert references"
     )
-    if plot:
-        from noveval.benchmarks.focus.plots import plot_focus
-
-        png = plot_focus(extra["distributions"], run.path / "focus.png",
-                         model_label=str(cfg.get("model")), facets=extra["facets"])
-        extra["figure"] = png.name
-    run.write("per_item", rows)
-    scores = {
-        "benchmark": "focus",
-        "model": cfg.get("model"),
-        "annotator": cfg.get("annotator"),
-        "protocol": proto.name,
-        "metrics": metrics,
-        "primary_metric": "kl_mean",
-        "greater_is_better": False,
-        "cache": cache or {},
-        "extra": extra,
-    }
-    run.write_scores(scores)
-    return scores
+    return extra
