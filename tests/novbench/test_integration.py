@@ -55,8 +55,8 @@ def test_cli_run_and_score_samples_rag(tmp_path, cli):
     same = noveval.score(out, options={"clarity": "reference"})
     for m in ("relevance", "coverage", "clarity_reference", "dist_acc"):
         assert same.metrics[m].mean == pytest.approx(scores["metrics"][m]["mean"]) and same.metrics[m].n == 2
-    r = CliRunner().invoke(cli, ["-q", "score", "novbench", str(out), "--clarity", "reference", "--json"])
-    assert r.exit_code == 0 and json.loads(r.stdout)["metrics"] == scores["metrics"], r.output
+    rj = CliRunner().invoke(cli, ["-q", "score", "novbench", str(out), "--clarity", "reference", "--json"])
+    assert rj.exit_code == 0 and json.loads(rj.stdout)["metrics"] == scores["metrics"], rj.output
     # every table names its embedders and perplexity model; a local folder is accepted for
     # Relevance (the paper's SPICED would be passed the same way); here: MiniLM by path
     from noveval.models.embed import bundled_minilm_path

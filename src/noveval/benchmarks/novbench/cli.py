@@ -38,12 +38,13 @@ ConstrainedOpt = Annotated[
 
 
 def _echo_scores(label: str, metrics: dict) -> None:
+    """One line of means and CIs, on stderr (stdout is the summary, or scores.json with --json)."""
     parts = []
     for k, m in metrics.items():
         if m.get("mean") is None:
             continue
         parts.append(f"{k} {m['mean']:.4f} [{m['ci_low']:.4f}, {m['ci_high']:.4f}]")
-    typer.echo(f"{label}: " + "; ".join(parts))
+    typer.echo(f"{label}: " + "; ".join(parts), err=True)
 
 
 def _write_classified(client: ChatClientProtocol, rows: list[dict[str, Any]], out: Path, about: dict[str, Any]) -> None:
