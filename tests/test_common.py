@@ -140,11 +140,6 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
     score_kw: dict[str, Any] = {}
     if name == "focus":  # one paper, one human review, short reviews; no BERTScore
         options = {"limit": 1, "max_reviews": 1, "max_tokens": 128, "text_metrics": False, "plot": False}
-    if name == "novbench":  # scoring reads the reviewers' comments from the records file
-        from noveval.benchmarks._contract import sample_file
-        from noveval.benchmarks.novbench.contract import SAMPLE
-
-        score_kw = {"data": sample_file(*SAMPLE)}
     if name == "claimcheck":  # weakness labeling of two sample items (short replies); no BERTScore
         options = {"task": "wl", "limit_items": 2, "max_tokens": 64, "bertscore": False}
     if name == "validate":  # the demo's settings on the shipped synthetic sample (Yin and RND, 3 judged papers)

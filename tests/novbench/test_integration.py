@@ -49,6 +49,14 @@ def test_cli_run_and_score_samples_rag(tmp_path, cli):
     assert "Human" in r.output
     per_item = [json.loads(x) for x in (out / "per_item.jsonl").read_text().splitlines()]
     assert len(per_item) == 2 and all(0.0 <= x["clarity_reference"] <= 1.0 for x in per_item)
+    # the run recorded its records file: scoring it needs nothing else (Python and CLI agree)
+    import noveval
+
+    same = noveval.score(out, options={"clarity": "reference"})
+    for m in ("relevance", "coverage", "clarity_reference", "dist_acc"):
+        assert same.metrics[m].mean == pytest.approx(scores["metrics"][m]["mean"]) and same.metrics[m].n == 2
+    rj = CliRunner().invoke(cli, ["-q", "score", "novbench", str(out), "--clarity", "reference", "--json"])
+    assert rj.exit_code == 0 and json.loads(rj.stdout)["metrics"] == scores["metrics"], rj.output
     # every table names its embedders and perplexity model; a local folder is accepted for
     # Relevance (the paper's SPICED would be passed the same way); here: MiniLM by path
     from noveval.models.embed import bundled_minilm_path
@@ -121,7 +129,7 @@ def test_stage1_all_strategies_and_stage2_stage3(client, tmp_path):
 
 def test_paper_clarity_with_real_perplexity_and_embedder():
     from noveval.benchmarks.novbench.data import load_records
-    from noveval.benchmarks.novbench.score import score_human, score_outputs
+    from noveval.benchmarks.novbench.scoring import score_human, score_outputs
     from noveval.models import get_embedder
     from noveval.models.perplexity import PerplexityScorer
 

@@ -15,7 +15,7 @@ from noveval.benchmarks.novbench.pipeline import (
     context_window,
     parse_yes_no,
 )
-from noveval.benchmarks.novbench.score import score_human, score_outputs
+from noveval.benchmarks.novbench.scoring import score_human, score_outputs
 from noveval.errors import InputError
 
 
@@ -221,7 +221,7 @@ def test_placeholders_keep_changes_coverage_and_dist_acc_hand_computed():
 
 
 def test_models_note_names_embedders_and_perplexity_model():
-    from noveval.benchmarks.novbench.score import models_note
+    from noveval.benchmarks.novbench.scoring import models_note
 
     n = models_note("st:minilm", "st:minilm", "ppl:local/SmolLM2")
     assert n == "Relevance embedder: st:minilm (also Coverage) (paper: SPICED); FS perplexity model: ppl:local/SmolLM2 (paper: distilgpt2)"

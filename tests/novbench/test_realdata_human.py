@@ -57,7 +57,7 @@ def test_published_human_clarity_fits_eq7_not_the_released_formula(novbench_dir)
 @pytest.mark.integration
 @pytest.mark.slow
 def test_human_relevance_with_minilm_differs_from_spiced(novbench_dir):
-    from noveval.benchmarks.novbench.score import aggregate, score_human
+    from noveval.benchmarks.novbench.scoring import aggregate, score_human
     from noveval.models import get_embedder
 
     recs = load_records(novbench_dir / "coling2020.json")

@@ -1,135 +1,89 @@
 """NovBench (Wu et al.): novelty-evaluation generation and its four-dimension metrics.
 
-Public API (see the modules for details)::
+Task (Section 3.2): from a paper's novelty-description sentences, generate a structured
+(positive / neutral / negative) novelty evaluation; zero-shot, few-shot or RAG prompting
+(Appendix E). Metrics: Relevance (Eq. 1), Correctness as DistAcc (Eq. 2), Coverage
+(Eq. 3) and Clarity (Eqs. 4-7) against the reviewers' novelty comments, with a Human row.
+The dataset-construction stages (Appendices A-C) and the human agreement (Appendix D)
+are :mod:`.pipeline` and :mod:`.agreement` (``noveval novbench ...``).
 
-    from noveval.benchmarks import novbench
-    recs = novbench.load_records("coling2020.json")
-    run = novbench.run_generation("coling2020.json", "runs/zs", client=client, prompting="zero-shot")
-    scores = novbench.score_run("runs/zs", "coling2020.json")
+``run`` and ``score`` are :func:`noveval.run` / :func:`noveval.score` for this system::
+
+    import noveval
+    run = noveval.run("novbench", "local", "runs/zs", data="coling2020.json", options={"prompting": "zero-shot"})
+    scores = noveval.score(run.path)          # the records file is the one the run recorded
+
+the rest of the package loads on first use (attribute access).
 """
 
-from noveval.benchmarks.novbench.agreement import PreferenceRow, agreement_report, load_preferences
-from noveval.benchmarks.novbench.analyses import (
-    aclassify_paper_types,
-    delete_sentences,
-    group_scores,
-    load_comments,
-    perturb_records,
-    render_table,
-)
-from noveval.benchmarks.novbench.data import (
-    CorpusPaper,
-    IntroSentence,
-    NovBenchRecord,
-    ReviewSentence,
-    load_corpus,
-    load_intro_sentences,
-    load_records,
-    load_review_sentences,
-    load_sentence_pool,
-    parse_list_field,
-)
-from noveval.benchmarks.novbench.evaluation_text import (
-    StructuredEvaluation,
-    format_evaluation,
-    parse_evaluation,
-)
-from noveval.benchmarks.novbench.generate import (
-    PROMPTINGS,
-    agenerate,
-    build_prompt,
-    few_shot_examples,
-    retrieve_references,
-    run_generation,
-)
-from noveval.benchmarks.novbench.pipeline import (
-    DESCRIPTION_STRATEGIES,
-    EVALUATION_STRATEGIES,
-    aextract_descriptions,
-    aextract_evaluations,
-    astructure,
-    classification_metrics,
-    context_window,
-    parse_yes_no,
-)
-from noveval.benchmarks.novbench.score import (
-    METRICS,
-    aggregate,
-    load_predictions,
-    score_human,
-    score_outputs,
-    score_run,
-)
+from __future__ import annotations
 
-__all__ = [
-    "CorpusPaper",
-    "DESCRIPTION_STRATEGIES",
-    "EVALUATION_STRATEGIES",
-    "IntroSentence",
-    "METRICS",
-    "NovBenchRecord",
-    "PROMPTINGS",
-    "PreferenceRow",
-    "ReviewSentence",
-    "StructuredEvaluation",
-    "aclassify_paper_types",
-    "aextract_descriptions",
-    "aextract_evaluations",
-    "agenerate",
-    "aggregate",
-    "agreement_report",
-    "astructure",
-    "build_prompt",
-    "classification_metrics",
-    "context_window",
-    "delete_sentences",
-    "few_shot_examples",
-    "format_evaluation",
-    "group_scores",
-    "load_comments",
-    "load_corpus",
-    "load_intro_sentences",
-    "load_predictions",
-    "load_preferences",
-    "load_records",
-    "load_review_sentences",
-    "load_sentence_pool",
-    "parse_evaluation",
-    "parse_list_field",
-    "parse_yes_no",
-    "perturb_records",
-    "render_table",
-    "retrieve_references",
-    "run_generation",
-    "score_human",
-    "score_outputs",
-    "score_run",
-]
+import importlib
+from typing import Any
 
+from noveval.benchmarks._benchmark import About, Benchmark
+from noveval.benchmarks._runner import entry_points
+from noveval.benchmarks.novbench.options import NovBenchOptions, NovBenchScoreOptions
 
-# --- declaration (issue 26); the run options are still the hand-written CLI's (legacy) ---
-from noveval.benchmarks._benchmark import About as _About  # noqa: E402
-from noveval.benchmarks._benchmark import Benchmark as _Benchmark  # noqa: E402
-from noveval.options import RunOptions as _RunOptions  # noqa: E402
-
-BENCHMARK = _Benchmark(
-    name='novbench',
-    title='NovBench',
-    summary="Generating novelty evaluations of papers: relevance, coverage, clarity and sentiment-distribution accuracy against reviewers' novelty comments.",
-    about=_About(
-        paper='Wu et al., NovBench: Evaluating Large Language Models on Academic Paper Novelty Assessment',
-        task="Generate structured (positive / neutral / negative) novelty evaluations of papers from their novelty descriptions; Relevance, Correctness (DistAcc), Coverage, Clarity against reviewers' novelty comments, with a Human row; plus the extraction and structuring stages.",
-        needs=('records: JSON/JSONL with id, title, abstract, paper_novelty, review_novelty, output_format (the released coling2020.json / EMNLP layout); RAG needs retrieved_title/retrieved_abstract or --corpus', 'a chat model (--model); an embedder (--embedder, default the bundled MiniLM); a causal LM for the Fluency Score (--ppl-model, default the bundled SmolLM2)'),
-        data=('released with the paper: github.com/njust-winchy/llm4novelty (coling2020.json, the EMNLP 2023 sample, the labelled sentence files); here under $D/novbench/',),
-        demo=('2 of 4 invented records, zero-shot and RAG prompting, 256 answer tokens', 'Fluency Score perplexity from the bundled SmolLM2-135M (the paper used distilgpt2)'),
-        examples=('noveval run novbench --data $D/novbench/coling2020.json --prompting zero-shot -o runs/nb-zs', 'noveval score novbench runs/nb-zs --data $D/novbench/coling2020.json'),
+BENCHMARK = Benchmark(
+    name="novbench",
+    title="NovBench",
+    summary="Generating novelty evaluations of papers: relevance, coverage, clarity and sentiment-distribution "
+            "accuracy against reviewers' novelty comments.",
+    about=About(
+        paper="Wu et al., NovBench: Evaluating Large Language Models on Academic Paper Novelty Assessment",
+        task="Generate structured (positive / neutral / negative) novelty evaluations of papers from their novelty "
+             "descriptions; Relevance, Correctness (DistAcc), Coverage, Clarity against reviewers' novelty "
+             "comments, with a Human row; plus the extraction and structuring stages.",
+        needs=("records: JSON/JSONL with id, title, abstract, paper_novelty, review_novelty, output_format (the "
+               "released coling2020.json / EMNLP layout); RAG needs retrieved_title/retrieved_abstract or --corpus",
+               "a chat model (--model); an embedder (--embedder, default the bundled MiniLM); a causal LM for the "
+               "Fluency Score (--ppl-model, default the bundled SmolLM2)"),
+        data=("released with the paper: github.com/njust-winchy/llm4novelty (coling2020.json, the EMNLP 2023 "
+              "sample, the labelled sentence files); here under $D/novbench/",),
+        demo=("2 of 4 invented records, zero-shot and RAG prompting, 256 answer tokens",
+              "Fluency Score perplexity from the bundled SmolLM2-135M (the paper used distilgpt2)"),
+        examples=("noveval run novbench --data $D/novbench/coling2020.json --prompting zero-shot -o runs/nb-zs",
+                  "noveval score novbench runs/nb-zs --data $D/novbench/coling2020.json"),
     ),
-    options=_RunOptions,
-    run='noveval.benchmarks.novbench.contract:run',
-    score='noveval.benchmarks.novbench.contract:score',
-    primary_metric='relevance',
+    options=NovBenchOptions,
+    run="noveval.benchmarks.novbench.contract:run",
+    score="noveval.benchmarks.novbench.contract:score",
+    score_options=NovBenchScoreOptions,
+    data_option="data",
+    primary_metric="relevance",
     greater_is_better=True,
-    demo='noveval.benchmarks.novbench.cli:demo',
-    commands='noveval.benchmarks.novbench.cli:app',
-    legacy='noveval.benchmarks.novbench.cli',
+    demo="noveval.benchmarks.novbench.cli:demo",
+    score_command="noveval.benchmarks.novbench.cli:score",
+    commands="noveval.benchmarks.novbench.cli:app",
 )
+"""NovBench's declaration (read by the registry, the CLI, the report, compare and export)."""
+
+run, score = entry_points(BENCHMARK)
+
+_LAZY = {
+    "PreferenceRow": "agreement", "agreement_report": "agreement", "load_preferences": "agreement",
+    "aclassify_paper_types": "analyses", "delete_sentences": "analyses", "group_scores": "analyses",
+    "load_comments": "analyses", "perturb_records": "analyses", "render_table": "analyses",
+    "CorpusPaper": "data", "IntroSentence": "data", "NovBenchRecord": "data", "ReviewSentence": "data",
+    "load_corpus": "data", "load_intro_sentences": "data", "load_records": "data", "load_review_sentences": "data",
+    "load_sentence_pool": "data", "parse_list_field": "data",
+    "StructuredEvaluation": "evaluation_text", "format_evaluation": "evaluation_text",
+    "parse_evaluation": "evaluation_text",
+    "PROMPTINGS": "generate", "agenerate": "generate", "build_prompt": "generate", "few_shot_examples": "generate",
+    "retrieve_references": "generate", "run_generation": "generate",
+    "DESCRIPTION_STRATEGIES": "pipeline", "EVALUATION_STRATEGIES": "pipeline", "aextract_descriptions": "pipeline",
+    "aextract_evaluations": "pipeline", "astructure": "pipeline", "classification_metrics": "pipeline",
+    "context_window": "pipeline", "parse_yes_no": "pipeline",
+    "METRICS": "scoring", "aggregate": "scoring", "load_predictions": "scoring", "score_human": "scoring",
+    "score_outputs": "scoring", "score_run": "scoring",
+    "score_predictions": "contract",
+}
+
+__all__ = ["BENCHMARK", "NovBenchOptions", "NovBenchScoreOptions", "run", "score", *sorted(_LAZY)]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

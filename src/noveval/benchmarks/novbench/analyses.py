@@ -151,7 +151,7 @@ def group_scores(
         Group name -> ``{metric: {mean, ci_low, ci_high, n}}``; items whose group is
         None are left out.
     """
-    from noveval.benchmarks.novbench.score import aggregate
+    from noveval.benchmarks.novbench.scoring import aggregate
 
     by: dict[str, list[dict[str, Any]]] = {}
     for row in per_item:
@@ -216,7 +216,7 @@ def render_table(results: Sequence[dict[str, Any]], *, clarity: str = "paper") -
         lines.append("Clarity: Eq. 7 (KC + LS + FS)/3, the variant comparable with the paper's Table 2.")
     else:
         lines.append("Clarity: the released comment_evaluate.py formula (0.5 KC + 0.5 LS); the paper's "
-                     "Table 2 and result files follow Eq. 7 instead (--clarity paper).")
+                     "Table 2 and result files follow Eq. 7 instead (clarity paper).")
     return "\n".join(lines)
 
 

@@ -1,6 +1,7 @@
-"""NovBench commands: ``noveval run|score novbench`` and ``noveval novbench ...``.
-
-Nothing heavy is imported at module level; each command imports what it needs.
+"""CLI of NovBench beyond the generated ``noveval run novbench``: ``noveval score novbench``
+(predictions made anywhere, several at once as a table) and ``noveval novbench ...`` (the
+dataset-construction stages and the human agreement). Nothing heavy is imported at module
+level; each command imports what it needs.
 """
 
 from __future__ import annotations
@@ -10,34 +11,26 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from noveval.benchmarks.novbench.options import NovBenchScoreOptions
 from noveval.cli.common import cli_errors, make_client, print_cache_summary
 from noveval.cli.options import (
-    HF_SOURCE_HELP,
     ConcurrencyOpt,
     EmbedderOpt,
     LimitOpt,
     ModelOpt,
     NoCacheOpt,
-    OutOpt,
-    OverwriteOpt,
     RefreshOpt,
     SeedOpt,
-    TimeoutOpt,
 )
 from noveval.cli.outcome import model_command, run_command
 from noveval.models.client import run_async
+from noveval.options import flags_of
 
 if TYPE_CHECKING:
     from noveval.models.chat import ChatClientProtocol
 
 app = typer.Typer(help="NovBench (Wu et al.): dataset-construction stages and human agreement.")
 
-DataOpt = Annotated[
-    Path, typer.Option("--data", "-d", help=f"NovBench records (JSON array or JSONL; e.g. coling2020.json), {HF_SOURCE_HELP}.")
-]
-PromptingOpt = Annotated[
-    str, typer.Option("--prompting", "-p", help="zero-shot | few-shot | rag (Appendix E).")
-]
 MaxTokensOpt = Annotated[int, typer.Option("--max-tokens", min=1, help="Max new tokens per reply.")]
 ConstrainedOpt = Annotated[
     bool, typer.Option("--constrained", help='Ask for {"answer": "Yes"|"No"} under a JSON schema.')
@@ -45,12 +38,13 @@ ConstrainedOpt = Annotated[
 
 
 def _echo_scores(label: str, metrics: dict) -> None:
+    """One line of means and CIs, on stderr (stdout is the summary, or scores.json with --json)."""
     parts = []
     for k, m in metrics.items():
         if m.get("mean") is None:
             continue
         parts.append(f"{k} {m['mean']:.4f} [{m['ci_low']:.4f}, {m['ci_high']:.4f}]")
-    typer.echo(f"{label}: " + "; ".join(parts))
+    typer.echo(f"{label}: " + "; ".join(parts), err=True)
 
 
 def _write_classified(client: ChatClientProtocol, rows: list[dict[str, Any]], out: Path, about: dict[str, Any]) -> None:
@@ -67,77 +61,20 @@ def _write_classified(client: ChatClientProtocol, rows: list[dict[str, Any]], ou
         typer.echo(f"accuracy {m['accuracy']:.4f}  macro-F1 {m['macro_f1']:.4f}  (n={m['n']}, unparsed {m['n_unparsed']})")
 
 
-@run_command(batch=True, budget=True)
-def run(
-    data: DataOpt,
-    out: OutOpt,
-    model: ModelOpt = "local",
-    prompting: PromptingOpt = "zero-shot",
-    corpus: Annotated[
-        Path | None,
-        typer.Option("--corpus", help="RAG corpus JSONL (title, abstract) for records without retrieved_* fields."),
-    ] = None,
-    corpus_field: Annotated[
-        str | None, typer.Option("--corpus-field", help="Keep only corpus papers of this field (e.g. NLP).")
-    ] = None,
-    corpus_limit: Annotated[
-        int | None, typer.Option("--corpus-limit", min=1, help="Keep at most N corpus papers.")
-    ] = None,
-    corpus_years: Annotated[
-        str | None, typer.Option("--corpus-years", help="Keep corpus papers from these years, e.g. 2019-2022.")
-    ] = None,
-    embedder: EmbedderOpt = "local",
-    limit: LimitOpt = None,
-    max_tokens: MaxTokensOpt = 1024,
-    concurrency: ConcurrencyOpt = None,
-    no_cache: NoCacheOpt = False,
-    refresh: RefreshOpt = False,
-    seed: SeedOpt = 0,
-    timeout: TimeoutOpt = 600.0,
-    overwrite: OverwriteOpt = False,
-    score_after: Annotated[
-        bool, typer.Option("--score/--no-score", help="Score the run when generation ends.")
-    ] = True,
-) -> Path:
-    """Generate structured novelty evaluations from novelty descriptions (Section 3.2)."""
-    from noveval.benchmarks.novbench.generate import run_generation
-    from noveval.errors import InputError
+def _help(name: str) -> str:
+    """The help of a scoring option (declared once, on :class:`NovBenchScoreOptions`)."""
+    return NovBenchScoreOptions.model_fields[name].description or ""
 
-    years = None
-    if corpus_years:
-        try:
-            lo, _, hi = corpus_years.partition("-")
-            years = (int(lo), int(hi or lo))
-        except ValueError:
-            raise InputError(None, None, "--corpus-years", "expected YEAR or FROM-TO, e.g. 2019-2022") from None
-    client = make_client(model, no_cache=no_cache, refresh=refresh, concurrency=concurrency, timeout_s=timeout)
-    r = run_generation(
-        data,
-        out,
-        client=client,
-        prompting=prompting,  # type: ignore[arg-type]
-        limit=limit,
-        corpus=corpus,
-        corpus_field=corpus_field,
-        corpus_limit=corpus_limit,
-        corpus_years=years,
-        embedder=embedder,
-        max_tokens=max_tokens,
-        seed=seed,
-        overwrite=overwrite,
-    )
-    from noveval.models.calls import collecting
 
-    if score_after and not collecting():  # a batch's collect pass: scoring calls no chat model
-        from noveval.benchmarks.novbench.score import score_run
+def _flags(name: str) -> list[str]:
+    return flags_of(NovBenchScoreOptions, name)
 
-        score_run(r.path, data, embedder=embedder, seed=seed)
-    return r.path
+
+_DEFAULT = NovBenchScoreOptions()  # the CLI's defaults are the options' own
 
 
 @run_command
 def score(
-    data: DataOpt,
     predictions: Annotated[
         list[Path] | None,
         typer.Argument(help="Run directories or predictions JSONL files (several: a table).", show_default=False),
@@ -146,46 +83,39 @@ def score(
         list[Path] | None,
         typer.Option("--predictions", "-r", hidden=True, help="Old spelling of PREDICTIONS (repeatable)."),
     ] = None,
-    embedder: EmbedderOpt = "local",
-    relevance_embedder: Annotated[
-        str | None,
-        typer.Option("--relevance-embedder", help="Embedder for Relevance only; the paper used SPICED: local:/path/to/spiced (default: --embedder)."),
-    ] = None,
-    ppl_model: Annotated[
-        str | None,
-        typer.Option("--ppl-model", help="Causal LM (folder or .gguf) for the Fluency Score; default bundled SmolLM2-135M."),
-    ] = None,
-    clarity: Annotated[
-        str, typer.Option("--clarity", help="paper (Eq. 7) | reference (released code) | both.")
-    ] = "both",
-    tau: Annotated[float, typer.Option("--tau", min=0.0, max=1.0, help="Coverage threshold τ.")] = 0.7,
-    placeholders: Annotated[
-        str, typer.Option("--placeholders", help="drop | keep 'nothing here' bullets such as '[No positive comments identified]' (keep: as the released scorer would).")
-    ] = "drop",
+    data: Annotated[Path | None, typer.Option(*_flags("data"), help=_help("data"))] = None,
+    embedder: EmbedderOpt = _DEFAULT.embedder,
+    relevance_embedder: Annotated[str | None, typer.Option(*_flags("relevance_embedder"), help=_help("relevance_embedder"))] = None,
+    ppl_model: Annotated[str | None, typer.Option(*_flags("ppl_model"), help=_help("ppl_model"))] = None,
+    clarity: Annotated[str, typer.Option(*_flags("clarity"), help=_help("clarity"))] = _DEFAULT.clarity,
+    tau: Annotated[float, typer.Option(*_flags("tau"), help=_help("tau"))] = _DEFAULT.tau,
+    placeholders: Annotated[str, typer.Option(*_flags("placeholders"), help=_help("placeholders"))] = _DEFAULT.placeholders,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Where to write (single input only; default: next to it).")
     ] = None,
-    seed: SeedOpt = 0,
+    seed: Annotated[int | None, typer.Option(*_flags("seed"), help=_help("seed"))] = None,
 ) -> list[Path]:
     """Score NovBench predictions: Relevance, Coverage, Clarity, DistAcc (+ Human row)."""
     from noveval.benchmarks.novbench.analyses import render_table
-    from noveval.benchmarks.novbench.score import score_run
+    from noveval.benchmarks.novbench.contract import score_predictions
+    from noveval.cli.generate import flag_errors
     from noveval.cli.options import positional_or_alias
     from noveval.errors import InputError
+    from noveval.options import as_options
 
     predictions = positional_or_alias(predictions, predictions_opt, what="predictions", alias_name="--predictions")
     if out is not None and len(predictions) > 1:
         raise InputError(None, None, "--out", "--out works with a single predictions input")
     results = []
-    for p in predictions:
-        s = score_run(
-            p, data, embedder=embedder, ppl_model=ppl_model, clarity=clarity, tau=tau, out=out, seed=seed,
-            relevance_embedder=relevance_embedder, placeholders=placeholders,
-        )
-        results.append(s)
+    with flag_errors(NovBenchScoreOptions, {"out": "--out"}):
+        o = as_options(NovBenchScoreOptions, {
+            "data": data, "embedder": embedder, "relevance_embedder": relevance_embedder, "ppl_model": ppl_model,
+            "clarity": clarity, "tau": tau, "placeholders": placeholders, "seed": seed})
+        for p in predictions:
+            results.append(score_predictions(p, o, out=out))
     _echo_scores("Human (the gold evaluations scored as predictions)", results[0]["extra"]["human"])
     if len(results) > 1:
-        typer.echo(render_table(results, clarity="reference" if clarity == "reference" else "paper"))
+        typer.echo(render_table(results, clarity="reference" if o.clarity == "reference" else "paper"))
     return [Path(out) if out else (p if p.is_dir() else p.parent) for p in predictions]
 
 
@@ -374,11 +304,12 @@ def demo(
     Returns:
         The run directories written.
     """
-    from noveval.benchmarks.novbench.generate import run_generation
-    from noveval.benchmarks.novbench.score import score_run
-    from noveval.cli.common import make_client as _mk
+    from noveval.benchmarks._contract import client_of
+    from noveval.benchmarks.novbench.contract import generate, score_predictions
+    from noveval.benchmarks.novbench.options import NovBenchOptions
     from noveval.errors import InputError
 
+    data = None  # the shipped sample
     if real:
         from noveval.settings import data_dir as _dd
 
@@ -386,20 +317,12 @@ def demo(
         if root is None:
             raise InputError(data_dir, None, None, "real data folder not found")
         data = root / "novbench" / "emnlp2023-sample-paraphrased.json"  # ships RAG papers
-        limit = 2
-    else:
-        from importlib import resources
-
-        data = Path(str(resources.files("noveval.samples").joinpath("novbench/records.json")))
-        limit = 2  # the demo's time budget (issue 20: under 5 min cold for all systems)
-    client = _mk(model)
+    # the demo's time budget (issue 20: under 5 min cold for all systems): 2 records, 256 tokens
+    opts = [NovBenchOptions(data=data, prompting=p, limit=2, max_tokens=256, timeout=120.0) for p in ("zero-shot", "rag")]
+    client = client_of(model, **opts[0].client_kwargs())
     runs = []
-    for prompting in ("zero-shot", "rag"):
-        run_dir = Path(out_dir) / f"novbench-{prompting}"
-        run_generation(
-            data, run_dir, client=client, prompting=prompting, limit=limit, max_tokens=256, progress=None  # type: ignore[arg-type]
-        )
-        score_run(run_dir, data, embedder=embedder)
+    for o in opts:
+        run_dir = generate(client, Path(out_dir) / f"novbench-{o.prompting}", o)
+        score_predictions(run_dir, NovBenchScoreOptions(embedder=embedder))
         runs.append(run_dir)
     return runs
-

@@ -1,97 +1,89 @@
-"""NovBench's Python entry points of the benchmark contract (:mod:`noveval.benchmarks`).
+"""NovBench's run and score (the functions its declaration names).
 
-``run(model, out, *, data=None, options=None)`` generates structured novelty evaluations
-and scores them, as ``noveval run novbench``; ``score(run, data=...)`` re-scores the run
-folder's saved evaluations (the records file holds the reviewers' comments the metrics
-compare with; the run's config keeps only its name). Scoring calls no chat model;
-it embeds (the bundled MiniLM by default) and computes the Fluency Score's perplexity.
+``run(model, out, options)`` generates a structured novelty evaluation per paper (Section
+3.2, Appendix E) and scores the run; ``score(run, options)`` recomputes the scores from
+the run folder alone: its saved evaluations and the records file its ``config.json``
+records (``records``: the reviewers' comments the metrics compare with).
+:func:`score_predictions` scores predictions made anywhere (a run folder or a predictions
+file) against a records file: ``noveval score novbench PREDICTIONS --data records.json``.
+Scoring calls no chat model; it embeds (the bundled MiniLM by default) and computes the
+Fluency Score's perplexity.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import Field
+from noveval.benchmarks.novbench.data import SAMPLE
+from noveval.benchmarks.novbench.options import NovBenchOptions, NovBenchScoreOptions
+from noveval.models.chat import ChatClientProtocol
 
-from noveval.benchmarks._contract import RunOptions, as_options, client_of, sample_file
-
-__all__ = ["NovBenchOptions", "run", "score", "SAMPLE"]
-
-SAMPLE = ("novbench", "records.json")
-"""The shipped sample: 4 invented records in the released coling2020.json layout."""
+__all__ = ["SAMPLE", "generate", "run", "score", "score_predictions"]
 
 
-class NovBenchOptions(RunOptions):
-    """Options of a NovBench run (keyword arguments of :func:`noveval.benchmarks.novbench.generate.run_generation`). ``overwrite``, ``cache`` and ``concurrency`` come from :class:`~noveval.benchmarks._contract.RunOptions`.
-
-    Attributes:
-        prompting: ``zero-shot``, ``few-shot`` or ``rag``.
-        limit: Only the first N records.
-        corpus: Retrieval corpus for ``rag`` records without ``retrieved_*`` fields.
-        corpus_field: Keep only corpus papers of this field.
-        corpus_limit: Keep at most this many corpus papers.
-        corpus_years: Keep corpus papers with ``lo <= year <= hi``.
-        embedder: Embedding spec (retrieval and scoring).
-        max_tokens: Reply budget per record.
-        seed: Generation, example-choice and bootstrap seed.
-        timeout_s: Seconds per request.
-        score: Score the run when generation ends.
-    """
-
-    prompting: Literal["zero-shot", "few-shot", "rag"] = "zero-shot"
-    limit: int | None = Field(None, ge=1)
-    corpus: str | None = None
-    corpus_field: str | None = None
-    corpus_limit: int | None = Field(None, ge=1)
-    corpus_years: tuple[int, int] | None = None
-    embedder: str = "local"
-    max_tokens: int = Field(1024, ge=1)
-    seed: int = 0
-    timeout_s: float = Field(600.0, gt=0)
-    score: bool = True
-
-
-def run(model: str | Any, out: str | Path, *, data: str | Path | None = None,
-        options: NovBenchOptions | dict[str, Any] | None = None) -> Path:
-    """Generate novelty evaluations of ``data``'s papers with ``model`` into ``out`` and score them (resumable).
+def run(model: str | ChatClientProtocol, out: Path, options: NovBenchOptions) -> Path:
+    """Generate novelty evaluations of ``options.data``'s papers with ``model`` into ``out``, then score them.
 
     Args:
         model: Model spec or a chat client.
-        out: Run folder.
-        data: NovBench records (JSON/JSONL, or ``hf:NAME[:SPLIT]``; None: the shipped sample).
-        options: :class:`NovBenchOptions` or a dict of its fields.
+        out: Run folder (resumed when it holds the same settings).
+        options: The run's options (``data`` None: the shipped sample).
 
     Returns:
         The run folder.
+
+    Raises:
+        InputError: bad records or corpus, bad options, or a run with other settings in ``out``.
     """
+    from noveval.benchmarks._contract import client_of
+    from noveval.models.calls import collecting
+
+    path = generate(client_of(model, **options.client_kwargs()), out, options)
+    if options.score and not collecting():  # a batch pass that only collects requests: nothing to score yet
+        score_predictions(path, NovBenchScoreOptions(embedder=options.embedder))
+    return path
+
+
+def generate(client: ChatClientProtocol, out: Path, options: NovBenchOptions) -> Path:
+    """The generation step of :func:`run` with a ready client (the demo shares one)."""
     from noveval.benchmarks.novbench.generate import run_generation
 
-    opts = as_options(NovBenchOptions, options)
-    src = data if data is not None else sample_file(*SAMPLE)
-    client = client_of(model, cache=opts.cache, concurrency=opts.concurrency, timeout_s=opts.timeout_s)
-    rd = run_generation(src, out, client=client, prompting=opts.prompting, limit=opts.limit, corpus=opts.corpus,
-                        corpus_field=opts.corpus_field, corpus_limit=opts.corpus_limit,
-                        corpus_years=opts.corpus_years, embedder=opts.embedder, max_tokens=opts.max_tokens,
-                        seed=opts.seed, overwrite=opts.overwrite)
-    if opts.score:
-        score(rd.path, data=src, embedder=opts.embedder)
-    return Path(rd.path)
+    return Path(run_generation(client, out, options).path)
 
 
-def score(run: str | Path, *, data: str | Path, embedder: str = "local") -> dict[str, Any]:
+def score(run: Path, options: NovBenchScoreOptions | None = None) -> dict[str, Any]:
     """Scores of a NovBench run folder from its saved evaluations (writes ``per_item.jsonl``, ``scores.json``).
 
-    Args:
-        run: The run folder.
-        data: The records file the run answered (its config keeps only the file's name).
-        embedder: Embedding spec for Relevance and Coverage.
+    The records file is the one the run recorded (``options.data`` replaces it); the
+    bootstrap seed is the run's unless ``options.seed`` is given.
 
-    Returns:
-        The scores dict. The bootstrap seed is the run's.
+    Raises:
+        InputError: not a NovBench run folder, or its records file is gone.
     """
-    from noveval.benchmarks.novbench.score import score_run
+    from noveval.errors import InputError
     from noveval.runs import RunDir
 
-    cfg = RunDir.open(run).config
-    return score_run(run, data, embedder=embedder, seed=int(cfg.get("seed") or 0))
+    rd = RunDir.open(run)
+    cfg = rd.config
+    if cfg.get("benchmark") != "novbench":
+        raise InputError(rd.path / "config.json", None, "benchmark", f"not a NovBench run ({cfg.get('benchmark')!r})")
+    return score_predictions(rd.path, options)
+
+
+def score_predictions(predictions: str | Path, options: NovBenchScoreOptions | None = None, *,
+                      out: str | Path | None = None) -> dict[str, Any]:
+    """Score NovBench predictions made anywhere (a run folder or a predictions JSON/JSONL file).
+
+    Args:
+        predictions: Run folder or predictions file (rows ``{id, output}``).
+        options: Scoring options; a predictions file needs ``options.data``.
+        out: Where to write ``per_item.jsonl`` and ``scores.json`` (default: the run
+            folder, or the predictions file's folder).
+
+    Returns:
+        The scores dict (see :func:`noveval.benchmarks.novbench.scoring.score_run`).
+    """
+    from noveval.benchmarks.novbench.scoring import score_run
+
+    return score_run(predictions, options, out=out)

@@ -32,12 +32,14 @@ from noveval.io import _decode, iter_jsonl, read_bytes, read_json, read_records,
 from noveval.records import Paper
 
 __all__ = [
+    "SAMPLE",
     "NovBenchRecord",
     "IntroSentence",
     "ReviewSentence",
     "CorpusPaper",
     "parse_list_field",
     "load_records",
+    "records_source",
     "load_intro_sentences",
     "load_review_sentences",
     "load_sentence_pool",
@@ -184,6 +186,19 @@ def load_records(path: str | Path) -> list[NovBenchRecord]:
     recs = read_records(path, NovBenchRecord)
     require_unique_ids(path, (r.id for r in recs))
     return recs
+
+
+SAMPLE = ("novbench", "records.json")
+"""The shipped sample: 4 invented records in the released coling2020.json layout."""
+
+
+def records_source(data: str | Path | None) -> str | Path:
+    """The records a run answers: ``data``, or the shipped sample when None."""
+    if data is not None:
+        return data
+    from noveval.benchmarks._contract import sample_file
+
+    return sample_file(*SAMPLE)
 
 
 class IntroSentence(BaseModel):

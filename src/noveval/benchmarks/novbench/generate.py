@@ -20,10 +20,11 @@ import random
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from noveval.benchmarks.novbench._prompts import messages, prompt_hashes
 from noveval.benchmarks.novbench.data import CorpusPaper, NovBenchRecord
+from noveval.benchmarks.novbench.options import NovBenchOptions, Prompting
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
 
@@ -36,10 +37,11 @@ __all__ = [
     "build_messages",
     "generation_config",
     "agenerate",
+    "create_run",
+    "run_config",
     "run_generation",
 ]
 
-Prompting = Literal["zero-shot", "few-shot", "rag"]
 PROMPTINGS: tuple[str, ...] = ("zero-shot", "few-shot", "rag")
 TEMPLATES = {"zero-shot": "generate_zero_shot", "few-shot": "generate_few_shot", "rag": "generate_rag"}
 
@@ -51,7 +53,7 @@ def few_shot_examples(
 
     Candidates are the records with a gold evaluation other than ``target`` (by id).
     The choice is seeded by ``(seed, target.id)``, so it does not depend on the
-    order of the records or on ``--limit``.
+    order of the records or on the limit.
 
     Raises:
         ValueError: fewer than ``k`` candidates.
@@ -239,102 +241,94 @@ async def agenerate(
     )
 
 
-def run_generation(
-    data: str | Path,
-    out: str | Path,
-    *,
-    client: ChatClientProtocol,
-    prompting: Prompting = "zero-shot",
-    limit: int | None = None,
-    corpus: str | Path | None = None,
-    corpus_field: str | None = None,
-    corpus_limit: int | None = None,
-    corpus_years: tuple[int, int] | None = None,
-    embedder: str = "local",
-    max_tokens: int = 1024,
-    seed: int = 0,
-    overwrite: bool = False,
-    progress: str | None = "novbench generate",
-) -> Any:
+def run_generation(client: ChatClientProtocol, out: str | Path, o: NovBenchOptions) -> Any:
     """Load records, prepare examples / references, and generate into run dir ``out``.
 
     Everything that can fail on input (records, corpus, missing references) is
     checked before the run directory is created.
 
     Args:
-        data: NovBench records file (JSON array or JSONL).
-        out: Run directory (resumed when the settings match).
         client: Chat client.
-        prompting: ``zero-shot``, ``few-shot`` or ``rag``.
-        limit: Use only the first N records (few-shot examples still come from all).
-        corpus: Retrieval corpus for ``rag`` records without ``retrieved_*`` fields.
-        corpus_field: Keep only corpus papers of this ``field`` (e.g. ``NLP``).
-        corpus_limit: Keep at most this many corpus papers.
-        corpus_years: Keep corpus papers with ``lo <= year <= hi``.
-        embedder: Embedding spec for retrieval.
-        max_tokens: Reply budget per record.
-        seed: Seed for generation and example choice.
-        overwrite: Replace a run with other settings in ``out``.
-        progress: Progress label.
+        out: Run directory (resumed when the settings match).
+        o: The run's options (``o.data`` None: the shipped sample; ``o.limit`` selects the
+            first N records, few-shot examples still come from all).
 
     Returns:
         The :class:`noveval.runs.RunDir`.
+
+    Raises:
+        InputError: bad records or corpus, ``rag`` records without references and no
+            corpus, too few few-shot examples, or a run with other settings in ``out``.
     """
+    from noveval.benchmarks.novbench.data import load_records, records_source
 
-    from noveval.benchmarks.novbench.data import load_corpus, load_records
-    from noveval.errors import InputError
-    from noveval.hfdata import is_hf_source
-    from noveval.runs import RunDir
-
-    if prompting not in PROMPTINGS:
-        raise InputError(None, None, "--prompting", f"must be one of {', '.join(PROMPTINGS)}")
-    all_records = load_records(data)
-    records = all_records[:limit] if limit else all_records
-    references: dict[str, list[tuple[str, str]]] = {}
-    emb_id = None
-    if prompting == "rag":
-        need = [r for r in records if not r.retrieved]
-        if need:
-            if corpus is None:
-                raise InputError(
-                    data, None, "retrieved_title",
-                    f"{len(need)} record(s) have no retrieved papers; pass --corpus for RAG",
-                )
-            from noveval.models import get_embedder
-
-            papers = load_corpus(corpus, field=corpus_field, year_range=corpus_years, limit=corpus_limit)
-            emb = get_embedder(embedder)
-            emb_id = emb.model_id
-            references = retrieve_references(need, papers, emb)
-    if prompting == "few-shot":
+    src = records_source(o.data)
+    all_records = load_records(src)
+    records = all_records[: o.limit] if o.limit else all_records
+    references, emb_id = _rag_references(records, o, src) if o.prompting == "rag" else ({}, None)
+    if o.prompting == "few-shot":
         for r in records:
-            few_shot_examples(all_records, r, seed=seed)  # fails early if too few
-    cfg = generation_config(
-        model_id=client.model_id,
-        prompting=prompting,
-        data=str(data) if is_hf_source(data) else str(Path(data).name),
-        max_tokens=max_tokens,
-        seed=seed,
-        corpus=(
-            f"{Path(corpus).name}:{corpus_field or 'all'}:{corpus_years or 'all'}:{corpus_limit or 'all'}"
-            if corpus
-            else None
-        ),
-        embedder_id=emb_id,
-    )
-    run = RunDir.create(out, cfg, overwrite=overwrite)
+            few_shot_examples(all_records, r, seed=o.seed)  # fails early if too few
+    run = create_run(out, run_config(client.model_id, o, src, emb_id), overwrite=o.overwrite)
     run_async(
-        agenerate(
-            client,
-            records,
-            prompting=prompting,
-            run=run,
-            example_pool=all_records,
-            references=references,
-            max_tokens=max_tokens,
-            seed=seed,
-            progress=progress,
-        ),
+        agenerate(client, records, prompting=o.prompting, run=run, example_pool=all_records, references=references,
+                  max_tokens=o.max_tokens, seed=o.seed),
         client,
     )
+    return run
+
+
+def _rag_references(records: Sequence[NovBenchRecord], o: NovBenchOptions,
+                    src: str | Path) -> tuple[dict[str, list[tuple[str, str]]], str | None]:
+    """References retrieved from ``o.corpus`` for the records that ship none, and the embedder's id."""
+    from noveval.benchmarks.novbench.data import load_corpus
+    from noveval.errors import InputError
+
+    need = [r for r in records if not r.retrieved]
+    if not need:
+        return {}, None
+    if o.corpus is None:
+        raise InputError(src, None, "options.corpus",
+                         f"{len(need)} record(s) have no retrieved papers (retrieved_title) and no retrieval corpus "
+                         "was given for RAG")
+    from noveval.models import get_embedder
+
+    papers = load_corpus(o.corpus, field=o.corpus_field, year_range=o.year_range(), limit=o.corpus_limit)
+    emb = get_embedder(o.embedder)
+    return retrieve_references(need, papers, emb), emb.model_id
+
+
+def run_config(model_id: str, o: NovBenchOptions, src: str | Path, embedder_id: str | None) -> dict[str, Any]:
+    """The ``config.json`` of a run (what decides whether a run folder resumes), with ``records``: where they are.
+
+    ``data`` (the records' file name, as runs have always recorded it) is a setting;
+    ``records`` (:func:`noveval.hfdata.source_label`) is where :func:`~noveval.benchmarks.novbench.contract.score` reads them.
+    """
+    from noveval.hfdata import is_hf_source, source_label
+
+    corpus = None
+    if o.corpus:
+        corpus = f"{Path(o.corpus).name}:{o.corpus_field or 'all'}:{o.year_range() or 'all'}:{o.corpus_limit or 'all'}"
+    cfg = generation_config(model_id=model_id, prompting=o.prompting,
+                            data=str(src) if is_hf_source(src) else str(Path(src).name), max_tokens=o.max_tokens,
+                            seed=o.seed, corpus=corpus, embedder_id=embedder_id)
+    return {**cfg, "records": source_label(src)}
+
+
+def create_run(out: str | Path, config: dict[str, Any], *, overwrite: bool = False) -> Any:
+    """:meth:`RunDir.create <noveval.runs.RunDir.create>` where the records' location is not a setting.
+
+    A run resumes when every setting matches, also when its records file has moved (the
+    file's name, ``data``, is compared) or when it was made before runs recorded
+    ``records``; ``config.json`` then records where the records are now.
+    """
+    from noveval.io import read_json, write_json
+    from noveval.runs import RunDir
+
+    cfg_file = Path(out) / "config.json"
+    prior = read_json(cfg_file) if cfg_file.is_file() and not overwrite else None
+    if not isinstance(prior, dict) or prior.get("records") == config["records"]:
+        return RunDir.create(out, config, overwrite=overwrite)
+    run = RunDir.create(out, {**config, "records": prior.get("records")})
+    write_json(cfg_file, {**run.config, "records": config["records"]})
     return run

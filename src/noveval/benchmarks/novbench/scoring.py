@@ -39,6 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from noveval.benchmarks.novbench.data import NovBenchRecord
 from noveval.benchmarks.novbench.evaluation_text import parse_evaluation
+from noveval.benchmarks.novbench.options import NovBenchScoreOptions
 from noveval.metrics import novbench as M
 
 __all__ = [
@@ -318,109 +319,126 @@ class _PredictionRow(BaseModel):
         return self.output if self.output is not None else self.prediction or self.text_
 
 
-def score_run(
-    predictions: str | Path,
-    data: str | Path,
-    *,
-    embedder: str = "local",
-    relevance_embedder: str | None = None,
-    ppl_model: str | None = None,
-    clarity: str = "both",
-    tau: float = M.COVERAGE_TAU,
-    placeholders: str = "drop",
-    out: str | Path | None = None,
-    seed: int = 0,
-) -> dict[str, Any]:
+def score_run(predictions: str | Path, options: NovBenchScoreOptions | None = None, *,
+              out: str | Path | None = None) -> dict[str, Any]:
     """Score a run (or a predictions file) and write ``per_item.jsonl`` + ``scores.json``.
 
     Args:
         predictions: Run directory or predictions JSON/JSONL.
-        data: The NovBench records file the predictions answer.
-        embedder: Embedding spec for Coverage, and for Relevance unless
-            ``relevance_embedder`` is given (``local`` = the bundled all-MiniLM-L6-v2,
-            which the released code uses for Coverage).
-        relevance_embedder: Embedding spec for Relevance only; the paper's set-up is a
-            local SPICED folder, ``local:/path/to/spiced`` (None: ``embedder``).
-        ppl_model: Causal LM for the Fluency Score (None = bundled SmolLM2-135M).
-        clarity: ``paper``, ``reference`` or ``both`` (``reference`` skips perplexity).
-        tau: Coverage threshold.
-        placeholders: ``drop`` (default) or ``keep`` "nothing here" bullets such as
-            "[No positive comments identified]" on both sides.
+        options: Scoring options (None: the defaults): the records file (``data``; None:
+            the one a run folder recorded), embedders, perplexity model, Clarity variant,
+            τ, placeholders and the bootstrap seed (None: the run's, else 0).
         out: Where to write (default: the run directory, or the predictions file's folder).
-        seed: Bootstrap seed.
 
     Returns:
         The scores dict (as written to ``scores.json``), with the Human row under
         ``extra.human``.
 
     Raises:
-        InputError: bad files, or prediction ids that are not in ``data``.
+        InputError: bad files, no records file known, or prediction ids that are not in
+            the records.
     """
+    o = options or NovBenchScoreOptions()
+    outputs, config = load_predictions(predictions)
+    data = _records_file(predictions, o, config)
+    seed = o.seed if o.seed is not None else int(config.get("seed") or 0)
+    records = _answered_records(predictions, outputs, data)
+    emb, rel_emb, ppl = _scoring_models(o)
+    kw: dict[str, Any] = {"embedder": emb, "relevance_embedder": rel_emb, "perplexity": ppl,
+                          "placeholders": o.placeholders}
+    per_item = score_outputs(records, outputs, tau=o.tau, **kw)
+    human = score_human(records, **kw)
+    scores = _scores_dict(config, per_item, human, o, data=data, seed=seed, models=(emb, rel_emb, ppl))
+    p = Path(predictions)
+    _write(Path(out) if out else (p if p.is_dir() else p.parent), per_item, scores)
+    return scores
+
+
+def _records_file(predictions: str | Path, o: NovBenchScoreOptions, config: dict[str, Any]) -> str | Path:
+    """``o.data``, else the records file the run recorded."""
+    from noveval.errors import InputError
+
+    if o.data is not None:
+        return o.data
+    if config.get("records"):
+        return str(config["records"])
+    p = Path(predictions)
+    if p.is_dir():
+        raise InputError(p / "config.json", None, "options.data",
+                         "the run does not record its records file (made by an older noveval): give the records "
+                         "file it answered")
+    raise InputError(p, None, "options.data", "a predictions file needs the records file it answers")
+
+
+def _answered_records(predictions: str | Path, outputs: dict[str, str | None],
+                      data: str | Path) -> list[NovBenchRecord]:
+    """The records the predictions answer, in the predictions' order."""
     from noveval.benchmarks.novbench.data import load_records
     from noveval.errors import InputError
-    from noveval.hfdata import is_hf_source
-    from noveval.io import make_dir, write_json
-    from noveval.models import get_embedder
-    from noveval.runs import RunDir
 
-    if clarity not in ("paper", "reference", "both"):
-        raise InputError(None, None, "--clarity", "must be paper, reference or both")
-    if placeholders not in ("drop", "keep"):
-        raise InputError(None, None, "--placeholders", "must be drop or keep")
-    outputs, config = load_predictions(predictions)
     by_id = {r.id: r for r in load_records(data)}
     unknown = [i for i in outputs if i not in by_id]
     if unknown:
         raise InputError(predictions, None, "id", f"{len(unknown)} prediction id(s) not in {data}: {unknown[:3]}")
-    records = [by_id[i] for i in outputs]
-    emb = get_embedder(embedder)
-    rel_emb = get_embedder(relevance_embedder) if relevance_embedder and relevance_embedder != embedder else emb
+    return [by_id[i] for i in outputs]
+
+
+def _scoring_models(o: NovBenchScoreOptions) -> tuple[Any, Any, Any | None]:
+    """The embedder (Coverage), the Relevance embedder and the perplexity scorer (None: no paper Clarity)."""
+    from noveval.models import get_embedder
+
+    emb = get_embedder(o.embedder)
+    rel = o.relevance_embedder
+    rel_emb = get_embedder(rel) if rel and rel != o.embedder else emb
     ppl = None
-    if clarity in ("paper", "both"):
+    if o.clarity in ("paper", "both"):
         from noveval.models.perplexity import PerplexityScorer
 
-        ppl = PerplexityScorer(ppl_model)
-    kw: dict[str, Any] = {"embedder": emb, "relevance_embedder": rel_emb, "perplexity": ppl, "placeholders": placeholders}
-    per_item = score_outputs(records, outputs, tau=tau, **kw)
-    human = score_human(records, **kw)
+        ppl = PerplexityScorer(o.ppl_model)
+    return emb, rel_emb, ppl
+
+
+def _scores_dict(config: dict[str, Any], per_item: list[dict[str, Any]], human: list[dict[str, Any]],
+                 o: NovBenchScoreOptions, *, data: str | Path, seed: int, models: tuple[Any, Any, Any | None],
+                 ) -> dict[str, Any]:
+    """The ``scores.json`` dict (Table 2's row and the Human row, the models named)."""
+    from noveval.benchmarks.novbench import BENCHMARK
+    from noveval.hfdata import is_hf_source
+
+    emb, rel_emb, ppl = models
     ppl_id = ppl.model_id if ppl is not None else None
-    p = Path(predictions)
-    out_dir = Path(out) if out else (p if p.is_dir() else p.parent)
-    scores = {
-        "benchmark": "novbench",
-        "model": config.get("model"),
-        "metrics": aggregate(per_item, seed=seed),
-        "primary_metric": PRIMARY_METRIC,
-        "greater_is_better": True,
-        "cache": {},
-        "extra": {
-            "prompting": config.get("prompting"),
-            "data": str(data) if is_hf_source(data) else str(Path(data).name),
-            "n_items": len(per_item),
-            "empty_outputs": sum(1 for r in per_item if r["n_items"] == 0),
-            "no_format": sum(1 for r in per_item if r.get("headers_found") == 0),
-            "embedder": emb.model_id,
-            "relevance_embedder": rel_emb.model_id,
-            "perplexity_model": ppl_id,
-            "models_note": models_note(emb.model_id, rel_emb.model_id, ppl_id),
-            "tau": tau,
-            "clarity": clarity,
-            "clarity_comparable_to_paper": "clarity" if ppl is not None else None,
-            "clarity_note": CLARITY_NOTE,
-            "fluency_nonfinite": "zero (Eq. 6: 1/(1+inf) = 0)",
-            "n_ppl_nonfinite": sum(int(r.get("n_ppl_nonfinite") or 0) for r in per_item),
-            "placeholders": placeholders,
-            "human": aggregate(human, seed=seed),
-        },
+    extra = {
+        "prompting": config.get("prompting"),
+        "data": str(data) if is_hf_source(data) else str(Path(data).name),
+        "n_items": len(per_item),
+        "empty_outputs": sum(1 for r in per_item if r["n_items"] == 0),
+        "no_format": sum(1 for r in per_item if r.get("headers_found") == 0),
+        "embedder": emb.model_id,
+        "relevance_embedder": rel_emb.model_id,
+        "perplexity_model": ppl_id,
+        "models_note": models_note(emb.model_id, rel_emb.model_id, ppl_id),
+        "tau": o.tau,
+        "clarity": o.clarity,
+        "clarity_comparable_to_paper": "clarity" if ppl is not None else None,
+        "clarity_note": CLARITY_NOTE,
+        "fluency_nonfinite": "zero (Eq. 6: 1/(1+inf) = 0)",
+        "n_ppl_nonfinite": sum(int(r.get("n_ppl_nonfinite") or 0) for r in per_item),
+        "placeholders": o.placeholders,
+        "human": aggregate(human, seed=seed),
     }
-    make_dir(out_dir, "--out")
+    return BENCHMARK.make_scores(config.get("model"), aggregate(per_item, seed=seed), extra=extra, cache={})
+
+
+def _write(out_dir: Path, per_item: list[dict[str, Any]], scores: dict[str, Any]) -> None:
+    """``per_item.jsonl`` and ``scores.json`` into ``out_dir`` (through the run folder when it is one)."""
+    from noveval.io import make_dir, write_json, write_jsonl
+    from noveval.runs import RunDir
+
+    make_dir(out_dir, "out")
     if (out_dir / "config.json").exists():
         run = RunDir.open(out_dir)
         run.write("per_item", per_item)
         run.write_scores(scores)
     else:
-        from noveval.io import write_jsonl
-
         write_jsonl(out_dir / "per_item.jsonl", per_item)
         write_json(out_dir / "scores.json", scores)
-    return scores

@@ -1,0 +1,112 @@
+"""NovBench's options: the fields of ``noveval run novbench`` and of ``noveval.run("novbench", options=...)``,
+and those of re-scoring a run (``noveval score novbench``, ``noveval.score(run, options=...)``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ConfigDict, field_validator
+
+from noveval.options import HF_SOURCE_HELP, EmbedderOption, RunOptions, option
+
+__all__ = ["NovBenchOptions", "NovBenchScoreOptions", "parse_years"]
+
+Prompting = Literal["zero-shot", "few-shot", "rag"]
+
+_DATA_HELP = f"NovBench records (JSON array or JSONL; e.g. coling2020.json), {HF_SOURCE_HELP}"
+
+
+def parse_years(value: Any) -> str | None:
+    """``corpus_years`` as ``FROM-TO`` (``YEAR`` is ``YEAR-YEAR``; a ``(from, to)`` pair is accepted too).
+
+    Raises:
+        ValueError: anything else.
+    """
+    if value is None:
+        return None
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        lo, hi = value
+    elif isinstance(value, str):
+        lo, _, hi = value.partition("-")
+        hi = hi or lo
+    else:
+        raise ValueError("expected YEAR or FROM-TO, e.g. 2019-2022")
+    try:
+        return f"{int(lo)}-{int(hi)}"
+    except (TypeError, ValueError):
+        raise ValueError("expected YEAR or FROM-TO, e.g. 2019-2022") from None
+
+
+class NovBenchOptions(RunOptions, EmbedderOption):
+    """Options of a NovBench run (Section 3.2: generate a structured novelty evaluation per paper, then score).
+
+    Attributes:
+        data: NovBench records (JSON/JSONL, or ``hf:NAME[:SPLIT]``; None: the shipped sample
+            of 4 invented records).
+        prompting: ``zero-shot``, ``few-shot`` or ``rag`` (Appendix E).
+        corpus: Retrieval corpus for ``rag`` records without ``retrieved_*`` fields.
+        corpus_field: Keep only corpus papers of this field.
+        corpus_limit: Keep at most this many corpus papers.
+        corpus_years: Keep corpus papers from these years (``FROM-TO`` or ``YEAR``).
+        embedder: Embedding spec (retrieval, and Relevance/Coverage when the run is scored).
+        max_tokens: Reply budget per record.
+        timeout: Seconds per request (600: long evaluations on a CPU).
+        score: Score the run when generation ends.
+    """
+
+    data: str | Path | None = option(None, "--data", "-d", help=f"{_DATA_HELP} (default: the shipped sample).")
+    prompting: Prompting = option("zero-shot", "--prompting", "-p", help="zero-shot | few-shot | rag (Appendix E).")
+    corpus: str | Path | None = option(
+        None, help="RAG corpus JSONL (title, abstract) for records without retrieved_* fields.")
+    corpus_field: str | None = option(None, help="Keep only corpus papers of this field (e.g. NLP).")
+    corpus_limit: int | None = option(None, ge=1, help="Keep at most N corpus papers.")
+    corpus_years: str | None = option(None, help="Keep corpus papers from these years, e.g. 2019-2022.")
+    max_tokens: int = option(1024, ge=1, help="Max new tokens per reply.")
+    timeout: float = option(600.0, gt=0, help="Per-request timeout in seconds.")
+    score: bool = option(True, "--score/--no-score", help="Score the run when generation ends.")
+
+    @field_validator("corpus_years", mode="before")
+    @classmethod
+    def _years(cls, v: Any) -> str | None:
+        return parse_years(v)
+
+    def year_range(self) -> tuple[int, int] | None:
+        """``corpus_years`` as ``(from, to)`` (None: every year)."""
+        if self.corpus_years is None:
+            return None
+        lo, _, hi = self.corpus_years.partition("-")
+        return int(lo), int(hi)
+
+
+class NovBenchScoreOptions(EmbedderOption):
+    """Options of scoring NovBench predictions (Section 3.2, Eqs. 1-7).
+
+    Attributes:
+        data: The records the predictions answer (None: the file the run recorded).
+        embedder: Embedding spec for Coverage, and for Relevance unless
+            ``relevance_embedder`` is given (``local``: the bundled all-MiniLM-L6-v2).
+        relevance_embedder: Embedding spec for Relevance only (the paper: SPICED).
+        ppl_model: Causal LM for the Fluency Score (None: the bundled SmolLM2-135M).
+        clarity: ``paper`` (Eq. 7), ``reference`` (released code, no perplexity) or ``both``.
+        tau: Coverage threshold, in [0, 1].
+        placeholders: ``drop`` or ``keep`` "nothing here" bullets on both sides.
+        seed: Bootstrap seed (None: the run's seed; 0 for a predictions file).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    data: str | Path | None = option(
+        None, "--data", "-d", help=f"{_DATA_HELP} (default: the records file the run recorded).")
+    relevance_embedder: str | None = option(
+        None, help="Embedder for Relevance only; the paper used SPICED: local:/path/to/spiced (default: --embedder).")
+    ppl_model: str | None = option(
+        None, help="Causal LM (folder or .gguf) for the Fluency Score; default bundled SmolLM2-135M.")
+    clarity: Literal["paper", "reference", "both"] = option(
+        "both", help="paper (Eq. 7) | reference (released code) | both.")
+    tau: float = option(0.7, ge=0.0, le=1.0, help="Coverage threshold τ.")
+    placeholders: Literal["drop", "keep"] = option(
+        "drop", help="drop | keep 'nothing here' bullets such as '[No positive comments identified]' (keep: as the "
+                     "released scorer would).")
+    seed: int | None = option(None, help="Bootstrap seed (default: the run's seed; 0 for a predictions file).")
+
