@@ -149,7 +149,7 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
         options = {"corpus": corpus, "metric": ["Yin", "RND"], "pool_size": 20, "judge_limit": 3, "max_tokens": 160,
                    "resamples": 200, "min_group": 4, "top_k": 3}
     if name == "axioms":  # the shipped sample corpus: Yin and RND (seconds), one Ax2 paraphrase per task
-        options = {"metrics": ["Yin", "RND"], "n_focal": 3, "ax2_limit": 1, "progress": False}
+        options = {"sample": True, "metrics": ["Yin", "RND"], "focal": 3, "ax2_limit": 1}
     if name == "chat":  # chat ships no sample: two prompts, one with its reference
         data = tmp_path / "prompts.jsonl"
         data.write_text(json.dumps({"id": "a", "prompt": "Say yes.", "reference": "yes"}) + "\n"

@@ -1,4 +1,4 @@
-"""Axioms' Python entry points (issue 15): options, the CLI's config equals the API's, score from rows alone."""
+"""Axioms' Python entry points (issues 15, 26): options, the config built from them, score from rows alone."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+import noveval
 from noveval.benchmarks.axioms import contract
+from noveval.benchmarks.axioms.options import AxiomsOptions
 from noveval.errors import InputError
 
 
@@ -20,13 +22,17 @@ def _fast_embedder(monkeypatch, embedder):
 
 def test_bad_option_names_the_field(tmp_path: Path) -> None:
     with pytest.raises(InputError) as e:
-        contract.run("none", tmp_path / "r", options={"semnovel_mode": "fast"})
-    assert "options.semnovel_mode" in str(e.value)
-    with pytest.raises(InputError) as e:
-        contract.run("none", tmp_path / "r", options={"focal": 3})  # the CLI flag, not the field
-    assert "options.focal" in str(e.value)
-    with pytest.raises(InputError, match="--metric"):
-        contract.run("none", tmp_path / "r", options={"metrics": ["Yinn"]})
+        noveval.run("axioms", "none", tmp_path / "r", options={"semnovel": "fast", "sample": True})
+    assert "options.semnovel" in str(e.value)
+    with pytest.raises(InputError) as e:  # the fields are the flags (--focal); the old Python name is gone
+        noveval.run("axioms", "none", tmp_path / "r", options={"n_focal": 3, "sample": True})
+    assert "options.n_focal" in str(e.value)
+    with pytest.raises(InputError, match=r"options\.metrics: .*unknown metric 'Yinn'"):
+        noveval.run("axioms", "none", tmp_path / "r", options={"metrics": ["Yinn"], "sample": True})
+    with pytest.raises(InputError, match=r"options\.tasks: unknown task\(s\): nope"):
+        noveval.run("axioms", "none", tmp_path / "r", options={"tasks": ["nope"], "sample": True})
+    with pytest.raises(InputError, match=r"options\.corpus: corpus not found"):
+        noveval.run("axioms", "none", tmp_path / "r", options={"data_dir": tmp_path / "no-data"})
     assert not (tmp_path / "r").exists()
 
 
@@ -34,17 +40,16 @@ def test_sample_config_is_the_scaled_down_one() -> None:
     from noveval.benchmarks.axioms.pools import SAMPLE_TASKS, sample_paths
 
     c, f = sample_paths()
-    cfg = contract.build_config(c, f, contract.AxiomsOptions(metrics=["yin", "FASTTEXTLOF"]),
-                                paraphrase_model=None, sample=True)
+    cfg = contract.build_config(AxiomsOptions(metrics=["yin", "FASTTEXTLOF"], sample=True), paraphrase_model=None)
     assert cfg.metrics == ["Yin", "FastTextLOF"]  # case-insensitive, canonical names
     assert [t.name for t in cfg.tasks] == [t.name for t in SAMPLE_TASKS]
     assert (cfg.min_base, cfg.rnd_p, cfg.rnd_q, cfg.rules.slice_size) == (20, 20, 5, 20)
-    real = contract.build_config(c, f, contract.AxiomsOptions(ax56_rule="paper"), paraphrase_model="local")
+    real = contract.build_config(AxiomsOptions(ax56_rule="paper", corpus=c, fulltext=f), paraphrase_model="local")
     assert (real.min_base, real.rnd_p, real.rnd_q, real.rules.min_cited, real.semnovel_seeds) == (100, 100, 50, 1, 3)
 
 
 def test_score_rebuilds_the_run_scores_from_rows_and_skips_a_torn_line(tmp_path: Path) -> None:
-    out = contract.run("none", tmp_path / "r", options={"metrics": ["Yin", "RND"], "n_focal": 4, "progress": False})
+    out = noveval.run("axioms", "none", tmp_path / "r", options={"metrics": ["Yin", "RND"], "focal": 4, "sample": True}).path
     written = json.loads((out / "scores.json").read_text())
     (out / "scores.json").unlink()
     rescored = contract.score(out)

@@ -5,25 +5,23 @@ from __future__ import annotations
 import json
 
 from noveval.benchmarks.axioms.axioms import AXIOMS
-from noveval.benchmarks.axioms.pools import SAMPLE_TASKS, PoolRules, sample_paths
-from noveval.benchmarks.axioms.run import AxiomsConfig, run_benchmark
+from noveval.benchmarks.axioms.contract import build_config
+from noveval.benchmarks.axioms.options import AxiomsOptions
+from noveval.benchmarks.axioms.run import run_benchmark
 
 
 def _cfg(**kw):
-    corpus, ft = sample_paths()
-    tasks = [t for t in SAMPLE_TASKS if t.name in ("graph learning", "motion planning")]
-    base = dict(corpus=str(corpus), fulltext=str(ft), tasks=tasks, n_focal=6, min_base=20,
-                rules=PoolRules(min_refs=20, min_cited=5, ax7_min_pool=40, ax8_min_newer=10, slice_size=20),
-                paraphrase_model=None, n_jobs=1, ft_bucket=20_000, rnd_p=20, rnd_q=5)
+    """The sample's config (pools of 20-40 papers, RND P=20/Q=5) for two of its tasks, 6 focal papers each."""
+    base = dict(sample=True, tasks=["graph learning", "motion planning"], focal=6, jobs=1)
     base.update(kw)
-    return AxiomsConfig(**base)
+    return build_config(AxiomsOptions(**base), paraphrase_model=None)
 
 
 def test_run_and_resume(tmp_path, sample, embedder, paraphraser):
     corpus, refs = sample
-    cfg = _cfg(semnovel_mode="approx", fasttext_mode="approx")
+    cfg = _cfg(semnovel="approx", fasttext="approx")
     res = run_benchmark(cfg, tmp_path, corpus=corpus, refs=refs, embedder=embedder,
-                        paraphraser=paraphraser, progress=False)
+                        paraphraser=paraphraser)
     rows = [json.loads(x) for x in (tmp_path / "per_item.jsonl").read_text().splitlines()]
     assert len(rows) == 2 * 6
     assert (tmp_path / "heatmap.png").stat().st_size > 1000
@@ -39,7 +37,7 @@ def test_run_and_resume(tmp_path, sample, embedder, paraphraser):
     assert all(r["checks"]["RND"]["Ax5"] is None for r in rows if r["field"] == "Robotics")
     # resume: nothing recomputed, same table
     res2 = run_benchmark(cfg, tmp_path, corpus=corpus, refs=refs, embedder=embedder,
-                         paraphraser=paraphraser, progress=False)
+                         paraphraser=paraphraser)
     assert res2["extra"]["table"] == tab
     assert res2["extra"]["timings_s"] == {}
 
@@ -49,9 +47,9 @@ def test_exact_semnovel_fits_are_shared_across_run_dirs(tmp_path, monkeypatch, s
 
     monkeypatch.setenv("NOVEVAL_CACHE_DIR", str(tmp_path / "cache"))
     corpus, refs = sample
-    cfg = _cfg(metrics=["SemNovel"], n_focal=2, tasks=_cfg().tasks[:1], semnovel_seeds=2)
+    cfg = _cfg(metrics=["SemNovel"], focal=2, tasks=["graph learning"], seeds=2)
     a = run_benchmark(cfg, tmp_path / "a", corpus=corpus, refs=refs, embedder=embedder,
-                      paraphraser=paraphraser, progress=False)
+                      paraphraser=paraphraser)
     fits = FitCache(tmp_path / "cache" / "novelty_fits.sqlite")
     n = len(fits)
     rows_a = [json.loads(x) for x in (tmp_path / "a" / "per_item.jsonl").read_text().splitlines()]
@@ -66,7 +64,7 @@ def test_exact_semnovel_fits_are_shared_across_run_dirs(tmp_path, monkeypatch, s
     assert a["extra"]["table"]["seeds"] == {"SemNovel": ["0", "1"]}
     # another run directory: every fit comes from the cache, scores are identical
     b = run_benchmark(cfg, tmp_path / "b", corpus=corpus, refs=refs, embedder=embedder,
-                      paraphraser=paraphraser, progress=False)
+                      paraphraser=paraphraser)
     assert len(fits) == n
     rows_b = [json.loads(x) for x in (tmp_path / "b" / "per_item.jsonl").read_text().splitlines()]
     assert [r["scores"] for r in rows_b] == [r["scores"] for r in rows_a]
@@ -87,9 +85,9 @@ def test_resume_after_a_kill_keeps_every_finished_row_and_recomputes_only_the_re
                                                                                    paraphraser):
     """Axioms resumes through RunDir: a torn last line is skipped, the rows after it are kept."""
     corpus, refs = sample
-    cfg = _cfg(semnovel_mode="approx", fasttext_mode="approx", metrics=("Yin", "RND"))
+    cfg = _cfg(semnovel="approx", fasttext="approx", metrics=["Yin", "RND"])
     full = run_benchmark(cfg, tmp_path / "full", corpus=corpus, refs=refs, embedder=embedder,
-                         paraphraser=paraphraser, progress=False)
+                         paraphraser=paraphraser)
     f = tmp_path / "full" / "per_item.jsonl"
     lines = f.read_text().splitlines()
     cut = tmp_path / "cut"
@@ -98,8 +96,7 @@ def test_resume_after_a_kill_keeps_every_finished_row_and_recomputes_only_the_re
     # a kill mid-write: the first task's rows, then a torn row, then (another process) a later row
     first = [x for x in lines if json.loads(x)["task"] == "graph learning"]
     (cut / "per_item.jsonl").write_text("\n".join(first) + "\n" + lines[-1][:25])
-    res = run_benchmark(cfg, cut, corpus=corpus, refs=refs, embedder=embedder, paraphraser=paraphraser,
-                        progress=False)
+    res = run_benchmark(cfg, cut, corpus=corpus, refs=refs, embedder=embedder, paraphraser=paraphraser)
     assert res["extra"]["table"] == full["extra"]["table"]
     assert set(res["extra"]["task_stats"]) == {"motion planning"}  # only the unfinished task ran again
     assert (cut / "per_item.jsonl").read_text() == f.read_text()  # ends identical to the uninterrupted run

@@ -71,8 +71,8 @@ def test_bad_options_and_names_are_input_errors(tmp_path: Path) -> None:
         noveval.run("rinobench", out=tmp_path / "r", options=3)
     with pytest.raises(InputError, match=r"unknown benchmark 'nope'; one of novbench, rinobench"):
         noveval.run("nope", out=tmp_path / "r")
-    with pytest.raises(InputError, match=r"options\.focal: "):  # the CLI flag, not the option's name
-        noveval.run("axioms", out=tmp_path / "r", options={"focal": 3})
+    with pytest.raises(InputError, match=r"options\.n_focal: "):  # the old Python name; the field is the flag's, focal
+        noveval.run("axioms", out=tmp_path / "r", options={"n_focal": 3})
     with pytest.raises(InputError, match=r"not a run folder"):
         noveval.score(tmp_path)
     assert not (tmp_path / "r").exists()  # nothing written

@@ -1,6 +1,10 @@
-"""CLI for the axiomatic benchmark (``noveval axioms ...``, ``noveval run/score axioms``).
+"""CLI of the axiomatic benchmark beyond the generated ``noveval run axioms`` / ``score axioms``.
 
-Heavy imports happen inside the commands (``noveval novelty score`` is :mod:`noveval.cli.novelty`)."""
+``noveval axioms run`` and ``noveval axioms score`` are the same generated commands
+(:func:`noveval.cli.generate.make_run_command` of the declaration); ``combine``, ``table``
+and ``compare`` work on run folders. Heavy imports happen inside the commands
+(``noveval novelty score`` is :mod:`noveval.cli.novelty`).
+"""
 
 from __future__ import annotations
 
@@ -9,107 +13,20 @@ from typing import Annotated
 
 import typer
 
+from noveval.benchmarks.axioms import BENCHMARK
+from noveval.benchmarks.axioms.options import AxiomsOptions
 from noveval.cli.common import cli_errors
-from noveval.cli.options import DataDirOpt, EmbedderOpt, OutOpt, SeedOpt
-from noveval.cli.outcome import run_command
+from noveval.cli.generate import flag_errors, make_run_command, make_score_command
 
 app = typer.Typer(help="Axiomatic benchmark of novelty metrics (Liu & Zhai 2026).", no_args_is_help=True)
 
 MetricsOpt = Annotated[list[str] | None, typer.Option(
     "--metric", help="Metric (repeatable): Yin, RND, SemNovel, FastTextLOF. Default: all four.")]
+_FLAGS = {"metrics": "--metric"}
+"""Library fields these commands fill from flags of other names (errors name the flag)."""
 
-
-def _data_dir(data_dir: Path | None) -> Path:
-    import os
-
-    if data_dir is not None:
-        return data_dir
-    env = os.environ.get("NOVEVAL_DATA_DIR")
-    return Path(env) if env else Path("../shared/data")
-
-
-@run_command
-def run(
-    out: OutOpt,
-    model: Annotated[str, typer.Option("--model", "-m", help="Chat model for the Ax2 paraphrases ('none' skips Ax2).")] = "local",
-    embedder: EmbedderOpt = "local",
-    metric: MetricsOpt = None,
-    data_dir: DataDirOpt = None,
-    corpus: Annotated[Path | None, typer.Option("--corpus", help="Corpus JSONL(.gz) (default: <data-dir>/corpus/papers.jsonl.gz).")] = None,
-    fulltext: Annotated[Path | None, typer.Option("--fulltext", help="Full texts with reference lists (default: <data-dir>/fulltext/neurips-2025-fulltext.jsonl.gz).")] = None,
-    tasks: Annotated[list[str] | None, typer.Option("--task", help="Restrict to these default task names (repeatable).")] = None,
-    sample: Annotated[bool, typer.Option("--sample", help="Use the shipped synthetic sample corpus and its tasks.")] = False,
-    n_focal: Annotated[int, typer.Option("--focal", min=1, help="Focal papers per task (paper: 100).")] = 100,
-    ax2_limit: Annotated[int | None, typer.Option("--ax2-limit", min=1, help="Paraphrase only the first N focal papers per task.")] = None,
-    semnovel_mode: Annotated[str, typer.Option("--semnovel", help="exact (refit t-SNE per variant) or approx (openTSNE transform into per-pool maps).")] = "exact",
-    fasttext_mode: Annotated[str, typer.Option("--fasttext", help="exact (retrain per pool content) or approx (reuse base-pool models).")] = "exact",
-    ax3_position: Annotated[str, typer.Option("--ax3-position", help="append (paper) or prepend Ax3 fragments to the neighbour abstract (short-context embedders truncate appended text).")] = "append",
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Processes for t-SNE / fastText.")] = 2,
-    seed: SeedOpt = 0,
-    seeds: Annotated[int, typer.Option("--seeds", min=1, help="SemNovel t-SNE seeds (seed, seed+1, ...); pass rates are "
-                                       "reported as mean ± SD over them.")] = 3,
-    semnovel_metric: Annotated[str, typer.Option("--semnovel-metric", help="t-SNE input metric: cosine (reference "
-                                                 "SemNovel code) or euclidean.")] = "cosine",
-    fasttext_variant: Annotated[str, typer.Option("--fasttext-variant", help="reference (Jeon et al.'s code) or "
-                                                  "normalized (noveval before issue 14).")] = "reference",
-    rnd_p: Annotated[int | None, typer.Option("--rnd-p", min=1, help="RND neighbours P (Wang et al. 2025: 100; "
-                                              "--sample: 20).")] = None,
-    rnd_q: Annotated[int | None, typer.Option("--rnd-q", min=1, help="RND density neighbours Q (Wang et al. 2025: 50; "
-                                              "--sample: 5).")] = None,
-    ax56_rule: Annotated[str, typer.Option("--ax56-rule", help="Ax5/6 applicability: ours (>= 20 references, >= 5 of "
-                                           "them in the pool) or paper (>= 20 references, any found).")] = "ours",
-) -> Path:
-    """Run the axiomatic benchmark: pass rates per metric x axiom x task (Table 2), heatmap."""
-    from noveval.benchmarks.axioms.contract import AxiomsOptions, build_config
-    from noveval.benchmarks.axioms.pools import AX56_RULES, sample_paths
-    from noveval.benchmarks.axioms.run import run_benchmark
-    from noveval.errors import InputError
-    from noveval.novelty.fasttext_lof import VARIANTS
-    from noveval.novelty.semnovel import TSNE_METRICS
-
-    for name, val, allowed in (("--semnovel", semnovel_mode, ("exact", "approx")),
-                               ("--fasttext", fasttext_mode, ("exact", "approx")),
-                               ("--ax3-position", ax3_position, ("append", "prepend")),
-                               ("--semnovel-metric", semnovel_metric, TSNE_METRICS),
-                               ("--fasttext-variant", fasttext_variant, tuple(VARIANTS)),
-                               ("--ax56-rule", ax56_rule, tuple(AX56_RULES))):
-        if val not in allowed:
-            raise InputError(None, None, name, f"must be {' or '.join(allowed)}, got {val!r}")
-    if sample:
-        c, f = sample_paths()
-    else:
-        d = _data_dir(data_dir)
-        c = corpus or d / "corpus" / "papers.jsonl.gz"
-        f = fulltext or d / "fulltext" / "neurips-2025-fulltext.jsonl.gz"
-        if not Path(c).exists():
-            raise InputError(str(c), None, None, "corpus not found (use --data-dir, --corpus or --sample)")
-    opts = AxiomsOptions.model_validate(dict(
-        tasks=tasks, metrics=metric, embedder=embedder, n_focal=n_focal, ax2_limit=ax2_limit,
-        semnovel_mode=semnovel_mode, fasttext_mode=fasttext_mode, fasttext_variant=fasttext_variant,
-        semnovel_metric=semnovel_metric, seeds=seeds, ax3_position=ax3_position, ax56_rule=ax56_rule,
-        rnd_p=rnd_p, rnd_q=rnd_q, jobs=jobs, seed=seed))
-    cfg = build_config(c, f, opts, paraphrase_model=None if model == "none" else model, sample=sample)
-    res = run_benchmark(cfg, out)
-    typer.echo((Path(out) / "table.md").read_text())
-    typer.echo(f"timings (s): {res['extra']['timings_s']}")
-    return Path(out)
-
-
-@run_command
-def score(
-    run_dir: Annotated[Path, typer.Argument(help="A finished or partial axioms run directory.")],
-) -> Path:
-    """Recompute the pass-rate table, scores.json and heatmap of a run from its per_item.jsonl (no model calls)."""
-    from noveval.benchmarks.axioms.contract import score as score_run
-    from noveval.benchmarks.axioms.run import format_table
-
-    res = score_run(run_dir)
-    typer.echo(format_table(res["extra"]["table"], list(res["metrics"])))
-    return run_dir
-
-
-app.command("run")(run)
-app.command("score")(score)
+app.command("run")(make_run_command(BENCHMARK))
+app.command("score")(make_score_command(BENCHMARK))
 
 
 @app.command("combine")
@@ -124,10 +41,12 @@ def combine_cmd(
     import json
 
     from noveval.benchmarks.axioms.combine import combine
+    from noveval.benchmarks.axioms.contract import metric_names
     from noveval.io import read_jsonl, write_json
 
     rows = read_jsonl(run_dir / "per_item.jsonl")
-    metrics = _metrics(metric) if metric else json.loads((run_dir / "config.json").read_text())["config"]["metrics"]
+    with flag_errors(AxiomsOptions, _FLAGS):
+        metrics = metric_names(metric) if metric else json.loads((run_dir / "config.json").read_text())["config"]["metrics"]
     res = combine(rows, metrics, step=step)
     write_json(run_dir / "combine.json", res)
     typer.echo(format_combine(res))
@@ -147,7 +66,8 @@ def table_cmd(
     from noveval.benchmarks.axioms.run import format_table
     from noveval.io import write_json
 
-    res = combined_table(runs, metrics=metric)
+    with flag_errors(AxiomsOptions, _FLAGS):
+        res = combined_table(runs, metrics=metric)
     for r in res["runs"]:
         typer.echo(f"{r['path']}: {r['items']} focal papers ({', '.join(r['tasks']) or 'none'})")
     typer.echo(format_table(res["table"], res["metrics"]))
@@ -200,34 +120,22 @@ def _p(x: float | None) -> str:
     return "–" if x is None else f"{x:.1f}%"
 
 
-def _metrics(names: list[str]) -> list[str]:
-    from noveval.benchmarks.axioms.contract import metric_names
-
-    return metric_names(names)
-
-
 def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
          data_dir: Path | None = None) -> list[Path]:
-    """Tiny configuration: the shipped sample (or 1 real task, 10 focal papers with ``real``)."""
+    """Tiny configuration: the shipped sample (or 1 real task, 10 focal papers with ``real``), then ``combine``."""
     from noveval.benchmarks.axioms.combine import combine
-    from noveval.benchmarks.axioms.contract import AxiomsOptions, build_config
-    from noveval.benchmarks.axioms.pools import DEFAULT_TASKS, sample_paths
-    from noveval.benchmarks.axioms.run import run_benchmark
-    from noveval.io import read_jsonl, write_json
+    from noveval.benchmarks.axioms.contract import run
+    from noveval.benchmarks.axioms.pools import DEFAULT_TASKS
+    from noveval.io import read_json, read_jsonl, write_json
 
     out = Path(out_dir) / "axioms"
-    tiny = {"embedder": embedder, "semnovel_mode": "approx", "fasttext_mode": "approx"}
+    tiny: dict = {"embedder": embedder, "semnovel": "approx", "fasttext": "approx"}
     if real:
-        d = _data_dir(data_dir)
-        opts = AxiomsOptions.model_validate({**tiny, "tasks": [DEFAULT_TASKS[3].name], "n_focal": 10,
-                                             "ax2_limit": 3, "metrics": ["Yin", "RND"]})
-        cfg = build_config(d / "corpus" / "papers.jsonl.gz", d / "fulltext" / "neurips-2025-fulltext.jsonl.gz",
-                           opts, paraphrase_model=model)
+        tiny |= {"data_dir": data_dir, "tasks": [DEFAULT_TASKS[3].name], "focal": 10, "ax2_limit": 3,
+                 "metrics": ["Yin", "RND"]}
     else:
-        c, f = sample_paths()
-        opts = AxiomsOptions.model_validate({**tiny, "n_focal": 6, "ax2_limit": 2})
-        cfg = build_config(c, f, opts, paraphrase_model=model, sample=True)
-    run_benchmark(cfg, out, progress=False)
+        tiny |= {"sample": True, "focal": 6, "ax2_limit": 2}
+    run(model, out, AxiomsOptions(**tiny))
     rows = read_jsonl(out / "per_item.jsonl")
-    write_json(out / "combine.json", combine(rows, cfg.metrics))
+    write_json(out / "combine.json", combine(rows, read_json(out / "config.json")["config"]["metrics"]))
     return [out]

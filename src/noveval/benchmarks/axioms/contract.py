@@ -1,126 +1,122 @@
-"""The axiomatic benchmark's Python entry points of the benchmark contract (:mod:`noveval.benchmarks`).
+"""The axiomatic benchmark's run and score (the functions its declaration names).
 
-``run(model, out, *, data=None, options=None)`` runs (or resumes) the benchmark of
-Liu & Zhai (2026, §5-6.1, Table 2) as ``noveval run axioms`` does: ``model`` writes the
-Ax2 paraphrases (``"none"`` skips Ax2), ``data`` is the corpus (None: the shipped
-synthetic sample corpus with its two tasks and scaled-down pool rules).
-``score(run)`` rebuilds the pass-rate table, ``scores.json``, ``table.md`` and the
-heatmap from ``per_item.jsonl`` alone (no model call, no metric recomputed).
+``run(model, out, options)`` runs (or resumes) the benchmark of Liu & Zhai (2026, §5-6.1,
+Table 2): ``model`` writes the Ax2 paraphrases (``"none"`` or None skips Ax2), the corpus
+is ``options.corpus`` (``noveval.run(..., data=...)`` fills it), else the data folder's, or
+the shipped synthetic sample with ``options.sample``. ``score(run)`` rebuilds the pass-rate
+table, ``scores.json``, ``table.md`` and the heatmap from ``per_item.jsonl`` alone (no
+model call, no metric recomputed). :func:`combined_table` puts runs split over folders
+back together.
 
-:func:`build_config` is the one place the options become an
-:class:`~noveval.benchmarks.axioms.run.AxiomsConfig`; the CLI uses it too.
+:func:`build_config` is the one place the options become the engine's frozen
+:class:`~noveval.benchmarks.axioms.run.AxiomsConfig`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from noveval.benchmarks.axioms.options import AxiomsOptions
 
-from noveval.benchmarks._contract import as_options
-
-__all__ = ["AxiomsOptions", "build_config", "metric_names", "run", "score", "combined_table"]
+__all__ = ["AxiomsOptions", "build_config", "combined_table", "input_paths", "metric_names", "run", "score"]
 
 
-class AxiomsOptions(BaseModel):
-    """Options of an axioms run (the ``noveval run axioms`` flags of the same names).
-
-    Attributes:
-        fulltext: Full texts with reference lists (Ax5/6); None: Ax5/6 not applicable.
-            Ignored for the shipped sample, which brings its own.
-        tasks: Restrict to these task names (default: all tasks of the corpus' task set).
-        metrics: Metric names (Yin, RND, SemNovel, FastTextLOF; any case). Default: all four.
-        embedder: Embedding model spec (``local``: the bundled all-MiniLM-L6-v2).
-        n_focal: Focal papers per task (paper: 100; the sample has 6 per task at most).
-        ax2_limit: Paraphrase only the first N focal papers per task.
-        semnovel_mode: ``exact`` (refit t-SNE per pool variant) or ``approx``.
-        fasttext_mode: ``exact`` (retrain per pool content) or ``approx``.
-        fasttext_variant: ``reference`` (Jeon et al.'s code) or ``normalized``.
-        semnovel_metric: t-SNE input metric, ``cosine`` (reference code) or ``euclidean``.
-        seeds: SemNovel t-SNE seeds (``seed``, ``seed + 1``, ...).
-        ax3_position: ``append`` (§5.2) or ``prepend`` Ax3 fragments.
-        ax56_rule: ``ours`` (>= 5 references found in the pool) or ``paper`` (any found).
-        rnd_p, rnd_q: RND's P and Q (None: 100 and 50; 20 and 5 on the sample).
-        jobs: Processes for t-SNE / fastText fits.
-        seed: Sampling, example selection and the first t-SNE seed.
-        progress: Show progress.
-    """
-
-    model_config = ConfigDict(extra="forbid")
-
-    fulltext: str | None = None
-    tasks: list[str] | None = None
-    metrics: list[str] | None = None
-    embedder: str = "local"
-    n_focal: int = Field(100, ge=1)
-    ax2_limit: int | None = Field(None, ge=1)
-    semnovel_mode: Literal["exact", "approx"] = "exact"
-    fasttext_mode: Literal["exact", "approx"] = "exact"
-    fasttext_variant: Literal["reference", "normalized"] = "reference"
-    semnovel_metric: Literal["cosine", "euclidean"] = "cosine"
-    seeds: int = Field(3, ge=1)
-    ax3_position: Literal["append", "prepend"] = "append"
-    ax56_rule: Literal["ours", "paper"] = "ours"
-    rnd_p: int | None = Field(None, ge=1)
-    rnd_q: int | None = Field(None, ge=1)
-    jobs: int = Field(2, ge=1)
-    seed: int = 0
-    progress: bool = True
-
-
-def metric_names(names: Sequence[str] | None) -> list[str]:
+def metric_names(names: Sequence[str] | None, *, field: str = "metrics") -> list[str]:
     """Canonical metric names (case-insensitive match; None: all four, in table order).
 
     Raises:
-        InputError: an unknown metric (field ``--metric``).
+        InputError: an unknown metric (naming ``field``).
     """
-    from noveval.benchmarks.axioms.run import METRIC_ORDER
+    from noveval.benchmarks.axioms.options import METRIC_ORDER
     from noveval.io import canonical_names
 
-    return canonical_names(names or METRIC_ORDER, METRIC_ORDER)
+    return canonical_names(names or METRIC_ORDER, METRIC_ORDER, option=field)
 
 
-def build_config(corpus: str | Path, fulltext: str | Path | None, opts: AxiomsOptions, *,
-                 paraphrase_model: str | None, sample: bool = False) -> Any:
-    """The :class:`~noveval.benchmarks.axioms.run.AxiomsConfig` of a corpus and options.
+def _data_dir(o: AxiomsOptions) -> Path:
+    """``o.data_dir``, else ``$NOVEVAL_DATA_DIR``, else ``../shared/data`` (as given: run configs record the paths)."""
+    if o.data_dir is not None:
+        return o.data_dir
+    env = os.environ.get("NOVEVAL_DATA_DIR")
+    return Path(env) if env else Path("../shared/data")
 
-    ``sample`` selects the shipped sample's tasks and its scaled-down rules (pools of 20-40
-    papers instead of 100-500); otherwise the six default tasks and the paper's rules.
-    A ``fulltext`` that does not exist is left out (Ax5/6 then never apply).
+
+def input_paths(o: AxiomsOptions) -> tuple[Path, Path]:
+    """The corpus and full-text files of a run: the shipped sample's, or the options' (default: the data folder's).
 
     Raises:
-        InputError: an unknown task (field ``--task``) or metric (``--metric``).
+        InputError: the corpus does not exist (field ``options.corpus``).
+    """
+    from noveval.benchmarks.axioms.pools import sample_paths
+    from noveval.errors import InputError
+
+    if o.sample:
+        return sample_paths()
+    d = _data_dir(o)
+    corpus = o.corpus or d / "corpus" / "papers.jsonl.gz"
+    fulltext = o.fulltext or d / "fulltext" / "neurips-2025-fulltext.jsonl.gz"
+    if not corpus.exists():
+        raise InputError(str(corpus), None, "options.corpus",
+                         "corpus not found (give a corpus file, a data folder holding corpus/papers.jsonl.gz, "
+                         "or use the shipped sample)")
+    return corpus, fulltext
+
+
+def build_config(o: AxiomsOptions, *, paraphrase_model: str | None) -> Any:
+    """The engine's :class:`~noveval.benchmarks.axioms.run.AxiomsConfig` of the options (the one place).
+
+    ``o.sample`` selects the shipped sample's files, tasks and its scaled-down rules (pools
+    of 20-40 papers instead of 100-500); otherwise the six default tasks and the paper's
+    rules. A full-text file that does not exist is left out (Ax5/6 then never apply).
+
+    Raises:
+        InputError: the corpus is missing (``options.corpus``) or a task is unknown (``options.tasks``).
     """
     from noveval.benchmarks.axioms.pools import AX56_RULES, DEFAULT_TASKS, SAMPLE_TASKS, PoolRules
     from noveval.benchmarks.axioms.run import AxiomsConfig
     from noveval.errors import InputError
 
-    if sample:
+    corpus, fulltext = input_paths(o)
+    if o.sample:
         specs = list(SAMPLE_TASKS)
         rules = PoolRules(min_refs=20, min_cited=5, ax7_min_pool=40, ax8_min_newer=10, slice_size=20)
         min_base, p, q, bucket = 20, 20, 5, 20_000
     else:
         specs, rules, min_base, p, q, bucket = list(DEFAULT_TASKS), PoolRules(), 100, 100, 50, 2_000_000
-    if opts.tasks:
-        unknown = set(opts.tasks) - {t.name for t in specs}
+    if o.tasks:
+        unknown = set(o.tasks) - {t.name for t in specs}
         if unknown:
-            raise InputError(None, None, "--task", f"unknown task(s): {', '.join(sorted(unknown))}")
-        specs = [t for t in specs if t.name in opts.tasks]
+            raise InputError(None, None, "options.tasks", f"unknown task(s): {', '.join(sorted(unknown))}; "
+                             f"choose from {', '.join(t.name for t in specs)}")
+        specs = [t for t in specs if t.name in o.tasks]
     return AxiomsConfig(
-        corpus=str(corpus), fulltext=str(fulltext) if fulltext is not None and Path(fulltext).exists() else None,
-        tasks=specs, n_focal=opts.n_focal, seed=opts.seed, min_base=min_base,
-        rules=replace(rules, min_cited=AX56_RULES[opts.ax56_rule]), metrics=metric_names(opts.metrics),
-        embedder=opts.embedder, paraphrase_model=paraphrase_model, ax2_limit=opts.ax2_limit,
-        semnovel_mode=opts.semnovel_mode, fasttext_mode=opts.fasttext_mode, n_jobs=opts.jobs,
-        rnd_p=opts.rnd_p or p, rnd_q=opts.rnd_q or q, ft_bucket=bucket, ax3_position=opts.ax3_position,
-        fasttext_variant=opts.fasttext_variant, semnovel_metric=opts.semnovel_metric, semnovel_seeds=opts.seeds)
+        corpus=str(corpus), fulltext=str(fulltext) if fulltext.exists() else None,
+        tasks=specs[: o.limit] if o.limit else specs, n_focal=o.focal, seed=o.seed, min_base=min_base,
+        rules=replace(rules, min_cited=AX56_RULES[o.ax56_rule]), metrics=metric_names(o.metrics),
+        embedder=o.embedder, paraphrase_model=paraphrase_model, ax2_limit=o.ax2_limit,
+        semnovel_mode=o.semnovel, fasttext_mode=o.fasttext, n_jobs=o.jobs,
+        rnd_p=o.rnd_p or p, rnd_q=o.rnd_q or q, ft_bucket=bucket, ax3_position=o.ax3_position,
+        fasttext_variant=o.fasttext_variant, semnovel_metric=o.semnovel_metric, semnovel_seeds=o.seeds)
 
 
-def run(model: str | Any, out: str | Path, *, data: str | Path | None = None,
-        options: AxiomsOptions | dict[str, Any] | None = None) -> Path:
+def paraphraser_of(model: Any, o: AxiomsOptions) -> Callable[[list[tuple[str, str]]], list[tuple[str, str] | None]]:
+    """The Ax2 paraphraser: one chat client (``model``: a spec or a client) built with the options' client settings."""
+    from noveval.benchmarks._contract import client_of
+    from noveval.benchmarks.axioms.paraphrase import paraphrase_many
+
+    client = client_of(model, **o.client_kwargs())
+
+    def paraphrase(papers: list[tuple[str, str]]) -> list[tuple[str, str] | None]:
+        return paraphrase_many(papers, model=client, seed=o.seed, progress="paraphrase")
+
+    return paraphrase
+
+
+def run(model: str | Any, out: Path, options: AxiomsOptions) -> Path:
     """Run (or resume) the axiomatic benchmark into ``out``; finished tasks are not redone.
 
     Args:
@@ -128,41 +124,25 @@ def run(model: str | Any, out: str | Path, *, data: str | Path | None = None,
             None skips Ax2.
         out: Run folder (``config.json``, ``per_item.jsonl``, ``scores.json``,
             ``table.md``, ``heatmap.png``).
-        data: Corpus JSONL(.gz) of papers (id, title, abstract, year, field); None: the
-            shipped synthetic sample.
-        options: :class:`AxiomsOptions` or a dict of its fields.
+        options: The run's options.
 
     Returns:
         The run folder.
 
     Raises:
-        InputError: a bad option, an unknown task or metric, a bad corpus file (nothing
-            is written then).
+        InputError: a missing or bad corpus file, an unknown task, or a run with other
+            settings in ``out`` (nothing is written then).
     """
-    from noveval.benchmarks.axioms.pools import sample_paths
     from noveval.benchmarks.axioms.run import run_benchmark
 
-    opts = as_options(AxiomsOptions, options)
-    fulltext: Path | None
-    if data is None:
-        corpus, fulltext = sample_paths()
-    else:
-        corpus, fulltext = Path(data), Path(opts.fulltext) if opts.fulltext else None
     spec = None if model is None or model == "none" else (model if isinstance(model, str) else model.model_id)
-    cfg = build_config(corpus, fulltext, opts, paraphrase_model=spec, sample=data is None)
-    paraphraser = None
-    if spec is not None and not isinstance(model, str):
-        from noveval.benchmarks.axioms.paraphrase import paraphrase_many
-
-        def paraphraser(papers: list[tuple[str, str]]) -> list[tuple[str, str] | None]:
-            return paraphrase_many(papers, model=model, seed=cfg.seed,
-                                   progress="paraphrase" if opts.progress else None)
-
-    run_benchmark(cfg, out, paraphraser=paraphraser, progress=opts.progress)
+    cfg = build_config(options, paraphrase_model=spec)
+    paraphraser = paraphraser_of(model, options) if spec is not None else None
+    run_benchmark(cfg, out, paraphraser=paraphraser, overwrite=options.overwrite)
     return Path(out)
 
 
-def score(run: str | Path) -> dict[str, Any]:
+def score(run: str | Path, options: None = None) -> dict[str, Any]:
     """Rebuild an axioms run's table, ``scores.json``, ``table.md`` and heatmap from ``per_item.jsonl``.
 
     The pass rates are recomputed from the saved check decisions; the timings, task
@@ -172,6 +152,7 @@ def score(run: str | Path) -> dict[str, Any]:
 
     Args:
         run: The run folder.
+        options: None (scoring takes no options).
 
     Returns:
         The ``scores.json`` dict (also written).
@@ -224,14 +205,14 @@ def _axioms_config(folder: Path) -> dict[str, Any]:
 def combined_table(runs: Sequence[str | Path], *, metrics: Sequence[str] | None = None) -> dict[str, Any]:
     """Table 2 over the focal papers of several axioms runs of one benchmark.
 
-    The default benchmark can be split over run folders (``--task`` per folder, run side
+    The default benchmark can be split over run folders (``options.tasks`` per folder, run side
     by side); this puts them back together: the pass rates of
     :func:`~noveval.benchmarks.axioms.run.table` over the union of their ``per_item.jsonl``
     rows (a torn last line is skipped), so a metric scored with several seeds gets
     mean ± SD over seeds. The runs must agree on every setting that changes the
     table's metrics (focal papers per task, seed, pool rules, embedder, paraphrase model
     and prompt; RND's P/Q, SemNovel's and FastTextLOF's settings only when that metric is
-    in the table); they may differ in tasks, metrics and ``--jobs``.
+    in the table); they may differ in tasks, metrics and ``jobs``.
 
     Args:
         runs: One or more axioms run folders.
@@ -247,7 +228,8 @@ def combined_table(runs: Sequence[str | Path], *, metrics: Sequence[str] | None 
             score; runs whose settings differ (names the key and both values); a focal
             paper in two runs (names the file, line and ``id``).
     """
-    from noveval.benchmarks.axioms.run import METRIC_ORDER, table
+    from noveval.benchmarks.axioms.options import METRIC_ORDER
+    from noveval.benchmarks.axioms.run import table
     from noveval.errors import InputError
     from noveval.io import complete_rows
 
@@ -267,7 +249,7 @@ def combined_table(runs: Sequence[str | Path], *, metrics: Sequence[str] | None 
                 raise InputError(f / "config.json", None, "metrics", f"{m} was not scored in this run "
                                  f"(it has {', '.join(c.get('metrics', [])) or 'none'})")
     if not chosen:
-        raise InputError(None, None, "--metric", "the runs have no metric in common")
+        raise InputError(None, None, "metrics", "the runs have no metric in common")
     ignored = set(_PER_RUN_KEYS).union(*(keys for m, keys in _METRIC_KEYS.items() if m not in chosen))
     first = confs[0]
     for f, c in zip(folders[1:], confs[1:], strict=True):

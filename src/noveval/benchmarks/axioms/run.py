@@ -13,15 +13,17 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from noveval.benchmarks.axioms.axioms import AXIOMS, decide, seed_agreement
 from noveval.benchmarks.axioms.pools import (
     DEFAULT_TASKS,
+    SAMPLE_TASKS,
     FocalItem,
     PoolRules,
     References,
@@ -41,49 +43,79 @@ from noveval.corpus import Corpus, load_corpus
 
 log = logging.getLogger("noveval")
 
-METRIC_ORDER = ("Yin", "RND", "SemNovel", "FastTextLOF")
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
 
 
-@dataclass
+MAX_FULLTEXT = 20
+"""At most this many focal papers per task are drawn from the papers with a full text (Ax5/6)."""
+FULLTEXT_SHARE = 0.2
+"""... and at most ``ceil(FULLTEXT_SHARE * n_focal)`` of them (see ``select_focals``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class AxiomsConfig:
-    """Everything that determines a run's results (stored in ``config.json``)."""
+    """Everything that determines a run's results (stored in ``config.json``).
+
+    Derived from :class:`~noveval.benchmarks.axioms.options.AxiomsOptions` in one place,
+    :func:`noveval.benchmarks.axioms.contract.build_config` (the defaults are the options');
+    the field names are the ``config.json`` keys of every run so far (existing run folders
+    resume).
+
+    Attributes:
+        corpus: Corpus file.
+        fulltext: Full-text file with reference lists (None: Ax5/6 never apply).
+        tasks: The tasks, in run order.
+        n_focal: Focal papers per task (``options.focal``).
+        seed: Focal sampling, paraphrase requests, fastText, first t-SNE seed.
+        min_base: Least base-pool size of a focal paper.
+        max_fulltext: At most this many focal papers from the full-text papers.
+        fulltext_share: ... and at most ``ceil(fulltext_share * n_focal)``.
+        rules: Pool rules (Ax5-8 applicability, slice sizes).
+        metrics: Metric names, canonical.
+        embedder: Embedding model spec.
+        paraphrase_model: Chat model of the Ax2 paraphrases (None: Ax2 skipped).
+        ax2_limit: Paraphrase only the first N focal papers per task.
+        semnovel_mode: ``exact`` or ``approx`` (``options.semnovel``).
+        fasttext_mode: ``exact`` or ``approx`` (``options.fasttext``).
+        n_jobs: Processes for t-SNE / fastText fits (``options.jobs``).
+        rnd_p: RND neighbours P (Wang et al. 2025: 100).
+        rnd_q: RND density neighbours Q (Wang et al. 2025: 50).
+        ft_bucket: fastText hashing buckets.
+        fasttext_variant: ``reference`` (Jeon et al.'s code) or ``normalized`` (noveval <= issue 14).
+        semnovel_metric: t-SNE input metric of SemNovel: ``cosine`` or ``euclidean``.
+        semnovel_seeds: SemNovel is scored with t-SNE seeds ``seed, seed + 1, ...`` (this
+            many); pass rates are mean ± SD over them, and ``scores``/``checks`` of
+            ``per_item.jsonl`` hold the first (``options.seeds``).
+        ax3_position: Where Ax3 fragments go in the neighbour's abstract: ``append``
+            (§5.2) or ``prepend`` (embedders with a short context cut appended text).
+    """
 
     corpus: str
-    fulltext: str | None = None
-    tasks: list[TaskSpec] = field(default_factory=lambda: list(DEFAULT_TASKS))
-    n_focal: int = 100
-    seed: int = 0
-    min_base: int = 100
-    max_fulltext: int = 20
-    fulltext_share: float = 0.2
-    """At most ``ceil(fulltext_share * n_focal)`` (and ``max_fulltext``) focal papers are drawn
-    from the papers with a full text (Ax5/6), the rest uniformly (see ``select_focals``)."""
-    rules: PoolRules = field(default_factory=PoolRules)
-    metrics: list[str] = field(default_factory=lambda: list(METRIC_ORDER))
-    embedder: str = "local"
-    paraphrase_model: str | None = "local"
-    ax2_limit: int | None = None
-    semnovel_mode: str = "exact"
-    fasttext_mode: str = "exact"
-    n_jobs: int = 2
-    rnd_p: int = 100
-    """RND neighbours P (Wang et al. 2025: 100)."""
-    rnd_q: int = 50
-    """RND density neighbours Q (Wang et al. 2025: 50)."""
-    ft_bucket: int = 2_000_000
-    fasttext_variant: str = "reference"
-    """FastTextLOF variant: ``reference`` (Jeon et al.'s code) or ``normalized`` (noveval <= issue 14)."""
-    semnovel_metric: str = "cosine"
-    """t-SNE input metric of SemNovel: ``cosine`` (reference SemNovel code) or ``euclidean``."""
-    semnovel_seeds: int = 3
-    """SemNovel is scored with t-SNE seeds ``seed, seed + 1, ...`` (this many); pass rates are
-    reported as mean ± SD over them, and ``scores``/``checks`` of ``per_item.jsonl`` hold the first."""
-    ax3_position: str = "append"
-    """Where Ax3 fragments go in the neighbour's abstract: ``append`` (§5.2) or ``prepend``
-    (for embedders with a short context, e.g. MiniLM's 256 tokens, which cut appended text)."""
+    fulltext: str | None
+    tasks: list[TaskSpec]
+    n_focal: int
+    seed: int
+    min_base: int
+    max_fulltext: int = MAX_FULLTEXT
+    fulltext_share: float = FULLTEXT_SHARE
+    rules: PoolRules
+    metrics: list[str]
+    embedder: str
+    paraphrase_model: str | None
+    ax2_limit: int | None
+    semnovel_mode: str
+    fasttext_mode: str
+    n_jobs: int
+    rnd_p: int
+    rnd_q: int
+    ft_bucket: int
+    fasttext_variant: str
+    semnovel_metric: str
+    semnovel_seeds: int
+    ax3_position: str
 
     def to_json(self) -> dict:
+        """The ``config`` of ``config.json``."""
         d = asdict(self)
         d["tasks"] = [asdict(t) for t in self.tasks]
         return d
@@ -190,8 +222,8 @@ def ax3_unseen(emb: np.ndarray, extra: dict[str, dict[str, int]]) -> dict[str, i
 
 
 def score_task(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem], variants: dict,
-               extra: dict, emb: np.ndarray, *, fit_cache=None, timings: dict | None = None,
-               progress: bool = False) -> dict[str, dict[int, dict]]:
+               extra: dict, emb: np.ndarray, *, fit_cache=None,
+               timings: dict | None = None) -> dict[str, dict[int, dict]]:
     """Scores of every configured metric: metric -> seed -> item id -> variant -> score.
 
     Every metric has one seed (``cfg.seed``) except SemNovel (:func:`metric_seeds`).
@@ -215,12 +247,12 @@ def score_task(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem], va
                 else:
                     res = engine.score_semnovel_exact(
                         m, emb, items, variants, n_jobs=cfg.n_jobs, cache=fit_cache,
-                        progress=f"SemNovel t-SNE fits ({tag})" if progress else None)
+                        progress=f"SemNovel t-SNE fits ({tag})")
             elif name == "FastTextLOF":
                 res = engine.score_fasttext(
                     m, task, items, variants, n_jobs=cfg.n_jobs, approx=cfg.fasttext_mode == "approx",
                     extra_rows=extra, cache=fit_cache,
-                    progress=f"FastTextLOF models ({tag})" if progress else None)
+                    progress=f"FastTextLOF models ({tag})")
             out.setdefault(name, {})[seed] = res
             if timings is not None:
                 timings[name] = timings.get(name, 0.0) + time.perf_counter() - t0
@@ -361,7 +393,7 @@ def format_table(tab: dict, metrics: Sequence[str]) -> str:
     """Markdown rendering of the field and overall rows (Table 2's shape); a metric scored
     with several seeds shows ``mean ± SD`` over its seeds."""
     cols = tab["columns"]
-    lines = ["| Field | Metric | " + " | ".join(cols) + " |", "|" + "---|" * (len(cols) + 2)]
+    lines = ["| Field | Metric | " + " | ".join(cols) + " |", "|" + ("-" * 3 + "|") * (len(cols) + 2)]
     sd = tab.get("sd") or {}
     blocks = [(f, res, (sd.get("by_field") or {}).get(f, {})) for f, res in tab["by_field"].items()]
     blocks.append(("All", tab["overall"], sd.get("overall") or {}))
@@ -393,21 +425,32 @@ def format_table(tab: dict, metrics: Sequence[str]) -> str:
 # ------------------------------------------------------------------ orchestration
 
 
+Paraphraser = Callable[[list[tuple[str, str]]], list[tuple[str, str] | None]]
+"""``[(title, abstract)] -> [(title, abstract) | None]`` (None: no usable paraphrase)."""
+
+
 def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | None = None,
-                  refs: References | None = None, embedder=None, paraphraser=None,
-                  progress: bool = True) -> dict:
-    """Run (or resume) the benchmark into ``out_dir``; returns the ``scores.json`` dict.
+                  refs: References | None = None, embedder: Any = None, paraphraser: Paraphraser | None = None,
+                  overwrite: bool = False) -> dict:
+    """Run (or resume) the benchmark into ``out_dir``; returns the ``scores.json`` dict ({} in a batch's collect pass).
 
     Args:
-        cfg: run configuration.
-        out_dir: run directory (``config.json``, ``per_item.jsonl``, ``scores.json``,
+        cfg: The run's configuration (:func:`~noveval.benchmarks.axioms.contract.build_config`).
+        out_dir: Run directory (``config.json``, ``per_item.jsonl``, ``scores.json``,
             ``heatmap.png``, ``table.md``).
-        corpus, refs: preloaded data (tests, demo); loaded from ``cfg`` otherwise.
-        embedder: object with ``encode(texts, batch_size=..., progress=...)``; default
+        corpus, refs: Preloaded data (tests); loaded from ``cfg`` otherwise.
+        embedder: Object with ``encode(texts, batch_size=..., progress=...)``; default
             ``get_embedder(cfg.embedder)``.
-        paraphraser: callable ``[(title, abstract)] -> [(title, abstract) | None]``; default
-            :func:`paraphrase.paraphrase_many` with ``cfg.paraphrase_model`` (None: Ax2 skipped).
+        paraphraser: Writes the Ax2 paraphrases of ``cfg.paraphrase_model``
+            (:func:`~noveval.benchmarks.axioms.contract.paraphraser_of`); None: Ax2 skipped.
+        overwrite: Discard a run with other settings in ``out_dir``.
+
+    Raises:
+        InputError: a bad corpus or full-text file, or a run with other settings in
+            ``out_dir`` (nothing is written then).
     """
+    from noveval.models.calls import collecting
+    from noveval.novelty.fitcache import default_fit_cache
     from noveval.progress import track
     from noveval.runs import RunDir
 
@@ -418,67 +461,76 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
         conf["prompts"] = {"paraphrase": prompt_hash()}
     corpus = corpus or load_corpus(cfg.corpus)  # inputs first: a bad file leaves no run folder behind
     refs = refs if refs is not None else (load_references(cfg.fulltext, corpus) if cfg.fulltext else References())
-    rd = RunDir.create(out_dir, {"benchmark": "axioms", "config": conf})  # resumes a run with this config
-    out = rd.path
+    rd = RunDir.create(out_dir, {"benchmark": "axioms", "config": conf}, overwrite=overwrite)  # resumes a run with this config
     if embedder is None:
         from noveval.models.embed import get_embedder
 
         embedder = get_embedder(cfg.embedder)
-    if paraphraser is None and cfg.paraphrase_model:
-        from noveval.benchmarks.axioms.paraphrase import paraphrase_many
-
-        def paraphraser(papers):
-            return paraphrase_many(papers, model=cfg.paraphrase_model, seed=cfg.seed,
-                                   progress="paraphrase" if progress else None)
-
     done = rd.done("per_item")  # finished focal papers (a torn last line is skipped, as in every run)
-    from noveval.novelty.fitcache import default_fit_cache
-
     fit_cache = default_fit_cache() if {"SemNovel", "FastTextLOF"} & set(cfg.metrics) else None
-    by_name = {t.name: t for t in cfg.tasks}
     timings: dict[str, float] = {}
     stats: dict[str, dict] = {}
-    with track(len(cfg.tasks), "axioms: tasks" if progress else "") as tracker:
+    with track(len(cfg.tasks), "axioms: tasks") as tracker:
         for spec in cfg.tasks:
             t0 = time.perf_counter()
-            distant = by_name.get(spec.distant) or next(t for t in DEFAULT_TASKS if t.name == spec.distant)
-            task = build_task(corpus, spec, distant, refs, seed=cfg.seed)
-            items = select_focals(corpus, task, refs, n=cfg.n_focal, seed=cfg.seed, min_base=cfg.min_base,
-                                  max_fulltext=cfg.max_fulltext, fulltext_share=cfg.fulltext_share)
-            if items and all(it.item_id in done for it in items):
-                tracker.advance()
-                continue
-            para: dict[str, tuple[str, str] | None] = {}
-            if paraphraser is not None:
-                todo = items if cfg.ax2_limit is None else items[: cfg.ax2_limit]
-                res = paraphraser([(task.titles[it.local], task.abstracts[it.local]) for it in todo])
-                para = {it.item_id: r for it, r in zip(todo, res, strict=True)}
-            variants, extra = build_variants(task, items, cfg.rules, para, ax3_position=cfg.ax3_position)
-            emb = np.asarray(embedder.encode(task.texts, batch_size=64,
-                                             progress=f"embed {spec.name}" if progress else None))
-            t_prep = time.perf_counter() - t0
-            scores = score_task(cfg, task, items, variants, extra, emb, fit_cache=fit_cache,
-                                timings=timings, progress=progress)
-            for row in item_rows(task, items, scores):
-                if row["id"] not in done:
-                    rd.append("per_item", row)
-                    done[row["id"]] = row
-            hidden = ax3_unseen(emb, extra)
-            stats[spec.name] = {"items": len(items), "rows": len(task.texts), "prep_s": round(t_prep, 2),
-                                "ax3_unseen": hidden,
-                                "paraphrases": {"asked": len(para), "usable": sum(v is not None for v in para.values())}}
-            if hidden["edits"] and hidden["unseen"] / hidden["edits"] > 0.2:
-                log.warning(
-                    "axioms %s: %d of %d Ax3 edits leave the neighbour's embedding unchanged (text past "
-                    "the embedder's input limit); --ax3-position prepend makes them visible",
-                    spec.name, hidden["unseen"], hidden["edits"])
-            log.info("axioms %s: %d focal papers, %d texts, prep %.1fs, cumulative metric time %s",
-                     spec.name, len(items), len(task.texts), t_prep, timings)
+            task, items = _task(cfg, spec, corpus, refs)
+            if not (items and all(it.item_id in done for it in items)):
+                para = _paraphrases(cfg, task, items, paraphraser)
+                if not collecting():  # a batch's collect pass only gathers the paraphrase requests
+                    rows, stats[spec.name] = _score(cfg, task, items, para, embedder, fit_cache, timings, t0)
+                    for row in rows:
+                        if row["id"] not in done:
+                            rd.append("per_item", row)
+                            done[row["id"]] = row
             tracker.advance()
+    if collecting():
+        return {}
     order = [it for spec in cfg.tasks for it in done.values() if it["task"] == spec.name]
     rd.write("per_item", order)
-    return write_results(out, order, cfg.metrics, model=cfg.paraphrase_model, embedder=cfg.embedder,
+    return write_results(rd.path, order, cfg.metrics, model=cfg.paraphrase_model, embedder=cfg.embedder,
                          timings={k: round(v, 2) for k, v in timings.items()}, task_stats=stats)
+
+
+def _task(cfg: AxiomsConfig, spec: TaskSpec, corpus: Corpus, refs: References) -> tuple[TaskData, list[FocalItem]]:
+    """A task's row space and focal papers (its distant field from the run's tasks, else the known task sets)."""
+    distant = next(t for t in (*cfg.tasks, *DEFAULT_TASKS, *SAMPLE_TASKS) if t.name == spec.distant)
+    task = build_task(corpus, spec, distant, refs, seed=cfg.seed)
+    items = select_focals(corpus, task, refs, n=cfg.n_focal, seed=cfg.seed, min_base=cfg.min_base,
+                          max_fulltext=cfg.max_fulltext, fulltext_share=cfg.fulltext_share)
+    return task, items
+
+
+def _paraphrases(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem],
+                 paraphraser: Paraphraser | None) -> dict[str, tuple[str, str] | None]:
+    """The Ax2 paraphrases of the first ``cfg.ax2_limit`` focal papers (None: not usable)."""
+    if paraphraser is None:
+        return {}
+    todo = items if cfg.ax2_limit is None else items[: cfg.ax2_limit]
+    res = paraphraser([(task.titles[it.local], task.abstracts[it.local]) for it in todo])
+    return {it.item_id: r for it, r in zip(todo, res, strict=True)}
+
+
+def _score(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem], para: dict[str, tuple[str, str] | None],
+           embedder: Any, fit_cache: Any, timings: dict[str, float], t0: float) -> tuple[list[dict], dict]:
+    """One task's ``per_item`` rows and statistics: variants, embeddings, every metric, the checks.
+
+    ``t0``: when the task began (``prep_s`` counts from there to the embeddings).
+    """
+    name = task.spec.name
+    variants, extra = build_variants(task, items, cfg.rules, para, ax3_position=cfg.ax3_position)
+    emb = np.asarray(embedder.encode(task.texts, batch_size=64, progress=f"embed {name}"))
+    t_prep = time.perf_counter() - t0
+    scores = score_task(cfg, task, items, variants, extra, emb, fit_cache=fit_cache, timings=timings)
+    hidden = ax3_unseen(emb, extra)
+    stats = {"items": len(items), "rows": len(task.texts), "prep_s": round(t_prep, 2), "ax3_unseen": hidden,
+             "paraphrases": {"asked": len(para), "usable": sum(v is not None for v in para.values())}}
+    if hidden["edits"] and hidden["unseen"] / hidden["edits"] > 0.2:
+        log.warning("axioms %s: %d of %d Ax3 edits leave the neighbour's embedding unchanged (text past the "
+                    "embedder's input limit); prepending the fragments (ax3_position prepend) makes them visible",
+                    name, hidden["unseen"], hidden["edits"])
+    log.info("axioms %s: %d focal papers, %d texts, prep %.1fs, cumulative metric time %s",
+             name, len(items), len(task.texts), t_prep, timings)
+    return item_rows(task, items, scores), stats
 
 
 def write_results(out: Path, rows: Sequence[dict], metrics: Sequence[str], *, model: str | None,
@@ -493,17 +545,14 @@ def write_results(out: Path, rows: Sequence[dict], metrics: Sequence[str], *, mo
     Returns:
         The ``scores.json`` dict.
     """
+    from noveval.benchmarks.axioms import BENCHMARK
     from noveval.benchmarks.axioms.plots import heatmap
     from noveval.io import write_json, write_text
 
     tab = table(rows, metrics)
-    scores_json = {
-        "benchmark": "axioms", "model": model, "embedder": embedder,
-        "primary_metric": "overall Avg pass rate", "greater_is_better": True,
-        "metrics": {m: {"mean": tab["overall"][m]["Avg"], "n": len(rows)} for m in metrics},
-        "extra": {"table": tab, "timings_s": timings, "task_stats": task_stats},
-        **(outcome or {}),
-    }
+    scores_json = BENCHMARK.make_scores(
+        model, {m: {"mean": tab["overall"][m]["Avg"], "n": len(rows)} for m in metrics},
+        extra={"table": tab, "timings_s": timings, "task_stats": task_stats}, embedder=embedder, **(outcome or {}))
     write_json(Path(out) / "scores.json", scores_json)
     write_text(Path(out) / "table.md", format_table(tab, metrics) + "\n")
     heatmap(tab, metrics, Path(out) / "heatmap.png")

@@ -79,3 +79,18 @@ REPLACES_SAVED = ("heatmap",)
 
 tables = axioms_tables
 figures = axioms_figures
+
+
+def summary_lines(scores: dict) -> list[str]:
+    """The terminal summary's metric lines: Table 2 (field and overall rows) and the metric timings."""
+    from noveval.benchmarks.axioms.run import format_table
+
+    extra = scores.get("extra") or {}
+    tab = extra.get("table")
+    if not isinstance(tab, dict) or "overall" not in tab:
+        return ["  no pass-rate table (no focal paper finished)"]
+    metrics = scores.get("metrics") or {}
+    lines = format_table(tab, list(metrics or tab["overall"])).splitlines()
+    n = max((m.get("n") or 0 for m in metrics.values() if isinstance(m, dict)), default=0)
+    return [*lines, f"{n} focal papers; a metric's value is its All row's Avg pass rate (%, higher is better)",
+            f"timings (s): {extra.get('timings_s') or {}}"]

@@ -1,0 +1,93 @@
+"""The axiomatic benchmark's options: the fields of ``noveval run axioms`` and of ``noveval.run("axioms", options=...)``.
+
+Pure: pydantic only (the engine's modules load numpy and the metrics).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import field_validator
+
+from noveval.options import DataDirOption, EmbedderOption, RunOptions, option
+
+__all__ = ["METRIC_ORDER", "AxiomsOptions"]
+
+METRIC_ORDER = ("Yin", "RND", "SemNovel", "FastTextLOF")
+"""The four novelty metrics, in Table 2's order."""
+
+
+class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption):
+    """Options of an axioms run (Liu & Zhai 2026, §5-6.1): which corpus, tasks, metrics and settings.
+
+    The repeatable flags ``--metric`` and ``--task`` fill the list fields ``metrics`` and
+    ``tasks``; every other field is its flag with underscores.
+
+    Attributes:
+        metrics: Metric names (Yin, RND, SemNovel, FastTextLOF; any case; None: all four).
+        corpus: Corpus JSONL(.gz) (None: ``<data_dir>/corpus/papers.jsonl.gz``).
+        fulltext: Full texts with reference lists for Ax5/6 (None:
+            ``<data_dir>/fulltext/neurips-2025-fulltext.jsonl.gz``; one that does not exist
+            leaves Ax5/6 not applicable).
+        tasks: Restrict to these task names (None: every task of the task set).
+        sample: The shipped synthetic sample corpus, its full texts, its two tasks and
+            scaled-down pool rules (``corpus``, ``fulltext`` and ``data_dir`` are ignored).
+        focal: Focal papers per task (paper: 100; the sample has 6 per task at most).
+        ax2_limit: Paraphrase only the first N focal papers per task (None: all).
+        semnovel: ``exact`` (refit t-SNE per pool variant) or ``approx``.
+        fasttext: ``exact`` (retrain per pool content) or ``approx``.
+        ax3_position: ``append`` (§5.2) or ``prepend`` the Ax3 fragments.
+        jobs: Processes for t-SNE / fastText fits (>= 1).
+        seeds: SemNovel t-SNE seeds ``seed, seed + 1, ...`` (>= 1).
+        semnovel_metric: t-SNE input metric, ``cosine`` (reference code) or ``euclidean``.
+        fasttext_variant: ``reference`` (Jeon et al.'s code) or ``normalized``.
+        rnd_p, rnd_q: RND's P and Q (None: 100 and 50; 20 and 5 on the sample).
+        ax56_rule: ``ours`` (>= 5 references found in the pool) or ``paper`` (any found).
+        limit: Run only the first N tasks (after ``tasks``).
+        seed: Focal sampling, the Ax2 paraphrase requests, fastText, and the first t-SNE seed.
+    """
+
+    metrics: list[str] | None = option(
+        None, "--metric", help="Metric (repeatable): Yin, RND, SemNovel, FastTextLOF. Default: all four.")
+    corpus: Path | None = option(None, help="Corpus JSONL(.gz) (default: <data-dir>/corpus/papers.jsonl.gz).")
+    fulltext: Path | None = option(
+        None, help="Full texts with reference lists (default: <data-dir>/fulltext/neurips-2025-fulltext.jsonl.gz).")
+    tasks: list[str] | None = option(None, "--task", help="Restrict to these default task names (repeatable).")
+    sample: bool = option(False, help="Use the shipped synthetic sample corpus and its tasks.")
+    focal: int = option(100, ge=1, help="Focal papers per task (paper: 100).")
+    ax2_limit: int | None = option(None, ge=1, help="Paraphrase only the first N focal papers per task.")
+    semnovel: Literal["exact", "approx"] = option(
+        "exact", help="exact (refit t-SNE per variant) or approx (openTSNE transform into per-pool maps).")
+    fasttext: Literal["exact", "approx"] = option(
+        "exact", help="exact (retrain per pool content) or approx (reuse base-pool models).")
+    ax3_position: Literal["append", "prepend"] = option(
+        "append", help="append (paper) or prepend Ax3 fragments to the neighbour abstract (short-context embedders "
+                       "truncate appended text).")
+    jobs: int = option(2, ge=1, help="Processes for t-SNE / fastText.")
+    seeds: int = option(3, ge=1, help="SemNovel t-SNE seeds (seed, seed+1, ...); pass rates are reported as "
+                                      "mean ± SD over them.")
+    semnovel_metric: Literal["cosine", "euclidean"] = option(
+        "cosine", help="t-SNE input metric: cosine (reference SemNovel code) or euclidean.")
+    fasttext_variant: Literal["reference", "normalized"] = option(
+        "reference", help="reference (Jeon et al.'s code) or normalized (noveval before issue 14).")
+    rnd_p: int | None = option(None, ge=1, help="RND neighbours P (Wang et al. 2025: 100; --sample: 20).")
+    rnd_q: int | None = option(None, ge=1, help="RND density neighbours Q (Wang et al. 2025: 50; --sample: 5).")
+    ax56_rule: Literal["ours", "paper"] = option(
+        "ours", help="Ax5/6 applicability: ours (>= 20 references, >= 5 of them in the pool) or paper "
+                     "(>= 20 references, any found).")
+    limit: int | None = option(None, "--limit", "-n", ge=1, help="Run only the first N tasks (after --task).")
+
+    @field_validator("metrics")
+    @classmethod
+    def _canonical_metrics(cls, names: list[str] | None) -> list[str] | None:
+        """Metric names spelled as in :data:`METRIC_ORDER` (matched case-insensitively)."""
+        from noveval.errors import InputError
+        from noveval.io import canonical_names
+
+        if names is None:
+            return None
+        try:
+            return canonical_names(names, METRIC_ORDER, option="metrics")
+        except InputError as e:
+            raise ValueError(e.message) from None
