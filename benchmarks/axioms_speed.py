@@ -29,11 +29,11 @@ from noveval.benchmarks.axioms.pools import (
     DEFAULT_TASKS,
     PoolRules,
     build_task,
-    load_corpus,
     load_references,
     select_focals,
 )
 from noveval.benchmarks.axioms.run import build_variants
+from noveval.corpus import load_corpus
 from noveval.novelty import RND, FastTextLOF, SemNovel, Yin
 
 

@@ -71,11 +71,10 @@ def test_registry_entry_is_whole(name: str) -> None:
     about = b.about
     assert about.task and about.needs and about.data, "every system has its prose for `noveval benchmarks`"
     assert callable(b.run_fn()) and callable(b.score_fn())
-    if not b.legacy:
-        assert issubclass(b.options, RunOptions), "the options class extends the shared run options"
-        assert callable(pkg.run) and callable(pkg.score), "every system package exports run and score"
-        if b.data_option is not None:
-            assert b.data_option in b.options.model_fields
+    assert issubclass(b.options, RunOptions), "the options class extends the shared run options"
+    assert callable(pkg.run) and callable(pkg.score), "every system package exports run and score"
+    if b.data_option is not None:
+        assert b.data_option in b.options.model_fields
     for ref in (b.demo, b.score_command, b.commands):
         if ref is not None:
             assert resolve(ref) is not None
@@ -89,7 +88,7 @@ GENERIC_RUN_PARAMS = {"out", "model", "json_out"}
 """Parameters of every generated ``run <name>`` that are not run options (where to write, which model, how to print)."""
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if not BENCHMARKS[n].legacy])
+@pytest.mark.parametrize("name", NAMES)
 def test_cli_run_options_are_the_options_fields(name: str) -> None:
     """`noveval run <name>` has exactly the options model's fields, with their flags; the Python API accepts each."""
     import typer
@@ -137,7 +136,6 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
 
     data: Path | None = None
     options: dict[str, Any] = {"limit": 2, "max_tokens": 128}
-    score_kw: dict[str, Any] = {}
     if name == "focus":  # one paper, one human review, short reviews; no BERTScore
         options = {"limit": 1, "max_reviews": 1, "max_tokens": 128, "text_metrics": False, "plot": False}
     if name == "claimcheck":  # weakness labeling of two sample items (short replies); no BERTScore
@@ -149,7 +147,7 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
         options = {"corpus": corpus, "metric": ["Yin", "RND"], "pool_size": 20, "judge_limit": 3, "max_tokens": 160,
                    "resamples": 200, "min_group": 4, "top_k": 3}
     if name == "axioms":  # the shipped sample corpus: Yin and RND (seconds), one Ax2 paraphrase per task
-        options = {"sample": True, "metrics": ["Yin", "RND"], "focal": 3, "ax2_limit": 1}
+        options = {"sample": True, "metric": ["Yin", "RND"], "focal": 3, "ax2_limit": 1}
     if name == "chat":  # chat ships no sample: two prompts, one with its reference
         data = tmp_path / "prompts.jsonl"
         data.write_text(json.dumps({"id": "a", "prompt": "Say yes.", "reference": "yes"}) + "\n"
@@ -166,7 +164,7 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
     assert ledger.totals()["requests"] <= failed_first, (
         f"a re-run may only redo the {failed_first} failed calls of the first run")
     with ledger_scope() as ledger:
-        scores = noveval.score(folder, **score_kw)
+        scores = noveval.score(folder)
     assert ledger.totals()["requests"] == 0, "scoring saved outputs makes no model call"
     written = noveval.read_scores(folder)
     assert scores.primary_metric == written.primary_metric

@@ -57,17 +57,10 @@ def run(benchmark: str, model: str | ChatClientProtocol = "local", out: str | os
     from noveval.benchmarks import get
     from noveval.benchmarks._runner import run_benchmark
 
-    bench = get(benchmark)
-    if bench.legacy:  # transitional: a system whose options are not on the declaration yet
-        import importlib
-
-        contract = importlib.import_module(f"{bench.package}.contract")
-        path = Path(contract.run(model, out, data=data, options=options))
-        return Run(path, bench.name, complete=True, folders=(path,))
-    return run_benchmark(bench, model, out, data=data, options=options)
+    return run_benchmark(get(benchmark), model, out, data=data, options=options)
 
 
-def score(run: str | os.PathLike[str], *, options: Any = None, **legacy: Any) -> Scores:
+def score(run: str | os.PathLike[str], *, options: Any = None) -> Scores:
     """Score a run folder from its saved outputs alone (the system is read from its ``config.json``).
 
     Args:
@@ -94,12 +87,4 @@ def score(run: str | os.PathLike[str], *, options: Any = None, **legacy: Any) ->
     name = cfg.get("benchmark") if isinstance(cfg, dict) else None
     if not isinstance(name, str):
         raise InputError(cfg_path, None, "benchmark", "the run does not say which benchmark made it")
-    bench = get(name)
-    if bench.legacy:  # transitional
-        import importlib
-
-        contract = importlib.import_module(f"{bench.package}.contract")
-        return read_scores(contract.score(Path(run), **(options or {}), **legacy))
-    if legacy:
-        raise InputError(None, None, f"options.{next(iter(legacy))}", "give scoring options as options={...}")
-    return read_scores(score_benchmark(bench, Path(run), options))
+    return read_scores(score_benchmark(get(name), Path(run), options))

@@ -89,7 +89,7 @@ def test_run_axioms_and_axioms_run_and_the_python_api_make_one_config(tmp_path):
         assert r.exit_code == 0, r.output
         assert "| All | Yin |" in r.output  # the summary shows Table 2
     py = noveval.run("axioms", "none", tmp_path / "py",
-                     options={"sample": True, "focal": 2, "metrics": ["yin"], "limit": 1, "rnd_p": 7}).path
+                     options={"sample": True, "focal": 2, "metric": ["yin"], "limit": 1, "rnd_p": 7}).path
     confs = [json.loads((d / "config.json").read_text())["config"] for d in (tmp_path / "0", tmp_path / "1", py)]
     assert confs[0] == confs[1] == confs[2]
     # -n 1: only the sample's first task; --metric is case-insensitive; --rnd-p reaches the config

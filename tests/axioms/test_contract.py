@@ -27,10 +27,10 @@ def test_bad_option_names_the_field(tmp_path: Path) -> None:
     with pytest.raises(InputError) as e:  # the fields are the flags (--focal); the old Python name is gone
         noveval.run("axioms", "none", tmp_path / "r", options={"n_focal": 3, "sample": True})
     assert "options.n_focal" in str(e.value)
-    with pytest.raises(InputError, match=r"options\.metrics: .*unknown metric 'Yinn'"):
-        noveval.run("axioms", "none", tmp_path / "r", options={"metrics": ["Yinn"], "sample": True})
-    with pytest.raises(InputError, match=r"options\.tasks: unknown task\(s\): nope"):
-        noveval.run("axioms", "none", tmp_path / "r", options={"tasks": ["nope"], "sample": True})
+    with pytest.raises(InputError, match=r"options\.metric: .*unknown metric 'Yinn'"):
+        noveval.run("axioms", "none", tmp_path / "r", options={"metric": ["Yinn"], "sample": True})
+    with pytest.raises(InputError, match=r"options\.task: unknown task\(s\): nope"):
+        noveval.run("axioms", "none", tmp_path / "r", options={"task": ["nope"], "sample": True})
     with pytest.raises(InputError, match=r"options\.corpus: corpus not found"):
         noveval.run("axioms", "none", tmp_path / "r", options={"data_dir": tmp_path / "no-data"})
     assert not (tmp_path / "r").exists()
@@ -40,7 +40,7 @@ def test_sample_config_is_the_scaled_down_one() -> None:
     from noveval.benchmarks.axioms.pools import SAMPLE_TASKS, sample_paths
 
     c, f = sample_paths()
-    cfg = contract.build_config(AxiomsOptions(metrics=["yin", "FASTTEXTLOF"], sample=True), paraphrase_model=None)
+    cfg = contract.build_config(AxiomsOptions(metric=["yin", "FASTTEXTLOF"], sample=True), paraphrase_model=None)
     assert cfg.metrics == ["Yin", "FastTextLOF"]  # case-insensitive, canonical names
     assert [t.name for t in cfg.tasks] == [t.name for t in SAMPLE_TASKS]
     assert (cfg.min_base, cfg.rnd_p, cfg.rnd_q, cfg.rules.slice_size) == (20, 20, 5, 20)
@@ -49,7 +49,7 @@ def test_sample_config_is_the_scaled_down_one() -> None:
 
 
 def test_score_rebuilds_the_run_scores_from_rows_and_skips_a_torn_line(tmp_path: Path) -> None:
-    out = noveval.run("axioms", "none", tmp_path / "r", options={"metrics": ["Yin", "RND"], "focal": 4, "sample": True}).path
+    out = noveval.run("axioms", "none", tmp_path / "r", options={"metric": ["Yin", "RND"], "focal": 4, "sample": True}).path
     written = json.loads((out / "scores.json").read_text())
     (out / "scores.json").unlink()
     rescored = contract.score(out)

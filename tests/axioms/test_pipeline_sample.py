@@ -12,7 +12,7 @@ from noveval.benchmarks.axioms.run import run_benchmark
 
 def _cfg(**kw):
     """The sample's config (pools of 20-40 papers, RND P=20/Q=5) for two of its tasks, 6 focal papers each."""
-    base = dict(sample=True, tasks=["graph learning", "motion planning"], focal=6, jobs=1)
+    base = dict(sample=True, task=["graph learning", "motion planning"], focal=6, jobs=1)
     base.update(kw)
     return build_config(AxiomsOptions(**base), paraphrase_model=None)
 
@@ -47,7 +47,7 @@ def test_exact_semnovel_fits_are_shared_across_run_dirs(tmp_path, monkeypatch, s
 
     monkeypatch.setenv("NOVEVAL_CACHE_DIR", str(tmp_path / "cache"))
     corpus, refs = sample
-    cfg = _cfg(metrics=["SemNovel"], focal=2, tasks=["graph learning"], seeds=2)
+    cfg = _cfg(metric=["SemNovel"], focal=2, task=["graph learning"], seeds=2)
     a = run_benchmark(cfg, tmp_path / "a", corpus=corpus, refs=refs, embedder=embedder,
                       paraphraser=paraphraser)
     fits = FitCache(tmp_path / "cache" / "novelty_fits.sqlite")
@@ -85,7 +85,7 @@ def test_resume_after_a_kill_keeps_every_finished_row_and_recomputes_only_the_re
                                                                                    paraphraser):
     """Axioms resumes through RunDir: a torn last line is skipped, the rows after it are kept."""
     corpus, refs = sample
-    cfg = _cfg(semnovel="approx", fasttext="approx", metrics=["Yin", "RND"])
+    cfg = _cfg(semnovel="approx", fasttext="approx", metric=["Yin", "RND"])
     full = run_benchmark(cfg, tmp_path / "full", corpus=corpus, refs=refs, embedder=embedder,
                          paraphraser=paraphraser)
     f = tmp_path / "full" / "per_item.jsonl"

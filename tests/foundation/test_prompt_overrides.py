@@ -81,10 +81,10 @@ def _claimcheck() -> list[dict[str, str]]:
 
 
 def _claimcheck_hash() -> str:
-    from noveval.benchmarks.claimcheck._common import TaskOptions
     from noveval.benchmarks.claimcheck.generate import _config
+    from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
 
-    return _config("wi", "m", None, TaskOptions(), {}, (0,))["prompts"]["wi"]
+    return _config("wi", "m", None, ClaimcheckOptions(task="wi"), {}, (0,))["prompts"]["wi"]
 
 
 def _axioms() -> list[dict[str, str]]:

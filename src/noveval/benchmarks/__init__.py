@@ -18,9 +18,9 @@ import importlib
 import logging
 from collections.abc import Iterator, Mapping
 
-from noveval.benchmarks._benchmark import About, Answer, Benchmark, resolve
+from noveval.benchmarks._benchmark import About, Answer, Benchmark, declare, lazy_exports, resolve
 
-__all__ = ["BENCHMARKS", "About", "Answer", "Benchmark", "get", "resolve"]
+__all__ = ["BENCHMARKS", "About", "Answer", "Benchmark", "declare", "get", "lazy_exports", "resolve"]
 
 log = logging.getLogger("noveval")
 
@@ -49,7 +49,7 @@ class _Registry(Mapping[str, Benchmark]):
                 if not isinstance(decl, Benchmark) or decl.name != name:
                     log.warning("benchmark %r: %s has no BENCHMARK declaration named %r; ignored", name, package, name)
                     continue
-                entries[name] = replace(decl, package=package)
+                entries[name] = decl if decl.package else replace(decl, package=package)
             self._entries = entries
         return self._entries
 

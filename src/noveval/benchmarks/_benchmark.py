@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from noveval.options import RunOptions
 
-__all__ = ["About", "Answer", "Benchmark", "resolve"]
+__all__ = ["About", "Answer", "Benchmark", "declare", "lazy_exports", "resolve"]
 
 
 @dataclass(frozen=True)
@@ -60,15 +60,64 @@ class Answer:
     prediction: str | None = None
 
 
-def resolve(ref: str | Callable[..., Any] | Any) -> Any:
-    """``"module:attr"`` imported (anything else returned as it is)."""
+def resolve(ref: str | Callable[..., Any] | Any, package: str = "") -> Any:
+    """``"module:attr"`` imported (``".module:attr"``: relative to ``package``); anything else as it is."""
     if not isinstance(ref, str):
         return ref
     module, _, attr = ref.partition(":")
+    if module.startswith(".") and package:
+        module = package + module
     obj: Any = importlib.import_module(module)
     for part in attr.split(".") if attr else ():
         obj = getattr(obj, part)
     return obj
+
+
+def lazy_exports(package: str, names: dict[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` that imports ``name`` from ``<package>.<names[name]>`` on first use.
+
+    A system package keeps its ``__init__`` light (the declaration only) and still offers
+    its helpers by their old names: ``__getattr__ = lazy_exports(__name__, {"load_items": "data"})``.
+    """
+
+    def __getattr__(name: str) -> Any:
+        if name in names:
+            return getattr(importlib.import_module(f"{package}.{names[name]}"), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
+def _prose(package: str) -> dict[str, Any]:
+    """``<package>/about.toml``: ``title``, ``summary`` and the ``[about]`` table (:class:`About`)."""
+    import tomllib
+    from importlib import resources
+
+    with resources.files(package).joinpath("about.toml").open("rb") as f:
+        return tomllib.load(f)
+
+
+def declare(package: str, name: str, options: type[RunOptions], **fields: Any) -> Benchmark:
+    """The declaration of the system in ``package`` (call it from the package's ``__init__``).
+
+    Its prose (title, summary, :class:`About`) is read from ``<package>/about.toml``; its
+    ``run`` and ``score`` are ``<package>.contract``'s unless given. References may be
+    relative to the package (``".cli:demo"``).
+
+    Args:
+        package: The package's ``__name__``.
+        name: The name users type.
+        options: Its options class.
+        **fields: Any other :class:`Benchmark` field.
+    """
+    prose = _prose(package)
+    a = prose["about"]
+    about = About(paper=str(a["paper"]), task=str(a["task"]), needs=tuple(a["needs"]), data=tuple(a["data"]),
+                  demo=tuple(a.get("demo", ())), examples=tuple(a.get("examples", ())))
+    return Benchmark(
+        name=name, title=prose["title"], summary=prose["summary"], options=options, about=about,
+        run=fields.pop("run", ".contract:run"), score=fields.pop("score", ".contract:score"),
+        package=package, **fields)
 
 
 @dataclass(frozen=True)
@@ -102,9 +151,7 @@ class Benchmark:
         commands: A ``typer.Typer`` mounted at ``noveval <name> ...`` (None: none).
         model_help: Help of ``-m/--model`` when the model plays a particular role (e.g. judge).
         model_default: Default of ``-m/--model``.
-        legacy: Transitional: the system's hand-written CLI module (its ``run``/``score``
-            commands and ``contract`` module are used instead of the generated ones).
-        package: The package that declares it (filled by the registry).
+        package: The package that declares it (relative references resolve against it).
     """
 
     name: str
@@ -126,18 +173,22 @@ class Benchmark:
     commands: str | None = None
     model_help: str | None = None
     model_default: str = "local"
-    legacy: str | None = None
     package: str = field(default="", compare=False)
 
     def run_fn(self) -> Callable[..., Any]:
         """The system's ``run`` (imported)."""
-        fn: Callable[..., Any] = resolve(self.run)
+        fn: Callable[..., Any] = resolve(self.run, self.package)
         return fn
 
     def score_fn(self) -> Callable[..., Any]:
         """The system's ``score`` (imported)."""
-        fn: Callable[..., Any] = resolve(self.score)
+        fn: Callable[..., Any] = resolve(self.score, self.package)
         return fn
+
+    def hook(self, which: str) -> Any | None:
+        """A declared hook (``demo``, ``commands``, ``score_command``) imported, or None when not declared."""
+        ref = getattr(self, which)
+        return None if ref is None else resolve(ref, self.package)
 
     def views_module(self) -> Any | None:
         """The presentation module (None when the system has none)."""

@@ -78,7 +78,7 @@ class CheckOptions:
 
         if not 0.0 <= self.temperature <= 2.0:
             raise InputError(None, None, "--temperature", f"must be in [0, 2], got {self.temperature}")
-        check_samples(self.samples, self.temperature)
+        check_samples(self.samples, self.temperature, hint="give --temperature above 0", field="--samples")
 
     def recorded(self) -> dict[str, Any]:
         """The settings as recorded in ``check.json``: ``temperature`` and ``samples`` only

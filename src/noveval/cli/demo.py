@@ -111,7 +111,7 @@ def run_demo(
     allow_failures: bool = False,
 ) -> None:
     """Run the demos and write the report (see module docstring). Exits via ``typer.Exit``."""
-    from noveval.benchmarks import BENCHMARKS, resolve
+    from noveval.benchmarks import BENCHMARKS
     from noveval.cli.common import fail
     from noveval.errors import InputError
     from noveval.io import make_dir
@@ -128,7 +128,7 @@ def run_demo(
     if unknown:
         raise InputError(None, None, "--only", f"unknown benchmark(s): {', '.join(unknown)}; registered: {', '.join(BENCHMARKS)}")
     make_dir(out, "--out")
-    todo = [(n, resolve(b.demo)) for n, b in BENCHMARKS.items() if (not only or n in only) and b.demo is not None]
+    todo = [(n, hook) for n, b in BENCHMARKS.items() if (not only or n in only) and (hook := b.hook("demo")) is not None]
     runs: list[Path] = []
     failures: list[tuple[str, str]] = []
     lines: list[str] = []

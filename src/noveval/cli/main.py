@@ -177,22 +177,16 @@ def _first_line(fn: object) -> str | None:
 
 def _mount_benchmarks() -> None:
     """``run <name>``, ``score <name>`` and ``<name> ...`` of every registered system, from its declaration."""
-    import importlib
-
-    from noveval.benchmarks import BENCHMARKS, resolve
+    from noveval.benchmarks import BENCHMARKS
     from noveval.cli.generate import make_run_command, make_score_command
 
     for name, b in BENCHMARKS.items():
-        legacy = importlib.import_module(b.legacy) if b.legacy else None
-        run_cmd = legacy.run if legacy is not None else make_run_command(b)
-        if legacy is not None:
-            score_cmd = legacy.score
-        else:
-            score_cmd = resolve(b.score_command) if b.score_command else make_score_command(b)
+        run_cmd = make_run_command(b)
+        score_cmd = b.hook("score_command") or make_score_command(b)
         run_app.command(name, help=_first_line(run_cmd))(run_cmd)
         score_app.command(name, help=_first_line(score_cmd))(score_cmd)
-        if b.commands is not None:
-            app.add_typer(resolve(b.commands), name=name)
+        if (commands := b.hook("commands")) is not None:
+            app.add_typer(commands, name=name)
 
 
 def _mount_extras() -> None:

@@ -113,13 +113,15 @@ def sample_seeds(seed: int, samples: int) -> list[int]:
     return [seed + k for k in range(samples)]
 
 
-def check_samples(samples: int, temperature: float, *, hint: str = "give --temperature above 0") -> None:
+def check_samples(samples: int, temperature: float, *, hint: str = "set a temperature above 0",
+                  field: str = "options.samples") -> None:
     """Refuse a sample count that cannot measure anything.
 
     Args:
-        samples: Samples per item (``--samples``).
+        samples: Samples per item.
         temperature: The step's sampling temperature.
         hint: What the user can do instead (end of the message).
+        field: The option the error names (the CLI shows it as its flag).
 
     Raises:
         InputError: ``samples < 1``, or ``samples > 1`` at temperature 0 (greedy decoding
@@ -128,6 +130,6 @@ def check_samples(samples: int, temperature: float, *, hint: str = "give --tempe
     from noveval.errors import InputError
 
     if samples < 1:
-        raise InputError(None, None, "--samples", f"must be at least 1, got {samples}")
+        raise InputError(None, None, field, f"must be at least 1, got {samples}")
     if samples > 1 and temperature == 0.0:
-        raise InputError(None, None, "--samples", f"{samples} samples at temperature 0 are one answer repeated: {hint}")
+        raise InputError(None, None, field, f"{samples} samples at temperature 0 are one answer repeated: {hint}")

@@ -3,7 +3,7 @@
 Pure functions (numbers and strings in, numbers out) implementing Section 3.2 of
 Wu et al., *NovBench: Evaluating Large Language Models on Academic Paper Novelty
 Assessment* (Eqs. 1-7). Embeddings, perplexities and model calls are computed
-elsewhere (``noveval.benchmarks.novbench.score``) and passed in.
+elsewhere (``noveval.benchmarks.novbench.scoring``) and passed in.
 
 Two Clarity variants exist (DESIGN.md §1, "faithful first"):
 

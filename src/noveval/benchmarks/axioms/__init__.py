@@ -10,39 +10,17 @@ importing this package is cheap (the modules load numpy and the metrics on use).
 
 from __future__ import annotations
 
-from noveval.benchmarks._benchmark import About, Benchmark
+from noveval.benchmarks._benchmark import declare
 from noveval.benchmarks._runner import entry_points
 from noveval.benchmarks.axioms.options import METRIC_ORDER, AxiomsOptions
 
-BENCHMARK = Benchmark(
-    name="axioms",
-    title="Novelty-metric axioms",
-    summary="How often unsupervised novelty metrics pass each axiomatic check.",
-    about=About(
-        paper="Liu & Zhai, An Axiomatic Benchmark for Evaluation of Scientific Novelty Metrics (arXiv 2604.15145)",
-        task="How often the novelty metrics RND, SemNovel, Yin and FastTextLOF pass nine axiomatic checks over "
-             "manipulated reference pools; metric combination.",
-        needs=("corpus: JSONL(.gz) with id, title, abstract, year, field, keywords/tags",
-               "full texts with reference lists for the citation axioms (Ax5/Ax6)",
-               "an embedder (--embedder); a chat model for the Ax2 paraphrases (--model, 'none' skips Ax2)"),
-        data=("the paper's pools are not released; the shared corpus ($D/corpus/papers.jsonl.gz) and full texts "
-              "($D/fulltext/) stand in, with topic-phrase tasks (docs/axioms.md)",),
-        demo=("a shipped synthetic corpus (invented titles and abstracts), 6 focal papers per task",
-              "approximate SemNovel (openTSNE transform into per-pool maps instead of a t-SNE refit per variant) "
-              "and approximate FastTextLOF (base-pool models reused)",
-              "Ax2 paraphrases by the bundled SmolLM2-135M for 2 focal papers per task"),
-        examples=("noveval axioms run -o runs/axioms-sample --sample", "noveval axioms combine runs/axioms-sample"),
-    ),
-    options=AxiomsOptions,
-    run="noveval.benchmarks.axioms.contract:run",
-    score="noveval.benchmarks.axioms.contract:score",
-    data_option="corpus",
-    primary_metric="overall Avg pass rate",
-    greater_is_better=True,
-    demo="noveval.benchmarks.axioms.cli:demo",
-    commands="noveval.benchmarks.axioms.cli:app",
-    model_help="Chat model for the Ax2 paraphrases ('none' skips Ax2).",
-)
+BENCHMARK = declare(__name__, "axioms", AxiomsOptions,
+                    data_option="corpus",
+                    primary_metric="overall Avg pass rate",
+                    greater_is_better=True,
+                    demo=".cli:demo",
+                    commands=".cli:app",
+                    model_help="Chat model for the Ax2 paraphrases ('none' skips Ax2).")
 """The axiomatic benchmark's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)

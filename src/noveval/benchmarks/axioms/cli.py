@@ -22,7 +22,7 @@ app = typer.Typer(help="Axiomatic benchmark of novelty metrics (Liu & Zhai 2026)
 
 MetricsOpt = Annotated[list[str] | None, typer.Option(
     "--metric", help="Metric (repeatable): Yin, RND, SemNovel, FastTextLOF. Default: all four.")]
-_FLAGS = {"metrics": "--metric"}
+_FLAGS = {"metric": "--metric"}
 """Library fields these commands fill from flags of other names (errors name the flag)."""
 
 app.command("run")(make_run_command(BENCHMARK))
@@ -131,8 +131,8 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
     out = Path(out_dir) / "axioms"
     tiny: dict = {"embedder": embedder, "semnovel": "approx", "fasttext": "approx"}
     if real:
-        tiny |= {"data_dir": data_dir, "tasks": [DEFAULT_TASKS[3].name], "focal": 10, "ax2_limit": 3,
-                 "metrics": ["Yin", "RND"]}
+        tiny |= {"data_dir": data_dir, "task": [DEFAULT_TASKS[3].name], "focal": 10, "ax2_limit": 3,
+                 "metric": ["Yin", "RND"]}
     else:
         tiny |= {"sample": True, "focal": 6, "ax2_limit": 2}
     run(model, out, AxiomsOptions(**tiny))

@@ -25,7 +25,7 @@ from noveval.benchmarks.axioms.options import AxiomsOptions
 __all__ = ["AxiomsOptions", "build_config", "combined_table", "input_paths", "metric_names", "run", "score"]
 
 
-def metric_names(names: Sequence[str] | None, *, field: str = "metrics") -> list[str]:
+def metric_names(names: Sequence[str] | None, *, field: str = "metric") -> list[str]:
     """Canonical metric names (case-insensitive match; None: all four, in table order).
 
     Raises:
@@ -74,7 +74,7 @@ def build_config(o: AxiomsOptions, *, paraphrase_model: str | None) -> Any:
     rules. A full-text file that does not exist is left out (Ax5/6 then never apply).
 
     Raises:
-        InputError: the corpus is missing (``options.corpus``) or a task is unknown (``options.tasks``).
+        InputError: the corpus is missing (``options.corpus``) or a task is unknown (``options.task``).
     """
     from noveval.benchmarks.axioms.pools import AX56_RULES, DEFAULT_TASKS, SAMPLE_TASKS, PoolRules
     from noveval.benchmarks.axioms.run import AxiomsConfig
@@ -87,16 +87,16 @@ def build_config(o: AxiomsOptions, *, paraphrase_model: str | None) -> Any:
         min_base, p, q, bucket = 20, 20, 5, 20_000
     else:
         specs, rules, min_base, p, q, bucket = list(DEFAULT_TASKS), PoolRules(), 100, 100, 50, 2_000_000
-    if o.tasks:
-        unknown = set(o.tasks) - {t.name for t in specs}
+    if o.task:
+        unknown = set(o.task) - {t.name for t in specs}
         if unknown:
-            raise InputError(None, None, "options.tasks", f"unknown task(s): {', '.join(sorted(unknown))}; "
+            raise InputError(None, None, "options.task", f"unknown task(s): {', '.join(sorted(unknown))}; "
                              f"choose from {', '.join(t.name for t in specs)}")
-        specs = [t for t in specs if t.name in o.tasks]
+        specs = [t for t in specs if t.name in o.task]
     return AxiomsConfig(
         corpus=str(corpus), fulltext=str(fulltext) if fulltext.exists() else None,
         tasks=specs[: o.limit] if o.limit else specs, n_focal=o.focal, seed=o.seed, min_base=min_base,
-        rules=replace(rules, min_cited=AX56_RULES[o.ax56_rule]), metrics=metric_names(o.metrics),
+        rules=replace(rules, min_cited=AX56_RULES[o.ax56_rule]), metrics=metric_names(o.metric),
         embedder=o.embedder, paraphrase_model=paraphrase_model, ax2_limit=o.ax2_limit,
         semnovel_mode=o.semnovel, fasttext_mode=o.fasttext, n_jobs=o.jobs,
         rnd_p=o.rnd_p or p, rnd_q=o.rnd_q or q, ft_bucket=bucket, ax3_position=o.ax3_position,
@@ -205,7 +205,7 @@ def _axioms_config(folder: Path) -> dict[str, Any]:
 def combined_table(runs: Sequence[str | Path], *, metrics: Sequence[str] | None = None) -> dict[str, Any]:
     """Table 2 over the focal papers of several axioms runs of one benchmark.
 
-    The default benchmark can be split over run folders (``options.tasks`` per folder, run side
+    The default benchmark can be split over run folders (``options.task`` per folder, run side
     by side); this puts them back together: the pass rates of
     :func:`~noveval.benchmarks.axioms.run.table` over the union of their ``per_item.jsonl``
     rows (a torn last line is skipped), so a metric scored with several seeds gets

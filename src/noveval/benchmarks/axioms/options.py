@@ -21,16 +21,16 @@ METRIC_ORDER = ("Yin", "RND", "SemNovel", "FastTextLOF")
 class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption):
     """Options of an axioms run (Liu & Zhai 2026, §5-6.1): which corpus, tasks, metrics and settings.
 
-    The repeatable flags ``--metric`` and ``--task`` fill the list fields ``metrics`` and
-    ``tasks``; every other field is its flag with underscores.
+    Every field is its flag with underscores (the repeatable ``--metric`` and ``--task`` fill
+    the lists ``metric`` and ``task``, as in every system).
 
     Attributes:
-        metrics: Metric names (Yin, RND, SemNovel, FastTextLOF; any case; None: all four).
+        metric: Metric names (Yin, RND, SemNovel, FastTextLOF; any case; None: all four).
         corpus: Corpus JSONL(.gz) (None: ``<data_dir>/corpus/papers.jsonl.gz``).
         fulltext: Full texts with reference lists for Ax5/6 (None:
             ``<data_dir>/fulltext/neurips-2025-fulltext.jsonl.gz``; one that does not exist
             leaves Ax5/6 not applicable).
-        tasks: Restrict to these task names (None: every task of the task set).
+        task: Restrict to these task names (None: every task of the task set).
         sample: The shipped synthetic sample corpus, its full texts, its two tasks and
             scaled-down pool rules (``corpus``, ``fulltext`` and ``data_dir`` are ignored).
         focal: Focal papers per task (paper: 100; the sample has 6 per task at most).
@@ -44,16 +44,16 @@ class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption):
         fasttext_variant: ``reference`` (Jeon et al.'s code) or ``normalized``.
         rnd_p, rnd_q: RND's P and Q (None: 100 and 50; 20 and 5 on the sample).
         ax56_rule: ``ours`` (>= 5 references found in the pool) or ``paper`` (any found).
-        limit: Run only the first N tasks (after ``tasks``).
+        limit: Run only the first N tasks (after ``task``).
         seed: Focal sampling, the Ax2 paraphrase requests, fastText, and the first t-SNE seed.
     """
 
-    metrics: list[str] | None = option(
+    metric: list[str] | None = option(
         None, "--metric", help="Metric (repeatable): Yin, RND, SemNovel, FastTextLOF. Default: all four.")
     corpus: Path | None = option(None, help="Corpus JSONL(.gz) (default: <data-dir>/corpus/papers.jsonl.gz).")
     fulltext: Path | None = option(
         None, help="Full texts with reference lists (default: <data-dir>/fulltext/neurips-2025-fulltext.jsonl.gz).")
-    tasks: list[str] | None = option(None, "--task", help="Restrict to these default task names (repeatable).")
+    task: list[str] | None = option(None, "--task", help="Restrict to these default task names (repeatable).")
     sample: bool = option(False, help="Use the shipped synthetic sample corpus and its tasks.")
     focal: int = option(100, ge=1, help="Focal papers per task (paper: 100).")
     ax2_limit: int | None = option(None, ge=1, help="Paraphrase only the first N focal papers per task.")
@@ -78,7 +78,7 @@ class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption):
                      "(>= 20 references, any found).")
     limit: int | None = option(None, "--limit", "-n", ge=1, help="Run only the first N tasks (after --task).")
 
-    @field_validator("metrics")
+    @field_validator("metric")
     @classmethod
     def _canonical_metrics(cls, names: list[str] | None) -> list[str] | None:
         """Metric names spelled as in :data:`METRIC_ORDER` (matched case-insensitively)."""
@@ -88,6 +88,6 @@ class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption):
         if names is None:
             return None
         try:
-            return canonical_names(names, METRIC_ORDER, option="metrics")
+            return canonical_names(names, METRIC_ORDER, option="metric")
         except InputError as e:
             raise ValueError(e.message) from None

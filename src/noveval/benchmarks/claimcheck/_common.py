@@ -14,7 +14,6 @@ from noveval.models.chat import ChatClientProtocol
 __all__ = [
     "PROTOCOLS",
     "PAPER_SEEDS",
-    "TaskOptions",
     "failure_of",
     "prompt_messages",
     "prompt_hashes",
@@ -39,11 +38,6 @@ __all__ = [
 
 PAPER_SEEDS: tuple[int, ...] = (0, 42, 2025)
 """Appendix C.1: every experiment is run with these seeds and the results averaged."""
-
-TaskOptions = ClaimcheckOptions
-"""Old name of :class:`~noveval.benchmarks.claimcheck.options.ClaimcheckOptions` (kept for
-``tests/foundation/test_prompt_overrides.py``; new code names ClaimcheckOptions)."""
-
 
 def failure_of(result: Any) -> str | None:
     """How a structured call failed: ``"call"``, ``"unparseable"`` or ``None`` (it worked).

@@ -186,10 +186,7 @@ def check_sampling(options: ClaimcheckOptions) -> None:
     if o.samples > 1 and task != "wl":
         raise InputError(None, None, "options.samples", f"self-consistency samples are for the labeling task wl, not "
                          f"{task}: {task} answers with spans, claim sets or free text, which have no plurality vote")
-    try:
-        check_samples(o.samples, o.temp("wle" if o.paper else task), hint="set a temperature above 0")
-    except InputError as e:  # the shared check names the flag; a library caller gave the option
-        raise InputError(None, None, "options.samples", e.message) from e
+    check_samples(o.samples, o.temp("wle" if o.paper else task), hint="set a temperature above 0")
 
 
 def _checked_seeds(options: ClaimcheckOptions, annotations: list[ReviewAnnotation] | None) -> tuple[int, ...]:

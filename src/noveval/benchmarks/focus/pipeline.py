@@ -96,10 +96,7 @@ def checked_protocol(o: FocusOptions) -> tuple[Protocol, str]:
     if proto.name == "paper" and expert != proto.expert:
         raise InputError(None, None, "options.expert", "the paper protocol takes the expert side from the "
                          "meta-review chain (Appendix A.1.1); leave the expert route unset or use the noveval protocol")
-    try:
-        check_samples(o.samples, o.temperature, hint="give the annotator a temperature above 0")
-    except InputError as e:
-        raise InputError(None, None, "options.samples", e.message) from None
+    check_samples(o.samples, o.temperature, hint="give the annotator a temperature above 0")
     return proto, expert
 
 

@@ -18,45 +18,18 @@ the rest of the package loads on first use (attribute access).
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
-from noveval.benchmarks._benchmark import About, Benchmark
+from noveval.benchmarks._benchmark import declare, lazy_exports
 from noveval.benchmarks._runner import entry_points
 from noveval.benchmarks.novbench.options import NovBenchOptions, NovBenchScoreOptions
 
-BENCHMARK = Benchmark(
-    name="novbench",
-    title="NovBench",
-    summary="Generating novelty evaluations of papers: relevance, coverage, clarity and sentiment-distribution "
-            "accuracy against reviewers' novelty comments.",
-    about=About(
-        paper="Wu et al., NovBench: Evaluating Large Language Models on Academic Paper Novelty Assessment",
-        task="Generate structured (positive / neutral / negative) novelty evaluations of papers from their novelty "
-             "descriptions; Relevance, Correctness (DistAcc), Coverage, Clarity against reviewers' novelty "
-             "comments, with a Human row; plus the extraction and structuring stages.",
-        needs=("records: JSON/JSONL with id, title, abstract, paper_novelty, review_novelty, output_format (the "
-               "released coling2020.json / EMNLP layout); RAG needs retrieved_title/retrieved_abstract or --corpus",
-               "a chat model (--model); an embedder (--embedder, default the bundled MiniLM); a causal LM for the "
-               "Fluency Score (--ppl-model, default the bundled SmolLM2)"),
-        data=("released with the paper: github.com/njust-winchy/llm4novelty (coling2020.json, the EMNLP 2023 "
-              "sample, the labelled sentence files); here under $D/novbench/",),
-        demo=("2 of 4 invented records, zero-shot and RAG prompting, 256 answer tokens",
-              "Fluency Score perplexity from the bundled SmolLM2-135M (the paper used distilgpt2)"),
-        examples=("noveval run novbench --data $D/novbench/coling2020.json --prompting zero-shot -o runs/nb-zs",
-                  "noveval score novbench runs/nb-zs --data $D/novbench/coling2020.json"),
-    ),
-    options=NovBenchOptions,
-    run="noveval.benchmarks.novbench.contract:run",
-    score="noveval.benchmarks.novbench.contract:score",
-    score_options=NovBenchScoreOptions,
-    data_option="data",
-    primary_metric="relevance",
-    greater_is_better=True,
-    demo="noveval.benchmarks.novbench.cli:demo",
-    score_command="noveval.benchmarks.novbench.cli:score",
-    commands="noveval.benchmarks.novbench.cli:app",
-)
+BENCHMARK = declare(__name__, "novbench", NovBenchOptions,
+                    score_options=NovBenchScoreOptions,
+                    data_option="data",
+                    primary_metric="relevance",
+                    greater_is_better=True,
+                    demo=".cli:demo",
+                    score_command=".cli:score",
+                    commands=".cli:app")
 """NovBench's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)
@@ -83,7 +56,4 @@ _LAZY = {
 __all__ = ["BENCHMARK", "NovBenchOptions", "NovBenchScoreOptions", "run", "score", *sorted(_LAZY)]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)

@@ -1,7 +1,7 @@
-"""RINoBench's run and score (the functions its declaration names).
+"""RINoBench's judging run and its scores.
 
-``run(model, out, options)`` judges the items' novelty and scores them when they carry
-gold (Section 5), or runs once per prompt variant; ``score(run, options)`` recomputes the
+:func:`judge_run` judges the items' novelty and scores them when they carry gold (Section
+5; :mod:`.system` runs it once, or once per prompt variant); ``score(run, options)`` recomputes the
 scores from the run folder's saved predictions alone. :func:`score_predictions` scores
 predictions made anywhere (the published ``[{reasoning, novelty_score}]`` files) against a
 gold file: ``noveval score rinobench PREDICTIONS --gold test.json``.
@@ -20,7 +20,7 @@ from noveval.hfdata import source_label
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
 
-__all__ = ["SAMPLE", "checked_protocol", "judge_run", "run", "run_config", "score", "score_predictions"]
+__all__ = ["SAMPLE", "checked_protocol", "judge_run", "run_config", "score", "score_predictions"]
 
 SAMPLE = ("rinobench", "test.json")
 """The shipped sample: 4 invented ideas in the published test.json format, with gold."""
@@ -87,24 +87,6 @@ def run_config(o: RINoBenchOptions, sel: Sequence[Any], rub: dict[int, str], cli
         "judge_options": jopts.model_dump() if judge_client else None,
         "f1_labels": o.f1_labels,
     }
-
-
-def run(model: str | ChatClientProtocol, out: Path, options: RINoBenchOptions) -> Any:
-    """Judge ``options.items`` with ``model`` into ``out`` (resumable); with ``prompt_variants``, once per variant.
-
-    Returns:
-        The run folder, or (prompt variants) the group of run folders with their comparison.
-    """
-    if options.prompt_variants is None:
-        return judge_run(model, out, options)
-    from noveval.benchmarks.rinobench.variants import run_prompt_variants
-    from noveval.compare.variants import compare_variants
-    from noveval.models.calls import collecting
-
-    runs = run_prompt_variants(model, out, options)
-    if collecting():  # a batch pass that only collects requests: nothing is compared yet
-        return list(runs.values())
-    return compare_variants(runs, out=out)
 
 
 def judge_run(model: str | ChatClientProtocol, out: Path, o: RINoBenchOptions, *,
