@@ -29,6 +29,9 @@ def test_items_errors_name_line_and_field(tmp_path: Path) -> None:
     p.write_text('[{"research_idea": {"objective": "o", "problem_statement": "p", "solution_approach": "s"}, "novelty_score": 9}]')
     with pytest.raises(InputError, match="novelty_score"):
         load_items(p)
+    p.write_text('[{"research_idea": {"objective": "o", "problem_statement": "p", "solution_approach": "s"}, "novelty_score": "4"}]')
+    with pytest.raises(InputError, match=r"\[0\]\.novelty_score: Input should be a valid integer"):
+        load_items(p)  # a gold score written as a string is a bad input, as in every system
     p.write_text('[{"research_idea": {"objective": "o", "problem_statement": "p", "solution_approach": "s"}}]')
     with pytest.raises(InputError, match="gold score is missing"):
         load_items(p, require_gold=True)
@@ -38,7 +41,7 @@ def test_predictions_published_format_and_unparseable(tmp_path: Path) -> None:
     p = tmp_path / "preds.json"
     p.write_text(json.dumps([
         {"reasoning": "r1", "novelty_score": 4},
-        {"reasoning": "r2", "novelty_score": "3"},
+        {"reasoning": "r2", "novelty_score": 3},
         {"reasoning": "r3", "novelty_score": None},
         {"reasoning": "r4", "novelty_score": 5.0},
     ]))
@@ -53,15 +56,16 @@ def test_predictions_published_format_and_unparseable(tmp_path: Path) -> None:
         load_predictions(p)
 
 
-@pytest.mark.parametrize("bad", [9, 0, -1, 3.5, "three", "", True, [4], {"score": 4}])
+@pytest.mark.parametrize("bad", [9, 0, -1, 3.5, "three", "", "4", True, [4], {"score": 4}])
 def test_a_score_that_cannot_be_right_is_an_input_error_with_its_line(tmp_path: Path, bad: object) -> None:
-    """9, 0, 3.5 or "three" in a user's file is a wrong value (exit 2), not an unparseable answer."""
+    """9, 0, 3.5, "three" or "4" (a string) in a user's file is a wrong value (exit 2), not an unparseable answer."""
     p = tmp_path / "preds.json"
     rows = [{"reasoning": "fine", "novelty_score": 4}, {"reasoning": "bad", "novelty_score": bad}]
     p.write_text(json.dumps(rows, indent=1))  # "[", " {", 2 fields, " },", then record [1] opens on line 6
     with pytest.raises(InputError) as e:
         load_predictions(p)
-    assert str(e.value).startswith(f"{p}:6: [1].novelty_score: {json.dumps(bad)} is not a score")
+    what = "is a string: write the score as a JSON number" if isinstance(bad, str) else "is not a score"
+    assert str(e.value).startswith(f"{p}:6: [1].novelty_score: {json.dumps(bad)} {what}")
     jl = tmp_path / "preds.jsonl"
     jl.write_text("".join(json.dumps(r) + "\n" for r in rows))
     with pytest.raises(InputError, match=r"preds\.jsonl:2: \[1\]\.novelty_score: "):

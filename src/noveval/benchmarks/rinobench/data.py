@@ -66,7 +66,8 @@ class RINoBenchItem(BaseModel):
     source: str | None = Field(default=None, description="Where the idea comes from (OpenReview link).")
     venueid: str | None = Field(default=None, description="OpenReview venue id, e.g. ICLR.cc/2023/Conference.")
     research_idea: Idea = Field(description="Problem statement, objective and solution approach.")
-    novelty_score: int | None = Field(default=None, ge=1, le=5, description="Gold score 1-5 (gold files only).")
+    novelty_score: int | None = Field(default=None, ge=1, le=5, strict=True,
+                                      description="Gold score 1-5 (gold files only): a JSON number, never a string.")
     novelty_reasoning: str | None = Field(default=None, description="Gold justification (gold files only).")
     related_works: list[RelatedWork] = Field(default_factory=list, description="Titles and abstracts of related works.")
 
@@ -169,11 +170,12 @@ def load_predictions(path: str | Path | Sequence[dict[str, Any] | Prediction]) -
     :class:`Prediction`); they are checked by the same rules, and errors name
     ``<in-memory records>`` and the list index.
 
-    ``novelty_score`` must be a score: an integer 1..5 (also written ``4.0``, ``"4"`` or
-    ``"4/5"``), or null for a prediction without one — kept as unparseable, never dropped
-    (our own predictions.jsonl writes null when the model's reply held no score). Any
-    other value (``9``, ``0``, ``3.5``, ``"three"``) cannot be right and is an input error:
-    "unparseable" is the word for model replies, not for the values in a user's file.
+    ``novelty_score`` must be a score: a JSON number 1..5 (``4`` or ``4.0``), or null for a
+    prediction without one — kept as unparseable, never dropped (our own predictions.jsonl
+    writes null when the model's reply held no score). Any other value (``9``, ``0``,
+    ``3.5``, a string such as ``"4"`` or ``"three"``) is an input error: a number in a file
+    is written as a number in every system, and "unparseable" is the word for model
+    replies, not for the values in a user's file.
 
     Raises:
         InputError: ``file:line: [i].field:`` bad JSON, a record that is not an object, a
@@ -200,6 +202,9 @@ def load_predictions(path: str | Path | Sequence[dict[str, Any] | Prediction]) -
             raise InputError(p, line, f"{where}.reasoning", "must be text or null")
         data = dict(row)
         raw = row["novelty_score"]
+        if isinstance(raw, str):
+            raise InputError(p, line, f"{where}.novelty_score", f"{json.dumps(raw, ensure_ascii=False)} is a string: "
+                             "write the score as a JSON number 1-5 (or null for a prediction without a score)")
         score = coerce_score(raw)
         if score is None and raw is not None:
             raise InputError(
