@@ -27,6 +27,7 @@ __all__ = [
     "EmbedderOption",
     "JudgeOption",
     "OptionsT",
+    "PromptVariantsOption",
     "RunOptions",
     "as_options",
     "flags_of",
@@ -144,6 +145,17 @@ class EmbedderOption(BaseModel):
     embedder: str = option("local", "--embedder", "-e", spec="embed",
                            help="Embedding model spec: local (bundled all-MiniLM-L6-v2) | local:/folder | "
                                 "openai-compatible/<model>@<url>.")
+
+
+class PromptVariantsOption(BaseModel):
+    """Mixin for a system with prompts: the same run under reworded prompts (:mod:`noveval.benchmarks._variants`)."""
+
+    prompt_variants: str | None = option(
+        None, "--prompt-variants",
+        help="Run once with the shipped prompts (OUT/shipped) and once per variant folder in DIR "
+             "(DIR/<variant>/<system>/<template>.txt, laid out like `noveval prompts export`; 'bundled': the variants "
+             "this system ships) into OUT/<variant>, then compare them: flip rate, agreement, each metric's spread "
+             "(OUT/variants.json).")
 
 
 class DataDirOption(BaseModel):

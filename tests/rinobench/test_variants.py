@@ -14,7 +14,21 @@ import pytest
 from typer.testing import CliRunner
 
 from fake_openai import FakeOpenAIServer
-from noveval.benchmarks.rinobench.variants import BASELINE, bundled_variants, load_variants
+from noveval.benchmarks import BENCHMARKS
+from noveval.benchmarks._variants import BASELINE, bundled_folder
+from noveval.benchmarks._variants import load_variants as _load_variants
+
+RINO = BENCHMARKS["rinobench"]
+
+
+def bundled_variants() -> Path:
+    folder = bundled_folder(RINO)
+    assert folder is not None
+    return folder
+
+
+def load_variants(variants: str | Path, *, used: list[str]) -> list:
+    return _load_variants(RINO, variants, used=used)
 from noveval.cli.main import app
 from noveval.errors import InputError
 from noveval.prompts import load, using_overrides, variables
@@ -102,6 +116,11 @@ def test_export_variants_copies_them_byte_for_byte(tmp_path: Path) -> None:
         rel = Path(name) / "rinobench" / "judge_novelty.txt"
         assert (tmp_path / "mine" / rel).read_bytes() == (bundled_variants() / rel).read_bytes()
     assert [v.label for v in load_variants(tmp_path / "mine", used=["judge_novelty"])][1:] == ["checklist", "reviewer", "terse"]
+    from noveval.prompts import shipped_names
+
+    for system, names in (("novelty-pairs", ["editor", "terse"]), ("validate", ["skeptic", "terse"])):  # every system's
+        got = _load_variants(BENCHMARKS[system], tmp_path / "mine", used=shipped_names(system))
+        assert [v.label for v in got][1:] == names  # the other systems' variant folders are skipped, not refused
 
 
 # ----------------------------------------------------------------------------- input errors: exit 2, nothing written
@@ -375,7 +394,7 @@ def test_bundled_model_bundled_variants(tmp_path: Path) -> None:
     """The three shipped variants with the bundled SmolLM2 on two sample ideas; then a re-run makes no call."""
     out = tmp_path / "out"
     args = ["run", "rinobench", "-m", "local", "-n", "2", "--max-tokens", "96", "-o", str(out),
-            "--prompt-variants", "bundled", "--allow-failures"]
+            "--prompt-variants", "bundled", "--allow-failures", "--allow-unparseable"]
     res = _cli(tmp_path, *args)
     assert res.exit_code == 0, res.output
     labels = ["shipped", "checklist", "reviewer", "terse"]

@@ -149,6 +149,10 @@ class Benchmark:
         demo: ``demo(out_dir, model, embedder, real, data_dir) -> list[Path]`` for ``noveval demo``.
         score_command: A Typer-annotated ``score`` command (None: generated from ``score_options``).
         commands: A ``typer.Typer`` mounted at ``noveval <name> ...`` (None: none).
+        used_prompts: ``used_prompts(options) -> list[str]``: the templates a run with these
+            options renders (prompt variants that change none are refused; None: all).
+        planned_config: ``planned_config(model, out, options) -> dict``: the ``config.json``
+            a run would write (prompt variants check every sub-run's folder up front).
         model_help: Help of ``-m/--model`` when the model plays a particular role (e.g. judge).
         model_default: Default of ``-m/--model``.
         package: The package that declares it (relative references resolve against it).
@@ -171,6 +175,8 @@ class Benchmark:
     demo: str | None = None
     score_command: str | None = None
     commands: str | None = None
+    used_prompts: str | None = None
+    planned_config: str | None = None
     model_help: str | None = None
     model_default: str = "local"
     package: str = field(default="", compare=False)

@@ -21,9 +21,10 @@ one for its shared budget) the run books into it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -111,7 +112,17 @@ def _is_remote(spec: str) -> bool:
 
 
 def _already_complete(out: Path) -> bool:
-    """True when the folder's last invocation finished with every call answered (a re-run makes no call)."""
+    """True when the folder's last invocation finished with every call answered (a re-run makes no call).
+
+    A folder of sub-runs (prompt variants) is complete when each of its run folders is.
+    """
+    if out.is_dir() and not (out / "config.json").is_file():
+        subs = [d for d in out.iterdir() if (d / "config.json").is_file()]
+        return bool(subs) and all(_folder_complete(d) for d in subs)
+    return _folder_complete(out)
+
+
+def _folder_complete(out: Path) -> bool:
     from noveval.io import read_json
     from noveval.models.calls import CALLS_FILE
 
@@ -138,7 +149,7 @@ def preflight(model: Any, opts: RunOptions, out: Path) -> None:
     from noveval.options import model_specs
 
     ledger = active_ledger()
-    if ledger is None or _already_complete(out):
+    if ledger is None or opts.batch or _already_complete(out):  # a batch run talks to the batch API, not live
         return
     specs = [("model", "chat", model)] if isinstance(model, str) else []
     for _field, kind, spec in [*specs, *model_specs(opts)]:
@@ -157,7 +168,11 @@ def preflight(model: Any, opts: RunOptions, out: Path) -> None:
 
 def _call(bench: Benchmark, model: Any, out: Path, opts: RunOptions) -> Any:
     """The system's run, through the batch driver when ``opts.batch``."""
-    fn = bench.run_fn()
+    fn: Callable[[Any, Path, Any], Any] = bench.run_fn()
+    if getattr(opts, "prompt_variants", None):  # once per prompt variant, then compared
+        from noveval.benchmarks._variants import run_variants
+
+        fn = functools.partial(run_variants, bench)
     if not opts.batch:
         return fn(model, out, opts)
     from noveval.models.batch import run_batched

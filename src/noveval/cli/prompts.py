@@ -57,15 +57,17 @@ def prompts_show(
 @cli_errors
 def prompts_export(
     dest: Annotated[Path, typer.Argument(help="Folder to write <system>/<name>.txt templates into.")],
-    variants: Annotated[bool, typer.Option("--variants", help="Write the RINoBench prompt variants shipped for `run rinobench --prompt-variants bundled` instead (DEST/<variant>/rinobench/judge_novelty.txt), to edit or add to.")] = False,
+    variants: Annotated[bool, typer.Option("--variants", help="Write the prompt variants the systems ship for `run <system> --prompt-variants bundled` instead (DEST/<variant>/<system>/<name>.txt), to edit or add to.")] = False,
 ) -> None:
     """Copy every shipped template into a folder, to edit and use via $NOVEVAL_PROMPTS_DIR."""
     if variants:
-        from noveval.benchmarks.rinobench.variants import export_variants
+        from noveval.benchmarks import BENCHMARKS
+        from noveval.benchmarks._variants import export_bundled
 
-        names = export_variants(dest)
-        typer.echo(f"wrote the prompt variants {', '.join(names)} under {dest}; edit or add variant folders, then: "
-                   f"noveval run rinobench -o OUT --prompt-variants {dest}")
+        got = export_bundled(dest, list(BENCHMARKS.values()))
+        for system, names in got.items():
+            typer.echo(f"{system}: the prompt variants {', '.join(names)} under {dest}; edit or add variant folders, "
+                       f"then: noveval run {system} -o OUT --prompt-variants {dest}")
         return
     from noveval.prompts import export_prompts
 

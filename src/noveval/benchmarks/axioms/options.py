@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import field_validator
 
-from noveval.options import DataDirOption, EmbedderOption, RunOptions, option
+from noveval.options import DataDirOption, EmbedderOption, PromptVariantsOption, RunOptions, option
 
 __all__ = ["METRIC_ORDER", "AxiomsOptions"]
 
@@ -18,7 +18,7 @@ METRIC_ORDER = ("Yin", "RND", "SemNovel", "FastTextLOF")
 """The four novelty metrics, in Table 2's order."""
 
 
-class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption):
+class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsOption):
     """Options of an axioms run (Liu & Zhai 2026, §5-6.1): which corpus, tasks, metrics and settings.
 
     Every field is its flag with underscores (the repeatable ``--metric`` and ``--task`` fill

@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from noveval.options import DataDirOption, JudgeOption, RunOptions, option
+from noveval.options import DataDirOption, JudgeOption, PromptVariantsOption, RunOptions, option
 
 __all__ = ["MAX_RELATED", "PROTOCOLS", "TASKS", "ClaimcheckOptions", "ClaimcheckScoreOptions", "Protocol", "Task"]
 
@@ -38,7 +38,7 @@ _PAPERS_HELP = ("Papers file (id, title, abstract, fulltext, reviews) instead of
                 "sample, unless --data-dir is given).")
 
 
-class ClaimcheckOptions(RunOptions, JudgeOption, DataDirOption):
+class ClaimcheckOptions(RunOptions, JudgeOption, DataDirOption, PromptVariantsOption):
     """Options of a CLAIMCHECK run: one task (Appendix C.1 for the generation settings).
 
     Attributes:

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from noveval.options import RunOptions, option
+from noveval.options import PromptVariantsOption, RunOptions, option
 
 __all__ = ["FocusOptions", "FocusScoreOptions"]
 
@@ -21,7 +21,7 @@ _TEXT_METRICS_HELP = "Compute ROUGE-L/BLEU-4/BERTScore (--no-text-metrics: skip 
 _PLOT_HELP = "Save focus.png, the Figure-4 focus distributions (--no-plot: do not)."
 
 
-class FocusOptions(RunOptions):
+class FocusOptions(RunOptions, PromptVariantsOption):
     """Options of a focus run ("Mind the Blind Spots", Fig. 2: expert points, model reviews, annotation, scores).
 
     Attributes:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, field_validator
 
-from noveval.options import HF_SOURCE_HELP, EmbedderOption, RunOptions, option
+from noveval.options import HF_SOURCE_HELP, EmbedderOption, PromptVariantsOption, RunOptions, option
 
 __all__ = ["NovBenchOptions", "NovBenchScoreOptions", "parse_years"]
 
@@ -38,7 +38,7 @@ def parse_years(value: Any) -> str | None:
         raise ValueError("expected YEAR or FROM-TO, e.g. 2019-2022") from None
 
 
-class NovBenchOptions(RunOptions, EmbedderOption):
+class NovBenchOptions(RunOptions, EmbedderOption, PromptVariantsOption):
     """Options of a NovBench run (Section 3.2: generate a structured novelty evaluation per paper, then score).
 
     Attributes:

@@ -37,10 +37,12 @@ def run(model: str | ChatClientProtocol, out: Path, options: PairsOptions) -> Pa
     from noveval.benchmarks.pairs.data import build_pairs
     from noveval.benchmarks.pairs.prompts import prompt_hashes
     from noveval.benchmarks.pairs.task import agenerate
+    from noveval.metrics.consistency import check_samples
     from noveval.models.client import run_async
     from noveval.runs import RunDir, text_sha
 
     opts = options
+    check_samples(opts.samples, opts.temperature)
     path = opts.data if opts.data is not None else sample_file(*SAMPLE)
     pairs = build_pairs(opts.source, path, limit=opts.limit, seed=opts.seed, min_diff=opts.min_diff,
                         min_reviews=opts.min_reviews)
@@ -55,12 +57,12 @@ def run(model: str | ChatClientProtocol, out: Path, options: PairsOptions) -> Pa
         "prompts": prompt_hashes(),
         "params": {"seed": opts.seed, "min_diff": opts.min_diff, "min_reviews": opts.min_reviews,
                    "allow_tie": opts.allow_tie, "structured": opts.structured, "max_tokens": opts.max_tokens,
-                   "temperature": opts.temperature},
+                   "temperature": opts.temperature, **({"samples": opts.samples} if opts.samples > 1 else {})},
     }
     rd = RunDir.create(out, config, overwrite=opts.overwrite)
     rd.write("pairs", [p.model_dump(mode="json") for p in pairs])
     run_async(agenerate(pairs, client, rd, allow_tie=opts.allow_tie, structured=opts.structured,
-                        max_tokens=opts.max_tokens, temperature=opts.temperature, seed=opts.seed,
+                        max_tokens=opts.max_tokens, temperature=opts.temperature, seed=opts.seed, samples=opts.samples,
                         progress="novelty-pairs: asking"), client)
     score(rd.path)
     return rd.path

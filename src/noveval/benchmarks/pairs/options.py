@@ -7,12 +7,12 @@ from typing import Literal
 
 from pydantic import model_validator
 
-from noveval.options import RunOptions, option
+from noveval.options import PromptVariantsOption, RunOptions, option
 
 __all__ = ["PairsOptions"]
 
 
-class PairsOptions(RunOptions):
+class PairsOptions(RunOptions, PromptVariantsOption):
     """Options of a ``novelty-pairs`` run.
 
     Attributes:
@@ -25,6 +25,7 @@ class PairsOptions(RunOptions):
         structured: Schema-constrained JSON answers.
         max_tokens: Answer token budget.
         temperature: Sampling temperature.
+        samples: Samples per pair and order (self-consistency; needs temperature > 0).
     """
 
     data: str | Path | None = option(
@@ -41,6 +42,8 @@ class PairsOptions(RunOptions):
                               help="Ask for schema-constrained JSON (--free-text: parse free text).")
     max_tokens: int = option(32, ge=1, help="Answer token budget.")
     temperature: float = option(0.0, ge=0.0, help="Sampling temperature.")
+    samples: int = option(1, ge=1, help="Ask each pair in each order N times (seeds seed..seed+N-1, temperature > 0) "
+                                        "and take the plurality answer; records self-consistency.")
 
     @model_validator(mode="after")
     def _neurips_needs_data(self) -> PairsOptions:

@@ -104,30 +104,45 @@ def parse_choice(text: str | None, *, allow_tie: bool = True) -> str | None:
 
 
 async def agenerate(pairs: Sequence[Pair], client: ChatClientProtocol, run: Any, *, allow_tie: bool = True, structured: bool = True,
-                    max_tokens: int = 32, temperature: float = 0.0, seed: int = 0,
+                    max_tokens: int = 32, temperature: float = 0.0, seed: int = 0, samples: int = 1,
                     progress: str | None = "novelty-pairs: asking") -> list[dict[str, Any]]:
     """Ask every pair in both orders, resumably, into ``run``'s ``predictions.jsonl``.
 
     Each row: ``id`` (``<pair id>:<order>``), ``pair_id``, ``order``, ``choice`` (A, B,
     tie or None), ``parse_status`` (``ok`` / ``unparseable`` / ``call_failed``), ``raw``,
-    ``error``, ``finish_reason``, ``cached``.
+    ``error``, ``finish_reason``, ``cached``. With ``samples`` N > 1 each order is asked N
+    times (seeds ``seed .. seed + N - 1``); ``choice`` is the plurality answer
+    (:func:`noveval.metrics.consistency.vote_labels`, unparseable samples abstain) and the row
+    adds ``samples`` and ``self_consistency`` (the share of samples giving it).
     """
+    from noveval.metrics.consistency import sample_seeds, vote_labels
     from noveval.runs import run_items
 
     units = [(p, o) for p in pairs for o in ORDERS]
 
-    async def worker(unit: tuple[Pair, str]) -> dict[str, Any]:
-        pair, order = unit
+    async def ask(pair: Pair, order: str, s: int) -> dict[str, Any]:
         req = build_request(pair, order, allow_tie=allow_tie, structured=structured, max_tokens=max_tokens,
-                            temperature=temperature, seed=seed)
+                            temperature=temperature, seed=s)
         resp = await client.acomplete(req)
         choice = parse_choice(resp.text, allow_tie=allow_tie) if resp.ok else None
         status = "call_failed" if not resp.ok else ("ok" if choice is not None else "unparseable")
         if status == "unparseable":
             note_answer(client, usable=False, raw=resp.text)
-        return {"id": f"{pair.id}:{order}", "pair_id": pair.id, "order": order, "choice": choice,
-                "parse_status": status, "raw": resp.text, "error": resp.error if not resp.ok else None,
-                "finish_reason": resp.finish_reason, "cached": resp.cached}
+        return {"choice": choice, "parse_status": status, "raw": resp.text, "error": resp.error if not resp.ok else None,
+                "finish_reason": resp.finish_reason, "cached": resp.cached, "seed": s}
+
+    async def worker(unit: tuple[Pair, str]) -> dict[str, Any]:
+        pair, order = unit
+        got = [await ask(pair, order, s) for s in sample_seeds(seed, samples)]
+        row = {"id": f"{pair.id}:{order}", "pair_id": pair.id, "order": order, **{k: v for k, v in got[0].items() if k != "seed"}}
+        if samples > 1:
+            choice, share = vote_labels([g["choice"] for g in got])
+            failed = any(g["parse_status"] == "call_failed" for g in got)
+            row.update(choice=choice, self_consistency=share,
+                       parse_status="call_failed" if failed else ("ok" if choice is not None else "unparseable"),
+                       error=next((g["error"] for g in got if g["error"]), None),
+                       samples=[{"seed": g["seed"], "choice": g["choice"], "parse_status": g["parse_status"]} for g in got])
+        return row
 
     return await run_items(run, "predictions", units, worker, id_of=lambda u: f"{u[0].id}:{u[1]}", progress=progress)
 
@@ -166,6 +181,9 @@ def pair_row(pair: Pair, answers: dict[str, dict[str, Any] | None]) -> dict[str,
         "first_slot_rate": _mean(slots),
         "tie_rate": _mean([float(s == "tie") for s in parsed.values()]) if ok else None,
         "unparseable_rate": _mean([float(s is None) for s in sides.values()]),
+        **({"self_consistency": _mean([float(r["self_consistency"]) for r in ok.values()
+                                        if r.get("self_consistency") is not None])}
+           if any("self_consistency" in r for r in ok.values()) else {}),
     }
 
 
@@ -183,4 +201,5 @@ def score_pairs(pairs: Sequence[Pair], predictions: dict[str, dict[str, Any]], *
     from noveval.metrics.bootstrap import summarize
 
     rows = [pair_row(p, {o: predictions.get(f"{p.id}:{o}") for o in ORDERS}) for p in pairs]
-    return rows, summarize(rows, list(METRICS), seed=seed)
+    names = [*METRICS, *(["self_consistency"] if any("self_consistency" in r for r in rows) else [])]
+    return rows, summarize(rows, names, seed=seed)

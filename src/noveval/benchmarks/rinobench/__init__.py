@@ -5,7 +5,8 @@ score on the rubric (Table 1) with a justification. Metrics (Section 4.2): per-c
 and macro F1, MAE, and seven LLM-judged justification metrics (Alignment; Recall,
 Additional Ratio and Hallucination Rate for known and novelty aspects, Eqs. 1-3).
 Dataset construction (Section 4.1): :mod:`.construct`. The same run under several
-wordings of the judging prompt: ``options.prompt_variants`` (:mod:`.variants`).
+wordings of the judging prompt: ``options.prompt_variants`` (:mod:`noveval.benchmarks._variants`;
+three rewordings of ``judge_novelty`` ship in ``prompt_variants/``).
 
 ``run`` and ``score`` are :func:`noveval.run` / :func:`noveval.score` for this system;
 the rest of the package loads on first use (attribute access).
@@ -21,7 +22,9 @@ GOLD_URL = "https://github.com/TimSchopf/RINoBench (data/final_benchmark_dataset
 HF_URL = "https://huggingface.co/datasets/TimSchopf/RINoBench"
 
 BENCHMARK = declare(__name__, "rinobench", RINoBenchOptions,
-                    run=".system:run",
+                    run=".contract:judge_run",
+                    used_prompts=".contract:used_prompts",
+                    planned_config=".contract:planned_config",
                     score_options=RINoBenchScoreOptions,
                     data_option="items",
                     primary_metric="f1_macro",
@@ -37,7 +40,6 @@ _LAZY = {
     "load_predictions": "data", "load_rubric": "data",
     "JUSTIFICATION_METRICS": "judge", "JudgeOptions": "judge", "ajudge_item": "judge",
     "ParsedJudgment": "parse", "parse_judgment": "parse",
-    "bundled_variants": "variants", "run_prompt_variants": "variants",
     "score_predictions": "contract",
 }
 

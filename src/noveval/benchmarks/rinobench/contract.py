@@ -20,7 +20,7 @@ from noveval.hfdata import source_label
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
 
-__all__ = ["SAMPLE", "checked_protocol", "judge_run", "run_config", "score", "score_predictions"]
+__all__ = ["SAMPLE", "checked_protocol", "judge_run", "planned_config", "run_config", "score", "score_predictions", "used_prompts"]
 
 SAMPLE = ("rinobench", "test.json")
 """The shipped sample: 4 invented ideas in the published test.json format, with gold."""
@@ -87,6 +87,24 @@ def run_config(o: RINoBenchOptions, sel: Sequence[Any], rub: dict[int, str], cli
         "judge_options": jopts.model_dump() if judge_client else None,
         "f1_labels": o.f1_labels,
     }
+
+
+def used_prompts(o: RINoBenchOptions) -> list[str]:
+    """The templates a run renders: the protocol's judging prompt, and the judge's with a judge."""
+    from noveval.benchmarks.rinobench.generate import protocol_params
+    from noveval.benchmarks.rinobench.judge import JUDGE_PROMPTS
+
+    return [protocol_params(o.protocol)["prompt"], *(JUDGE_PROMPTS if o.judge is not None else ())]
+
+
+def planned_config(model: str | ChatClientProtocol, out: Path, o: RINoBenchOptions) -> dict[str, Any]:
+    """The ``config.json`` :func:`judge_run` would write (prompt variants check every sub-run up front)."""
+    proto = checked_protocol(o)
+    items = load_items(_items_source(o))
+    sel = items[: o.limit] if o.limit else items
+    client = _client(model, o)
+    judge = _client(o.judge, o) if o.judge is not None else None
+    return run_config(o, sel, load_rubric(o.rubric), client, judge, judge_options(o), proto)
 
 
 def judge_run(model: str | ChatClientProtocol, out: Path, o: RINoBenchOptions, *,

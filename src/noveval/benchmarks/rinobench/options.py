@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import ConfigDict
 
-from noveval.options import HF_SOURCE_HELP, JudgeOption, RunOptions, option
+from noveval.options import HF_SOURCE_HELP, JudgeOption, PromptVariantsOption, RunOptions, option
 
 __all__ = ["RINoBenchOptions", "RINoBenchScoreOptions"]
 
@@ -25,7 +25,7 @@ class _JudgeSettings(JudgeOption):
                       "related works for every argument (released fact-check prompt).")
 
 
-class RINoBenchOptions(RunOptions, _JudgeSettings):
+class RINoBenchOptions(RunOptions, _JudgeSettings, PromptVariantsOption):
     """Options of a RINoBench run (Section 5: judge each idea 1-5 with a justification, then score).
 
     Attributes:
@@ -60,12 +60,6 @@ class RINoBenchOptions(RunOptions, _JudgeSettings):
                                        help="Override the protocol's temperature (noveval 0, paper 1).")
     samples: int = option(1, ge=1, help="Ask each idea N times (seeds seed..seed+N-1, temperature > 0) and answer "
                                         "the plurality score; records self-consistency.")
-    prompt_variants: str | None = option(
-        None, "--prompt-variants",
-        help="Run once with the shipped prompts (OUT/shipped) and once per variant folder in DIR "
-             "(DIR/<variant>/rinobench/judge_novelty.txt, laid out like `noveval prompts export`; 'bundled': the "
-             "three variants shipped with noveval) into OUT/<variant>, then compare them: flip rate, agreement, "
-             "each metric's spread (OUT/variants.json).")
 
 
 class RINoBenchScoreOptions(_JudgeSettings):

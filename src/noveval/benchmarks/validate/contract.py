@@ -65,8 +65,10 @@ def _check(o: ValidateOptions) -> list[str]:
     """
     from noveval.benchmarks.validate.judges import JUDGES
     from noveval.benchmarks.validate.pool import POOL_MODES
+    from noveval.metrics.consistency import check_samples
     from noveval.novelty import METRICS
 
+    check_samples(o.samples, o.temperature)
     if o.pool not in POOL_MODES:
         raise InputError(None, None, "options.pool", f"must be one of {', '.join(POOL_MODES)}, got {o.pool!r}")
     names = []
@@ -141,7 +143,8 @@ def _signatures(o: ValidateOptions, metrics: dict[str, Any], embedder_id: str,
     if client is not None:
         for j in o.judge_prompt:
             sigs[f"llm_{j}"] = judge_signature(j, client.model_id, max_tokens=o.max_tokens, seed=o.seed,
-                                               related_works=o.related_works, max_abstract_chars=o.max_abstract_chars)
+                                               related_works=o.related_works, max_abstract_chars=o.max_abstract_chars,
+                                               temperature=o.temperature, samples=o.samples)
     return sigs
 
 

@@ -72,7 +72,7 @@ def _template(name: str) -> Any:
 
 
 def judge_signature(name: str, model_id: str, *, max_tokens: int, seed: int, related_works: int,
-                    max_abstract_chars: int | None) -> str:
+                    max_abstract_chars: int | None, temperature: float = 0.0, samples: int = 1) -> str:
     """What determines judge ``name``'s answers: model, prompt text, answer schema, rubric, the prior
     works shown (how many, how long) and the generation settings."""
     import json
@@ -84,7 +84,8 @@ def judge_signature(name: str, model_id: str, *, max_tokens: int, seed: int, rel
     if name == "rubric":
         content += rubric_text(DEFAULT_RUBRIC)
     return (f"{model_id}|prompt={text_sha(content)}|related_works={related_works}|"
-            f"max_abstract_chars={max_abstract_chars}|max_tokens={max_tokens}|seed={seed}|temperature=0")
+            f"max_abstract_chars={max_abstract_chars}|max_tokens={max_tokens}|seed={seed}|temperature={temperature:g}"
+            + (f"|samples={samples}" if samples > 1 else ""))
 
 
 def format_prior_works(works: Sequence[dict[str, Any]], *, max_abstract_chars: int | None = 800) -> str:
@@ -109,6 +110,7 @@ def build_request(
     max_tokens: int = 384,
     seed: int = 0,
     tag: str | None = None,
+    temperature: float = 0.0,
 ) -> Any:
     """The :class:`~noveval.models.chat.ChatRequest` of judge ``name`` for one paper."""
     from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, rubric_text
@@ -117,7 +119,8 @@ def build_request(
     values = {"title": title.strip(), "abstract": abstract.strip(), "rubric": rubric_text(DEFAULT_RUBRIC),
               "related_works": format_prior_works(prior_works, max_abstract_chars=max_abstract_chars)}
     messages = _template(name).render(**values).messages()
-    params = GenerationParams(temperature=0.0, max_tokens=max_tokens, seed=seed, json_schema=_specs()[name].schema)
+    params = GenerationParams(temperature=temperature, max_tokens=max_tokens, seed=seed,
+                              json_schema=_specs()[name].schema)
     return ChatRequest(messages=messages, params=params, tag=tag)
 
 
@@ -148,9 +151,16 @@ async def judge_papers(
     max_abstract_chars: int | None = 800,
     max_tokens: int = 384,
     seed: int = 0,
+    temperature: float = 0.0,
+    samples: int = 1,
     progress: str = "validate: LLM judges",
 ) -> dict[str, dict[str, int | None]]:
     """Run each judge on each paper, resumably, into ``judgments.jsonl``.
+
+    With ``samples`` N > 1 each judge asks N times (seeds ``seed .. seed + N - 1`` at
+    ``temperature``) and scores the plurality answer
+    (:func:`noveval.metrics.consistency.vote_ordinal`); the row records the samples and
+    ``self_consistency``.
 
     Args:
         run: The run directory.
@@ -167,17 +177,21 @@ async def judge_papers(
 
     tasks = [(j, p) for j in judges for p in papers]
 
-    async def worker(task: tuple[str, dict[str, Any]]) -> dict[str, Any]:
-        j, p = task
+    async def ask(j: str, p: dict[str, Any], s: int) -> dict[str, Any]:
         req = build_request(j, p["title"], p["abstract"], p["prior_works"], max_abstract_chars=max_abstract_chars,
-                            max_tokens=max_tokens, seed=seed, tag=f"validate:{j}:{p['id']}")
+                            max_tokens=max_tokens, seed=s, tag=f"validate:{j}:{p['id']}", temperature=temperature)
         resp = await client.acomplete(req)
-        row: dict[str, Any] = {"judge": j, "paper_id": p["id"], "signature": signatures[j], "raw": resp.text,
-                               "finish_reason": resp.finish_reason, "cached": resp.cached}
+        row: dict[str, Any] = {"raw": resp.text, "finish_reason": resp.finish_reason, "cached": resp.cached, "seed": s}
         if not resp.ok:
             return {**row, "score": None, "parse_status": "call_failed", "error": resp.error}
         score, status = parse_score(j, resp.text)
         return {**row, "score": score, "parse_status": status, "error": None}
+
+    async def worker(task: tuple[str, dict[str, Any]]) -> dict[str, Any]:
+        j, p = task
+        got = [await ask(j, p, s) for s in range(seed, seed + samples)]
+        row = {"judge": j, "paper_id": p["id"], "signature": signatures[j], **{k: v for k, v in got[0].items() if k != "seed"}}
+        return row if samples == 1 else {**row, **_voted(got)}
 
     rows = await run_items(run, "judgments", tasks, worker,
                            id_of=lambda t: f"{t[0]}:{short_sig(signatures[t[0]])}:{t[1]['id']}",
@@ -187,3 +201,15 @@ async def judge_papers(
         if r.get("judge") in out:
             out[r["judge"]][str(r["paper_id"])] = r.get("score")
     return out
+
+
+def _voted(got: list[dict[str, Any]]) -> dict[str, Any]:
+    """The plurality score of a judge's samples, its share, and the samples (a failed sample fails the row)."""
+    from noveval.metrics.consistency import vote_ordinal
+
+    score, share = vote_ordinal([g["score"] for g in got])
+    failed = next((g for g in got if g["parse_status"] == "call_failed"), None)
+    status = "call_failed" if failed else ("ok" if score is not None else got[0]["parse_status"])
+    return {"score": score, "self_consistency": share, "parse_status": status,
+            "error": failed["error"] if failed else None,
+            "samples": [{"seed": g["seed"], "score": g["score"], "parse_status": g["parse_status"]} for g in got]}

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import field_validator
 from pydantic_core import PydanticCustomError
 
-from noveval.options import DataDirOption, EmbedderOption, RunOptions, option
+from noveval.options import DataDirOption, EmbedderOption, PromptVariantsOption, RunOptions, option
 
 __all__ = ["ALL_JUDGES", "ALL_METRICS", "MAX_POOL", "ValidateOptions"]
 
@@ -23,7 +23,7 @@ MAX_POOL = 5000
 """Largest metric pool: the exact metrics fit the whole pool for every paper (a t-SNE map, a fastText model)."""
 
 
-class ValidateOptions(RunOptions, EmbedderOption, DataDirOption):
+class ValidateOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsOption):
     """Options of a validity run (the model, ``-m``, is the LLM judges' model; ``none`` skips them).
 
     Attributes:
@@ -79,6 +79,9 @@ class ValidateOptions(RunOptions, EmbedderOption, DataDirOption):
     max_abstract_chars: int = option(
         800, ge=0, help="Characters of each prior abstract shown to the judges (0: whole).")
     max_tokens: int = option(384, ge=16, help="Judge answer budget.")
+    temperature: float = option(0.0, ge=0.0, le=2.0, help="The LLM judges' sampling temperature.")
+    samples: int = option(1, ge=1, help="Ask each judge N times per paper (seeds seed..seed+N-1, temperature > 0) "
+                                        "and score the plurality answer; records self-consistency.")
     max_corpus: int | None = option(None, ge=2, help="Sample at most N prior corpus papers (quick runs).")
     min_raters: int = option(3, ge=2, help="Ratings a paper needs for the human ceiling.")
     min_group: int = option(80, ge=2, help="Smallest keyword group analysed.")

@@ -98,6 +98,6 @@ def run_judges(rd: Any, prep: Any, client: ChatClientProtocol, signatures: dict[
     values = client.run(judge_papers(
         rd, client, opts.judge_prompt, {j: signatures[f"llm_{j}"] for j in opts.judge_prompt}, items,
         max_abstract_chars=opts.max_abstract_chars, max_tokens=opts.max_tokens, seed=opts.seed,
-        progress="validate: LLM judges",
+        temperature=opts.temperature, samples=opts.samples, progress="validate: LLM judges",
     ))
     return {f"llm_{j}": v for j, v in values.items()}
