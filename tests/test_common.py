@@ -193,3 +193,202 @@ def test_prompt_override_is_read(name: str, tmp_path: Path, monkeypatch: pytest.
     monkeypatch.delenv("NOVEVAL_PROMPTS_DIR")
     assert not load(name, mine[0]).overridden
     assert os.environ.get("NOVEVAL_PROMPTS_DIR") is None
+
+
+# ============================================================================ every cross-cutting flag x every system
+# (issue 27 item 5). Each system runs on its shipped sample against a real OpenAI-compatible server on
+# 127.0.0.1 that answers every structured step with a valid instance of the requested JSON schema
+# (tests/schema_reply.py), so a run of any system takes seconds and the flags' effects can be seen.
+
+SMOKE_ARGS: dict[str, list[str]] = {
+    "novbench": ["-n", "1", "--no-score"],
+    "rinobench": ["-n", "2"],
+    "focus": ["-n", "1", "--max-reviews", "1", "--no-text-metrics", "--no-plot"],
+    "axioms": ["--sample", "--metric", "Yin", "--focal", "2", "--ax2-limit", "1", "-n", "1"],
+    "claimcheck": ["--task", "wl", "--limit-items", "2", "--no-bertscore"],
+    "validate": ["--metric", "Yin", "--pool-size", "20", "--judge-limit", "2", "--resamples", "50", "--min-group", "4",
+                 "--top-k", "3"],
+    "novelty-pairs": ["-n", "1"],
+    "chat": [],
+}
+"""How each system's smoke run is made small (its shipped sample; chat's prompts are written by the test)."""
+
+SAMPLES_FLAG = {"rinobench", "focus", "claimcheck", "validate", "novelty-pairs"}
+"""The systems with a judging step that takes --samples N --temperature T."""
+
+
+def test_every_registered_system_has_smoke_args() -> None:
+    assert set(SMOKE_ARGS) == set(BENCHMARKS)
+
+
+HF_INPUTS: dict[str, list[tuple[str, str]]] = {
+    "novbench": [("--data", "novbench/records.json")],
+    "rinobench": [("--items", "rinobench/test.json")],
+    "focus": [("--papers", "focus/sample_reviews.jsonl")],
+    "claimcheck": [("--papers", "claimcheck/papers.json"), ("--annotations", "claimcheck/annotations.jsonl")],
+    "validate": [("--reviews", "validate/reviews.jsonl"), ("--corpus", "validate/corpus.jsonl")],
+    "novelty-pairs": [("--data", "rinobench/test.json")],
+    "chat": [("--input", "")],
+}
+"""Each system's data inputs and the shipped sample file for each (axioms: its corpus reader is checked apart)."""
+
+
+def _data_args(name: str, tmp_path: Path, *, hf: bool = False) -> list[str]:
+    """The system's data options pointing at its samples (as Hugging Face save_to_disk folders with ``hf``)."""
+    from importlib.resources import files
+
+    if name == "axioms":
+        return []
+    out: list[str] = []
+    for flag, rel in HF_INPUTS[name]:
+        if name == "chat":
+            src = tmp_path / "prompts.jsonl"
+            src.write_text(json.dumps({"id": "a", "prompt": "Say yes.", "reference": "yes"}) + "\n"
+                           + json.dumps({"id": "b", "prompt": "Say no."}) + "\n", encoding="utf-8")
+        else:
+            src = Path(str(files("noveval").joinpath("samples", *rel.split("/"))))
+        if hf or name in ("chat", "validate"):  # chat ships no sample; validate's default is the data folder
+            out += [flag, _hf_copy(src, tmp_path / flag.strip("-")) if hf else str(src)]
+    return out
+
+
+def _hf_copy(src: Path, folder: Path) -> str:
+    """``hf:FOLDER:train``: the records of ``src`` saved as a Hugging Face dataset (save_to_disk)."""
+    import datasets
+
+    from noveval.io import iter_records
+
+    rows = [row for _, row in iter_records(src)]
+    datasets.DatasetDict({"train": datasets.Dataset.from_list(rows)}).save_to_disk(str(folder))
+    return f"hf:{folder}:train"
+
+
+def test_the_axioms_corpus_reads_hf_too(tmp_path: Path) -> None:
+    """axioms' data input is a corpus (its smoke run uses the shipped sample's tasks, so it is checked here)."""
+    from importlib.resources import files
+
+    from noveval.corpus import iter_papers
+
+    src = Path(str(files("noveval").joinpath("samples", "axioms", "corpus.jsonl")))
+    a, b = list(iter_papers(src)), list(iter_papers(_hf_copy(src, tmp_path / "hf")))
+    assert [(p["id"], p["title"], p["year"]) for p in a] == [(p["id"], p["title"], p["year"]) for p in b]
+    assert len(a) > 10
+
+
+def _invoke(name: str, tmp_path: Path, spec: str, *extra: str, out: str = "r", env: dict[str, str] | None = None,
+            data: list[str] | None = None) -> Any:
+    args = ["run", name, "-o", str(tmp_path / out), "-m", spec, *SMOKE_ARGS[name],
+            *(data if data is not None else _data_args(name, tmp_path)), *extra]
+    return CliRunner(env=env).invoke(app, args)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_dead_endpoint_stops_the_run_before_any_work_and_leaves_nothing(name: str, tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    spec = f"openai-compatible/dead@http://127.0.0.1:{port}/v1"
+    r = _invoke(name, tmp_path, spec)
+    assert r.exit_code == 2, r.output
+    err = [line for line in r.stderr.splitlines() if line.startswith("error:")]
+    assert len(err) == 1 and spec in err[0] and "unreachable" in err[0], r.stderr
+    assert "Traceback" not in r.output and not (tmp_path / "r").exists()  # no folder left behind
+    assert "novelty metrics" not in r.stderr  # validate: no metric work before the check
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_endpoint_that_answers_empty_content_is_not_a_result(name: str, tmp_path: Path) -> None:
+    from fake_openai import FakeOpenAIServer
+    from schema_reply import PROBE
+
+    with FakeOpenAIServer(responder=lambda p: "OK" if p == PROBE else "") as server:
+        spec = f"openai-compatible/empty@{server.base_url}"
+        r = _invoke(name, tmp_path, spec)
+    assert r.exit_code == 3, r.output
+    err = [line for line in r.stderr.splitlines() if line.startswith("error:")]
+    assert len(err) == 1 and f"{spec}: " in err[0] and "answers empty or unparseable" in err[0], r.stderr
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_json_concurrency_timeout_budget_and_hf_input(name: str, tmp_path: Path) -> None:
+    """--json, -c, --timeout, --max-cost (a priced model) and the data input as hf:DATASET, all at once."""
+    from fake_openai import FakeOpenAIServer
+    from schema_reply import schema_reply
+
+    prices = tmp_path / "prices.json"
+    prices.write_text(json.dumps({"source": "test", "as_of": "2026-01",
+                                  "models": {"openai-compatible/priced": {"input": 1.0, "output": 10.0}}}))
+    data = _data_args(name, tmp_path, hf=True)
+    with FakeOpenAIServer(responder=schema_reply) as server:
+        spec = f"openai-compatible/priced@{server.base_url}"
+        r = _invoke(name, tmp_path, spec, "--json", "-c", "2", "--timeout", "30", "--max-cost", "1",
+                    env={"NOVEVAL_PRICES": str(prices)}, data=data)
+        assert r.exit_code == 0, r.output
+        assert server.max_in_flight <= 2
+    got = json.loads(r.stdout)
+    assert got["benchmark"] == name and got["complete"] is True
+    assert 0 < got["cost"]["usd"] <= 1 and got["cost"]["max_usd"] == 1.0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_refresh_and_no_cache(name: str, tmp_path: Path) -> None:
+    from fake_openai import FakeOpenAIServer
+    from noveval.models.cache import ResponseCache, default_cache_path
+    from schema_reply import schema_reply
+
+    with FakeOpenAIServer(responder=schema_reply) as server:
+        spec = f"openai-compatible/cached@{server.base_url}"
+        assert _invoke(name, tmp_path, spec).exit_code == 0
+        first = server.total
+        cached = ResponseCache(default_cache_path()).stats()["by_model"].get(spec, 0)
+        assert first > 1 and cached > 0  # the check, then the answers, all cached
+        cached_run = _invoke(name, tmp_path, spec, out="r2")  # a new folder: every answer from the cache
+        assert cached_run.exit_code == 0, cached_run.output
+        assert server.total - first <= 1  # at most the endpoint check
+        before = server.total
+        again = _invoke(name, tmp_path, spec, "--refresh", out="r3")  # the same, ignoring the cache
+        assert again.exit_code == 0, again.output
+        assert server.total - before >= first - 1  # every answer asked again
+        fresh = _invoke(name, tmp_path, spec.replace("cached", "uncached"), "--no-cache", out="u")
+        assert fresh.exit_code == 0, fresh.output
+        assert ResponseCache(default_cache_path()).stats()["by_model"].get(spec.replace("cached", "uncached"), 0) == 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_batch_sends_every_request_through_the_batch_api(name: str, tmp_path: Path) -> None:
+    from fake_batches import FakeBatchServer
+    from schema_reply import schema_reply
+
+    env = {"NOVEVAL_BATCH_POLL_S": "0.02"}
+    with FakeBatchServer(responder=schema_reply) as server:
+        spec = f"openai-compatible/batched@{server.base_url}"
+        r = _invoke(name, tmp_path, spec, "--batch", env=env)
+        assert r.exit_code == 0, r.output
+        assert server.live_chat_calls == 0 and server.batch_creates >= 1
+    assert (tmp_path / "r" / "batches.json").is_file()
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if BENCHMARKS[n].has_prompts])
+def test_prompt_variants_and_samples(name: str, tmp_path: Path) -> None:
+    """--prompt-variants DIR (every template of the system reworded) and, where it judges, --samples 2."""
+    from fake_openai import FakeOpenAIServer
+    from noveval.prompts import export_prompts
+    from schema_reply import schema_reply
+
+    export_prompts(tmp_path / "all")
+    variant = tmp_path / "variants" / "v1" / name
+    variant.mkdir(parents=True)
+    for f in sorted((tmp_path / "all" / name).glob("*.txt")):
+        (variant / f.name).write_text(f.read_text(encoding="utf-8") + "\nThink it through first.\n", encoding="utf-8")
+    extra = ["--samples", "2", "--temperature", "0.7"] if name in SAMPLES_FLAG else []
+    with FakeOpenAIServer(responder=schema_reply) as server:
+        spec = f"openai-compatible/varied@{server.base_url}"
+        r = _invoke(name, tmp_path, spec, "--prompt-variants", str(tmp_path / "variants"), *extra)
+        assert r.exit_code == 0, r.output
+        assert any("Think it through first." in p for _, _, p in server.log)
+    out = tmp_path / "r"
+    assert {p.name for p in out.iterdir() if p.is_dir()} == {"shipped", "v1"} and (out / "variants.json").is_file()
+    configs = [json.loads((out / v / "config.json").read_text()) for v in ("shipped", "v1")]
+    assert configs[0] != configs[1]  # the prompt hashes differ

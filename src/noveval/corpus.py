@@ -59,12 +59,13 @@ def iter_papers(path: str | Path) -> Iterator[dict[str, Any]]:
         InputError: a missing file, a line that is not a JSON object, a missing or empty
             title, a non-string abstract or field, a year that is not a year.
     """
+    from noveval.hfdata import is_hf_source
     from noveval.io import check_title_abstract, iter_jsonl, parse_year
 
     p = Path(path)
-    if not p.is_file():
+    if not is_hf_source(path) and not p.is_file():
         raise InputError(p, None, None, "file not found")
-    for line, row in iter_jsonl(p):
+    for line, row in iter_jsonl(path):
         if not isinstance(row, dict):
             raise InputError(p, line, None, "each corpus line must be a JSON object with title, abstract, year")
         title, abstract = check_title_abstract(p, line, row, what="corpus paper")

@@ -98,9 +98,17 @@ def _validate(path: str | Path, line: int | None, obj: Any, model: type[T], pref
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, parsed_object)`` for each non-blank line of a JSONL file.
 
+    A ``hf:NAME[:SPLIT]`` source (:mod:`noveval.hfdata`) yields its rows, numbered from 1
+    (errors then name the dataset and the row).
+
     Raises:
         InputError: invalid UTF-8 or invalid JSON on a line (with its number).
     """
+    from noveval.hfdata import is_hf_source, load_hf_rows
+
+    if is_hf_source(path):
+        yield from enumerate(load_hf_rows(str(path)), start=1)
+        return
     p = Path(path)
     text = _decode(p, read_bytes(p))
     # Split on "\n" only: str.splitlines() also breaks on U+2028/U+2029 and other
@@ -220,6 +228,10 @@ def iter_records(path: str | Path) -> list[tuple[int, Any]]:
     Raises:
         InputError: missing file, invalid UTF-8 or JSON (with line), an empty file.
     """
+    from noveval.hfdata import is_hf_source
+
+    if is_hf_source(path):
+        return list(iter_jsonl(path))
     p = Path(path)
     name = p.name[:-3] if p.name.endswith(".gz") else p.name
     text = _decode(p, read_bytes(p))

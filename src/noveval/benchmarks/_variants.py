@@ -264,4 +264,19 @@ def run_variants(bench: Benchmark, model: Any, out: Path, options: Any) -> Any:
             mark_complete(p, ledger)
     if collecting():  # a batch pass that only collects requests: nothing is compared yet
         return list(runs.values())
+    if not _comparable(bench, runs):
+        from noveval.io import write_json
+
+        why = (f"{bench.name} declares no per-item answer and the runs were not scored (no per_item.jsonl): "
+               "nothing to compare item by item; score the runs, then compare them (noveval compare)")
+        log.warning("prompt variants: %s", why)
+        write_json(root / "variants.json", {"kind": "prompt_variants", "baseline": BASELINE,
+                                            "runs": {k: str(v) for k, v in runs.items()}, "notes": [why]})
+        return list(runs.values())
     return compare_variants(runs, out=root)
+
+
+def _comparable(bench: Benchmark, runs: dict[str, Path]) -> bool:
+    """The runs can be compared: all scored, or the system declares the answer its predictions hold."""
+    scored = all((p / "per_item.jsonl").is_file() for p in runs.values())
+    return scored or (bench.answer is not None and bench.answer.prediction is not None)

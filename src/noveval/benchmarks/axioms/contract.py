@@ -59,7 +59,9 @@ def input_paths(o: AxiomsOptions) -> tuple[Path, Path]:
     d = _data_dir(o)
     corpus = o.corpus or d / "corpus" / "papers.jsonl.gz"
     fulltext = o.fulltext or d / "fulltext" / "neurips-2025-fulltext.jsonl.gz"
-    if not corpus.exists():
+    from noveval.hfdata import is_hf_source
+
+    if not is_hf_source(corpus) and not corpus.exists():
         raise InputError(str(corpus), None, "options.corpus",
                          "corpus not found (give a corpus file, a data folder holding corpus/papers.jsonl.gz, "
                          "or use the shipped sample)")

@@ -475,8 +475,11 @@ def resolve_annotations(
 
 
 def _read_with_lines(path: Path) -> list[tuple[int | None, object]]:
+    from noveval.hfdata import is_hf_source
     from noveval.io import _decode, _json_array_items, iter_jsonl, read_bytes
 
+    if is_hf_source(path):
+        return list(iter_jsonl(path))
     name = path.name[:-3] if path.name.endswith(".gz") else path.name
     text = _decode(path, read_bytes(path))
     if not text.strip():

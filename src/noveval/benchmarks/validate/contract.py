@@ -51,7 +51,9 @@ def inputs(o: ValidateOptions) -> tuple[Path, Path]:
     d = data_dir(o.data_dir) or Path(o.data_dir or "../shared/data")
     reviews = o.reviews if o.reviews is not None else d / "reviews" / "neurips-2025.jsonl.gz"
     corpus = o.corpus if o.corpus is not None else d / "corpus" / "papers.jsonl.gz"
-    if not Path(corpus).exists():
+    from noveval.hfdata import is_hf_source
+
+    if not is_hf_source(corpus) and not Path(corpus).exists():
         where = "" if o.corpus is not None else f" (the data folder's; data folder {d})"
         raise InputError(corpus, None, "options.corpus", f"corpus file not found{where}")
     return Path(reviews), Path(corpus)

@@ -94,7 +94,9 @@ def prepare(reviews: str | Path, corpus: str | Path, opts: Any, embedder: Any) -
     for p in rated:
         if p.year is None:
             raise InputError(reviews, p.line, "year", "each rated paper needs a year (prior work must be older)")
-    if not Path(corpus).exists():
+    from noveval.hfdata import is_hf_source
+
+    if not is_hf_source(corpus) and not Path(corpus).exists():
         raise InputError(corpus, None, None, "corpus file not found")
     corp = load_corpus(corpus)
     titles = [p.title for p in rated]
