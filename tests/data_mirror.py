@@ -7,7 +7,9 @@ for anything else. Faults, for the resume and checksum tests:
 - ``cut[path] = n``: the next answer for ``path`` sends ``n`` bytes of the body and then closes
   the connection (once per entry: the entry is removed when used);
 - ``ignore_range = True``: answer 200 with the whole file even when a range is asked;
-- ``replace[path] = bytes``: serve these bytes instead of the file (a tampered mirror).
+- ``replace[path] = bytes``: serve these bytes instead of the file (a tampered mirror);
+- ``status[path] = [503, ...]``: answer these statuses first (one per request, with
+  ``Retry-After: 0``), then the file.
 
 Every request is logged as ``(path, range header or None)`` in ``log``.
 """
@@ -28,6 +30,7 @@ class MirrorServer:
         self.root = root
         self.cut: dict[str, int] = {}
         self.replace: dict[str, bytes] = {}
+        self.status: dict[str, list[int]] = {}
         self.ignore_range = False
         self.log: list[tuple[str, str | None]] = []
         self._lock = threading.Lock()
@@ -66,6 +69,13 @@ class MirrorServer:
                     mirror.log.append((path, rng))
                     cut = mirror.cut.pop(path, None)
                     body = mirror.replace.get(path)
+                    status = mirror.status[path].pop(0) if mirror.status.get(path) else None
+                if status is not None:
+                    self.send_response(status)
+                    self.send_header("Retry-After", "0")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 f = mirror.root / path.lstrip("/")
                 if body is None:
                     if ".." in Path(path).parts or not f.is_file():

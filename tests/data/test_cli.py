@@ -137,3 +137,9 @@ def test_a_dataset_already_in_another_data_folder_is_copied(fixture_catalog: dic
 def test_unknown_name_and_missing_from(fixture_catalog: dict, tmp_path: Path) -> None:
     _one_line_exit_2(_cli("data", "get", "nope", "--to", str(tmp_path)), "unknown dataset 'nope'", "mred")
     _one_line_exit_2(_cli("data", "get", "mred", "--from", str(tmp_path / "absent")), "--from: no such file")
+
+
+def test_from_needs_the_required_datasets_first(fixture_catalog: dict, upstream: Upstream, tmp_path: Path) -> None:
+    copy = checkout(upstream, "papercopilot/paperlists", tmp_path)
+    r = _cli("data", "get", "corpus", "--from", str(copy), "--to", str(tmp_path / "d"))
+    _one_line_exit_2(r, "corpus needs neurips-reviews first: noveval data get neurips-reviews")

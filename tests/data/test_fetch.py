@@ -76,6 +76,18 @@ def test_a_wrong_checksum_keeps_nothing(tmp_path: Path, served: MirrorServer) ->
         f.fetch(URL, size=len(BODY))
 
 
+def test_busy_servers_are_retried_then_given_up(tmp_path: Path, served: MirrorServer,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    path = "/files.example.org/release/v1/big.bin"
+    served.status[path] = [503, 429]
+    f = _fetcher(tmp_path, served)
+    assert f.fetch(URL, size=len(BODY)).read_bytes() == BODY and len(served.requests("big.bin")) == 3
+    monkeypatch.setattr(fetch, "RETRIES", 1)
+    served.status[path] = [503, 503, 503]
+    with pytest.raises(NetworkError, match="HTTP 503"):
+        Fetcher(tmp_path / "d3", mirror=served.url).fetch(URL)
+
+
 def test_http_errors_and_unreachable_servers(tmp_path: Path, served: MirrorServer, monkeypatch: pytest.MonkeyPatch) -> None:
     f = _fetcher(tmp_path, served)
     with pytest.raises(InputError, match="HTTP 404"):

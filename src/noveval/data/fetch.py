@@ -44,6 +44,28 @@ class ChecksumError(InputError):
     """A file whose checksum is not the published one (names the file and both sums)."""
 
 
+class _Busy(Exception):
+    """HTTP 429 or 5xx: the server may answer later (retried like a dropped connection)."""
+
+    def __init__(self, status: int, wait: float | None) -> None:
+        super().__init__(f"HTTP {status}")
+        self.wait = wait
+
+
+def _check_status(r: Any, target: str) -> None:
+    if r.status_code == 429 or r.status_code >= 500:
+        after = r.headers.get("retry-after", "")
+        raise _Busy(r.status_code, float(after) if after.replace(".", "", 1).isdigit() else None)
+    if r.status_code >= 400:
+        hint = ("; the GitHub API limits anonymous listings to 60 an hour: set GITHUB_TOKEN, or wait"
+                if r.status_code == 403 and "api.github.com" in target else "")
+        raise InputError(target, None, None, f"HTTP {r.status_code} {r.reason_phrase}".rstrip() + hint)
+
+
+def _pause(attempt: int, wait: float | None = None) -> None:
+    time.sleep(min(wait if wait is not None else 2.0 ** attempt * 0.2, 30.0))
+
+
 def sha256_file(path: str | Path) -> str:
     """SHA-256 (hex) of a file's bytes."""
     h = hashlib.sha256()
@@ -158,20 +180,19 @@ class Fetcher:
             try:
                 self._stream(target, part, have)
                 return
-            except httpx.TransportError as e:
+            except (httpx.TransportError, _Busy) as e:
                 if attempt == RETRIES:
                     raise NetworkError(f"{target}: cannot download ({type(e).__name__}: {e or 'no answer'}); "
                                        "run the same command again to resume") from None
                 log.info("%s: %s; resuming (%d/%d)", target, type(e).__name__, attempt + 1, RETRIES)
-                time.sleep(min(2.0 ** attempt * 0.2, 5.0))
+                _pause(attempt, getattr(e, "wait", None))
 
     def _stream(self, target: str, part: Path, have: int) -> None:
         headers = {"Range": f"bytes={have}-"} if have else {}
         with self._client.stream("GET", target, headers=headers) as r:
             if r.status_code == 416 and have:  # the part file is already whole: let the checksum decide
                 return
-            if r.status_code >= 400:
-                raise InputError(target, None, None, f"HTTP {r.status_code} {r.reason_phrase}".rstrip())
+            _check_status(r, target)
             resumed = r.status_code == 206 and have and r.headers.get("content-range", "").startswith(f"bytes {have}-")
             with open(part, "ab" if resumed else "wb") as f:
                 for chunk in r.iter_bytes(CHUNK):
@@ -208,12 +229,10 @@ class Fetcher:
         for attempt in range(RETRIES + 1):
             try:
                 r = self._client.get(target, headers=headers)
-            except httpx.TransportError as e:
+                _check_status(r, target)
+                return r.content
+            except (httpx.TransportError, _Busy) as e:
                 if attempt == RETRIES:
-                    raise NetworkError(f"{target}: cannot reach ({type(e).__name__})") from None
-                time.sleep(min(2.0 ** attempt * 0.2, 5.0))
-                continue
-            if r.status_code >= 400:
-                raise InputError(target, None, None, f"HTTP {r.status_code} {r.reason_phrase}".rstrip())
-            return r.content
+                    raise NetworkError(f"{target}: cannot reach ({type(e).__name__}: {e})") from None
+                _pause(attempt, getattr(e, "wait", None))
         raise AssertionError("unreachable")

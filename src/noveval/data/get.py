@@ -90,6 +90,9 @@ def _get_one(ds: Dataset, target: Path, fetcher: Fetcher, done: list[Got], *, so
     pending = []  # offline: what the missing requirements need, said before this dataset's own list
     for req in ds.requires:
         if present_in(find(req), [target, *data_dirs()]) is None:
+            if source is not None:  # a --from copy holds this dataset's upstream files, not the requirement's
+                raise InputError(source, None, None, f"{ds.name} needs {req} first: noveval data get {req} "
+                                 f"(--from a copy of its own upstream files)")
             try:
                 _get_one(find(req), target, fetcher, done, source=source, offline=offline, force=False, verify=verify)
             except NeedsDownload as e:
