@@ -112,10 +112,11 @@ def test_rinobench_gold_from_the_hub_else_from_the_repository(fixture_catalog: d
     datasets.DatasetDict({"train": datasets.Dataset.from_list(bad[:1]),
                           "test": datasets.Dataset.from_list(bad)}).save_to_disk(str(hub))
     monkeypatch.setenv("NOVEVAL_HF_DIR", str(tmp_path / "hub"))
+    fetched = len(mirror.requests("final_benchmark_dataset/test.json"))
     r = _cli("data", "get", "rinobench", "--to", str(tmp_path / "d"), "--mirror", mirror.url)
     assert r.exit_code == 0, r.output
     assert json.loads((tmp_path / "d/rinobench/test.json").read_text()) == test  # the repository's file
-    assert mirror.requests("final_benchmark_dataset/test.json")
+    assert len(mirror.requests("final_benchmark_dataset/test.json")) == fetched + 1
     monkeypatch.setenv("NOVEVAL_HF_DIR", str(upstream.hf))
     before = len(mirror.requests("final_benchmark_dataset/test.json"))
     assert _cli("data", "get", "rinobench", "--to", str(tmp_path / "e"), "--mirror", mirror.url).exit_code == 0
