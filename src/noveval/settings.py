@@ -4,8 +4,13 @@ Environment variables (all optional):
 
 - ``NOVEVAL_CACHE_DIR``: root of the response cache, vector cache and expanded
   models (default: the platform's user cache dir, e.g. ``~/.cache/noveval``).
-- ``NOVEVAL_DATA_DIR``: the real datasets folder (default: ``../shared/data``
-  relative to the working directory, when it exists).
+- ``NOVEVAL_DATA_DIR``: the real-datasets folder. ``noveval data get`` writes there, and
+  every command reads from there first (default: the folder noveval manages, the
+  platform's user data dir, e.g. ``~/.local/share/noveval``).
+
+Datasets are looked for in ``--data-dir``, then ``$NOVEVAL_DATA_DIR``, then the user data
+dir, then ``../shared/data`` relative to the working directory (the project's machines):
+:func:`data_dirs` lists the ones that exist, :func:`data_dir` is the first.
 """
 
 from __future__ import annotations
@@ -27,10 +32,46 @@ def cache_dir() -> Path:
     return root
 
 
+def user_data_dir() -> Path:
+    """The folder noveval manages for datasets: the platform's user data dir (not created here)."""
+    from platformdirs import user_data_dir as _user_data_dir
+
+    return Path(_user_data_dir("noveval"))
+
+
+def data_home() -> Path:
+    """Where ``noveval data get`` writes by default: ``$NOVEVAL_DATA_DIR``, else :func:`user_data_dir`."""
+    env = os.environ.get("NOVEVAL_DATA_DIR")
+    return Path(env) if env else user_data_dir()
+
+
+def _candidates(explicit: str | Path | None) -> list[Path]:
+    raw = [explicit, os.environ.get("NOVEVAL_DATA_DIR"), user_data_dir(), Path.cwd() / ".." / "shared" / "data"]
+    return [Path(c) for c in raw if c]
+
+
+def data_dirs(explicit: str | Path | None = None) -> list[Path]:
+    """Every data folder that exists, in the order they are searched (no duplicates).
+
+    Order: ``explicit`` (``--data-dir``), ``$NOVEVAL_DATA_DIR``, the user data dir,
+    ``../shared/data``.
+    """
+    out: list[Path] = []
+    for c in _candidates(explicit):
+        if c.is_dir() and c.resolve() not in out:
+            out.append(c.resolve())
+    return out
+
+
 def data_dir(explicit: str | Path | None = None) -> Path | None:
-    """Return the real-data folder if it exists (explicit > env > ``../shared/data``)."""
-    candidates = [explicit, os.environ.get("NOVEVAL_DATA_DIR"), Path.cwd() / ".." / "shared" / "data"]
-    for c in candidates:
-        if c and Path(c).is_dir():
-            return Path(c).resolve()
+    """Return the real-data folder if one exists (the first of :func:`data_dirs`)."""
+    found = data_dirs(explicit)
+    return found[0] if found else None
+
+
+def find_data_file(relative: str | Path, explicit: str | Path | None = None) -> Path | None:
+    """The first data folder's copy of ``relative`` (e.g. ``corpus/papers.jsonl.gz``), or None."""
+    for d in data_dirs(explicit):
+        if (d / relative).is_file():
+            return d / relative
     return None

@@ -5,7 +5,8 @@ Layers, bottom to top (docs/internals.md):
 0. pure: ``errors, io, records, scores, corpus, metrics/, novelty/, prompts, progress, settings, ...``
 1. model backends and run folders: ``models/``, ``runs`` (a run folder records the call ledger)
 2. the corpus index: ``index/``
-3. systems: ``benchmarks/``, ``check/``, and ``compare/`` (comparing runs item by item; a run of
+3. systems: ``benchmarks/``, ``check/``, ``data/`` (fetching and converting the datasets the systems
+   declare) and ``compare/`` (comparing runs item by item; a run of
    prompt variants compares its sub-runs)
 4. presentation: ``report/``, ``export``, ``cli/``, every ``*.cli`` and ``*.views``
    module (a system's command-line glue and report views live beside it but belong to the
@@ -30,7 +31,7 @@ LAYERS: dict[str, int] = {
     "registry": 0, "options": 0,
     "models": 1, "runs": 1,
     "index": 2,
-    "benchmarks": 3, "check": 3, "compare": 3,
+    "benchmarks": 3, "check": 3, "compare": 3, "data": 3,
     "report": 4, "export": 4, "cli": 4, "api": 4, "": 4,
 }
 TOP = 4

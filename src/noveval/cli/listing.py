@@ -98,6 +98,6 @@ def benchmarks(
         out += _block("commands", r["commands"], width=400)
         out += _block("e.g.", r["examples"], width=400)
         out.append("")
-    out.append("$D is the data folder (--data-dir, $NOVEVAL_DATA_DIR or ../shared/data). "
+    out.append("$D is the data folder (noveval data dir; noveval data get NAME fills it, noveval data list shows what is there). "
                "Model specs: local | local:/path.gguf | openai/<model> | openai-compatible/<model>@<url>.")
     typer.echo("\n".join(out))

@@ -18,6 +18,7 @@ import typer
 
 from noveval._version import __version__
 from noveval.cli.common import cli_errors
+from noveval.cli.data import data_app
 from noveval.cli.options import DataDirOpt, EmbedderOpt, ModelOpt
 from noveval.cli.prompts import prompts_app
 
@@ -37,6 +38,7 @@ app.add_typer(score_app, name="score")
 app.add_typer(models_app, name="models")
 app.add_typer(cache_app, name="cache")
 app.add_typer(prompts_app, name="prompts")
+app.add_typer(data_app, name="data")
 
 
 def _version(value: bool) -> None:

@@ -27,7 +27,7 @@ RefreshOpt = Annotated[bool, typer.Option("--refresh", help="Ignore cached respo
 SeedOpt = Annotated[int, typer.Option("--seed", help="Random seed (sampling, example selection, bootstrap).")]
 OverwriteOpt = Annotated[bool, typer.Option("--overwrite", help="Discard an existing run in --out with different settings.")]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Per-request timeout in seconds.")]
-DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Folder with the real datasets (default: ../shared/data or $NOVEVAL_DATA_DIR).")]
+DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Folder with the real datasets (default: $NOVEVAL_DATA_DIR, the folder noveval data get fills, or ../shared/data).")]
 BatchOpt = Annotated[
     bool,
     typer.Option(

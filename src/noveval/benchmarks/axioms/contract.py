@@ -38,11 +38,16 @@ def metric_names(names: Sequence[str] | None, *, field: str = "metric") -> list[
 
 
 def _data_dir(o: AxiomsOptions) -> Path:
-    """``o.data_dir``, else ``$NOVEVAL_DATA_DIR``, else ``../shared/data`` (as given: run configs record the paths)."""
+    """``o.data_dir``, else ``$NOVEVAL_DATA_DIR``, else the folder ``noveval data get`` fills when it
+    exists, else ``../shared/data`` (as given: run configs record the paths)."""
     if o.data_dir is not None:
         return o.data_dir
     env = os.environ.get("NOVEVAL_DATA_DIR")
-    return Path(env) if env else Path("../shared/data")
+    if env:
+        return Path(env)
+    from noveval.settings import user_data_dir
+
+    return user_data_dir() if user_data_dir().is_dir() else Path("../shared/data")
 
 
 def input_paths(o: AxiomsOptions) -> tuple[Path, Path]:
