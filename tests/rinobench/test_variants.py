@@ -17,6 +17,9 @@ from fake_openai import FakeOpenAIServer
 from noveval.benchmarks import BENCHMARKS
 from noveval.benchmarks._variants import BASELINE, bundled_folder
 from noveval.benchmarks._variants import load_variants as _load_variants
+from noveval.cli.main import app
+from noveval.errors import InputError
+from noveval.prompts import load, using_overrides, variables
 
 RINO = BENCHMARKS["rinobench"]
 
@@ -29,9 +32,7 @@ def bundled_variants() -> Path:
 
 def load_variants(variants: str | Path, *, used: list[str]) -> list:
     return _load_variants(RINO, variants, used=used)
-from noveval.cli.main import app
-from noveval.errors import InputError
-from noveval.prompts import load, using_overrides, variables
+
 
 SAMPLE = Path(__file__).resolve().parents[2] / "src" / "noveval" / "samples" / "rinobench" / "test.json"
 SHIPPED = load("rinobench", "judge_novelty")
