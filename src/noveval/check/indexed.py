@@ -210,7 +210,8 @@ def check_with_index(
     pool = f"the {len(pool_rows)} nearest {filter_phrase(before_year, fields)}papers by {ropts.mode} retrieval"
     summary = {**view.summary(), "metric_pool": int(len(pool_rows)), "metric_pool_source": pool,
                "embedder": embedder.model_id}
-    extra = {"retrieval": {**ropts.to_dict(), "dense_method": res.dense_method, "missing_vectors": res.missing_vectors,
+    extra = {"retrieval": {**ropts.to_dict(), "depth": max(ropts.depth, opts.pool_size), "dense_method": res.dense_method,
+                           "missing_vectors": res.missing_vectors,
                            "note": res.note, "rerank": rerank_info,
                            "ranks": [{"bm25": h.bm25_rank, "dense": h.dense_rank} for h in res.hits[:opts.top_k]]}}
     return assemble(inp, view, ranked, vecs, metrics, opts, corpus_summary=summary, client=client, embedder=embedder,

@@ -41,6 +41,7 @@ _CLAIM = re.compile(r"\b(we " + _ADV + r"(propose|introduce|present|develop|desi
                     r"our (method|approach|framework|model|analysis|results?|contributions?|algorithm|benchmark)|"
                     r"(this|the) (paper|work) (proposes|introduces|presents|shows|develops))\b", re.I)
 CONTRIB_HEAD = re.compile(r"\bcontributions?\b", re.I)
+_TO_COLON = re.compile(r"[^.:]{0,300}:")
 _BULLET = re.compile(r"^\s*(?:[-*•‣▪]|\(?\d{1,2}[.)]|\(?[ivx]{1,4}\)|\(?[a-h]\))\s+(.*\S)")
 _INLINE_ITEM = re.compile(r"\((?:[ivx]{1,4}|\d{1,2}|[a-h])\)\s*")
 
@@ -146,12 +147,17 @@ def _explicit(sections: list[tuple[str, str]]) -> tuple[list[str], str] | None:
             if items:
                 return items, f"the '{head}' section"
     for head, body in sections:
-        for m in re.finditer(r"[^.]*\bcontributions?\b[^.:]*:", body, re.I):
+        for c in CONTRIB_HEAD.finditer(body):  # "... contributions ...:" within one sentence (linear scan)
+            m = _TO_COLON.match(body, c.end())
+            if m is None:
+                continue
+            start = body.rfind(".", 0, c.start()) + 1
+            lead = body[start:m.end()]
             tail = body[m.end():m.end() + 3000]
             items = split_items(tail.split("\n\n")[0] if not _BULLET.match(tail.lstrip("\n").split("\n")[0])
                                 else tail)
             if len(items) >= 2:
-                return items, f"the list after \"{m.group(0).strip()[:60]}\" in '{head or 'the text'}'"
+                return items, f"the list after \"{lead.strip()[:60]}\" in '{head or 'the text'}'"
     return None
 
 

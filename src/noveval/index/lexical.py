@@ -45,8 +45,9 @@ import json
 import os
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
+from itertools import chain, filterfalse, islice
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,7 @@ from noveval.errors import ConfigError
 __all__ = ["LexicalParams", "PRFParams", "Tokenizer", "LexicalIndex", "term_hash", "rm3_weights"]
 
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")
+_JOIN = "{} {}".format
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,7 @@ class Tokenizer:
 
     def __call__(self, text: str) -> list[str]:
         """Tokens of ``text``: words, then (with bigrams) the bigrams of adjacent words."""
-        words = [w for w in _TOKEN.findall(text.lower()) if w not in self._stop]
+        words = list(filterfalse(self._stop.__contains__, _TOKEN.findall(text.lower())))
         if self._stemmer is not None:
             cache = self._stem_cache
             for w in words:
@@ -152,12 +154,13 @@ class Tokenizer:
                     cache[w] = self._stemmer.stemWord(w)
             words = [cache[w] for w in words]
         if self.params.bigrams and len(words) > 1:
-            return words + [f"{a} {b}" for a, b in zip(words, words[1:])]
+            return words + list(map(_JOIN, words, words[1:]))
         return words
 
     def document(self, title: str, abstract: str) -> list[str]:
         """A paper's tokens: the title's ``title_weight`` times, then the abstract's."""
         return self(title) * max(1, self.params.title_weight) + self(abstract)
+
 
 
 def _save(path: Path, arr: np.ndarray) -> None:
@@ -169,27 +172,60 @@ def _save(path: Path, arr: np.ndarray) -> None:
     os.replace(tmp, path)
 
 
-def _segment(docs_tokens: Sequence[list[str]], first_row: int, vocab: dict[str, int]) -> dict[str, np.ndarray]:
-    """CSC postings of documents (rows ``first_row ..``); new terms get the next ids in ``vocab``."""
-    rows: list[np.ndarray] = []
-    terms: list[np.ndarray] = []
-    for i, toks in enumerate(docs_tokens):
-        if not toks:
-            continue
-        ids = np.fromiter((vocab.setdefault(t, len(vocab)) for t in toks), dtype=np.int64, count=len(toks))
-        terms.append(ids)
-        rows.append(np.full(len(ids), first_row + i, dtype=np.int64))
-    n_terms = len(vocab)
-    if not terms:
+class _Vocab(dict):  # type: ignore[type-arg]
+    """term -> id; a term not yet in it gets the next id (from ``start``) and is listed in ``new``.
+
+    Lookups of known terms stay in C (``dict.__getitem__``); only new terms call Python.
+    """
+
+    def __init__(self, start: int = 0) -> None:
+        super().__init__()
+        self.start = start
+        self.new: list[str] = []
+
+    def __missing__(self, key: str) -> int:
+        j = self.start + len(self.new)
+        self.new.append(key)
+        self[key] = j
+        return j
+
+    @property
+    def n_terms(self) -> int:
+        """Terms known after this vocabulary's additions."""
+        return self.start + len(self.new)
+
+
+def _segment(docs_tokens: Iterable[list[str]], first_row: int, vocab: _Vocab,
+             chunk: int = 20_000) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """CSC postings of documents (rows ``first_row ..``) and their lengths; new terms get the next ids in ``vocab``.
+
+    Documents are consumed ``chunk`` at a time, so only their term ids stay in memory.
+    """
+    get = vocab.__getitem__
+    ids: list[np.ndarray] = []
+    lengths: list[int] = []
+    it = iter(docs_tokens)
+    while True:
+        part = list(islice(it, chunk))
+        if not part:
+            break
+        lens = [len(x) for x in part]
+        ids.append(np.fromiter(map(get, chain.from_iterable(part)), dtype=np.int64, count=sum(lens)))
+        lengths.extend(lens)
+    n_terms = vocab.n_terms
+    length = np.asarray(lengths, dtype=np.int64)
+    if not length.sum():
         return {"indptr": np.zeros(n_terms + 1, dtype=np.int64), "docs": np.zeros(0, dtype=np.int32),
-                "tf": np.zeros(0, dtype=np.uint16)}
-    t, r = np.concatenate(terms), np.concatenate(rows)
-    keys, tf = np.unique(t * (1 << 32) + r, return_counts=True)  # sorted by term, then row: CSC order
-    term_of = keys >> 32
-    indptr = np.zeros(n_terms + 1, dtype=np.int64)
-    np.add.at(indptr, term_of + 1, 1)
-    return {"indptr": np.cumsum(indptr), "docs": (keys & 0xFFFFFFFF).astype(np.int32),
-            "tf": np.minimum(tf, 65535).astype(np.uint16)}
+                "tf": np.zeros(0, dtype=np.uint16)}, length.astype(np.float32)
+    keys = np.concatenate(ids)
+    ids.clear()
+    keys <<= 32
+    keys += np.repeat(np.arange(first_row, first_row + len(length), dtype=np.int64), length)
+    keys, tf = np.unique(keys, return_counts=True)  # sorted by term, then row: CSC order
+    counts = np.bincount(keys >> 32, minlength=n_terms)
+    indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    return {"indptr": indptr, "docs": (keys & 0xFFFFFFFF).astype(np.int32),
+            "tf": np.minimum(tf, 65535).astype(np.uint16)}, length.astype(np.float32)
 
 
 class LexicalIndex:
@@ -239,11 +275,9 @@ class LexicalIndex:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         tok = Tokenizer(params)
-        docs = [tok.document(p["title"], p["abstract"]) for p in papers]
-        vocab: dict[str, int] = {}
-        seg = _segment(docs, 0, vocab)
-        return _write_generation(folder, 1, params, vocab, [("seg-1", 0, len(docs), seg)], [],
-                                 np.asarray([len(d) for d in docs], dtype=np.float32))
+        vocab = _Vocab()
+        seg, lengths = _segment((tok.document(p["title"], p["abstract"]) for p in papers), 0, vocab)
+        return _write_generation(folder, 1, params, vocab, [("seg-1", 0, len(lengths), seg)], [], lengths)
 
     def add(self, papers: Sequence[dict[str, Any]]) -> str:
         """Write the next generation: the current one plus a segment for ``papers`` (rows ``n_docs ..``).
@@ -255,13 +289,12 @@ class LexicalIndex:
         """
         g = int(self.state["generation"]) + 1
         docs = [self.tokenize.document(p["title"], p["abstract"]) for p in papers]
-        vocab = _GrowingVocab(len(self._hashes))
+        vocab = _Vocab(len(self._hashes))
         uniq = list({t for d in docs for t in d})
         for t, j in zip(uniq, self.term_ids(uniq)):
             if j >= 0:
-                vocab.known[t] = int(j)
-        seg = _segment(docs, self.n_docs, vocab)
-        new_len = np.asarray([len(d) for d in docs], dtype=np.float32)
+                dict.__setitem__(vocab, t, int(j))
+        seg, new_len = _segment(docs, self.n_docs, vocab)
         old = [(s["name"], s["rows"][0], s["rows"][1], None) for s in self.state["segments"]]
         return _write_generation(self.folder, g, self.params, vocab, [*old, (f"seg-{g}", self.n_docs,
                                                                           self.n_docs + len(docs), seg)],
@@ -348,33 +381,11 @@ class LexicalIndex:
         return rows, s[rows]
 
 
-class _GrowingVocab(dict):  # type: ignore[type-arg]
-    """term -> id for :func:`_segment` during an add: known ids first, new terms from ``start`` on."""
-
-    def __init__(self, start: int) -> None:
-        super().__init__()
-        self.known: dict[str, int] = {}
-        self.start = start
-        self.new: dict[str, int] = {}
-
-    def setdefault(self, key: str, default: Any = None) -> int:  # type: ignore[override]
-        j = self.known.get(key)
-        if j is not None:
-            return j
-        j = self.new.get(key)
-        if j is None:
-            j = self.new[key] = self.start + len(self.new)
-        return j
-
-    def __len__(self) -> int:
-        return self.start + len(self.new)
-
-
-def _write_generation(folder: Path, g: int, params: LexicalParams, vocab: dict[str, int],
+def _write_generation(folder: Path, g: int, params: LexicalParams, vocab: _Vocab,
                       segments: list[tuple[str, int, int, dict[str, np.ndarray] | None]], old_df: list[Any],
                       doclen: np.ndarray) -> str:
     """Write generation ``g``'s files (new segment, terms, df, lengths), then its state file."""
-    n_terms = len(vocab)
+    n_terms = vocab.n_terms
     df = np.zeros(n_terms, dtype=np.int64)
     if old_df:
         df[: len(old_df[0])] = np.asarray(old_df[0])
@@ -387,9 +398,9 @@ def _write_generation(folder: Path, g: int, params: LexicalParams, vocab: dict[s
             _save(d / f"{key}.npy", arr)
         counts = np.diff(seg["indptr"])
         df[: len(counts)] += counts
-    new = vocab.new if isinstance(vocab, _GrowingVocab) else vocab
+    new = vocab.new
     hashes = np.fromiter((term_hash(t) for t in new), dtype=np.uint64, count=len(new))
-    ids = np.fromiter(new.values(), dtype=np.int64, count=len(new))
+    ids = np.arange(vocab.start, vocab.start + len(new), dtype=np.int64)
     if g > 1:
         prev = json.loads((folder / f"state-{g - 1}.json").read_text(encoding="utf-8"))["files"]
         hashes = np.concatenate([np.load(folder / prev["terms"]), hashes])

@@ -125,7 +125,8 @@ def query_vector(idx: CorpusIndex, embedder: Any, text: str) -> np.ndarray:
     return np.asarray(embedder.encode([text]), dtype=np.float32)[0]
 
 
-def row_vectors(idx: CorpusIndex, embedder: Any, rows: Any) -> tuple[np.ndarray, int, int]:
+def row_vectors(idx: CorpusIndex, embedder: Any, rows: Any,
+                progress: str | None = "embedding papers the index has no vector for") -> tuple[np.ndarray, int, int]:
     """Vectors of ``rows`` (in order): from the index where filled, else through ``embedder``.
 
     Nothing is written into the index. Returns ``(vectors, rows the index lacked, rows the
@@ -145,7 +146,7 @@ def row_vectors(idx: CorpusIndex, embedder: Any, rows: Any) -> tuple[np.ndarray,
         if embedder is None:
             raise InputError(idx.path, None, "--embedder", "vectors are missing from the index and no embedder was given")
         before = _encoded(embedder)
-        out[missing] = np.asarray(embedder.encode(idx.texts(rows[missing])), dtype=np.float32)
+        out[missing] = np.asarray(embedder.encode(idx.texts(rows[missing]), progress=progress), dtype=np.float32)
         after = _encoded(embedder)
         computed = after - before if before is not None and after is not None else len(missing)
     return out, int(len(missing)), int(computed)
