@@ -111,12 +111,12 @@ def new_ideas(args: argparse.Namespace) -> int:
                "2025", "-o", str(out / f"check-{i}")] + ([] if args.judge else ["--no-judge"])
         wall, res = run(cmd, dict(os.environ))
         t = res["timings"]
-        runs.append({"title": p["title"][:70], "wall_s": round(wall, 2), "cpu_s": round(res["_cpu_s"], 2),
-                     "load1": round(res["_load"], 1), **{k: (round(v, 2) if isinstance(v, float) else v)
-                                                       for k, v in t.items()},
-                     "missing_vectors": res["retrieval"]["missing_vectors"]})
+        runs.append({"title": p["title"][:70], **{k: (round(v, 2) if isinstance(v, float) else v) for k, v in t.items()},
+                     "process_wall_s": round(wall, 2), "process_cpu_s": round(res["_cpu_s"], 2),
+                     "load1": round(res["_load"], 1), "missing_vectors": res["retrieval"]["missing_vectors"]})
         print(json.dumps(runs[-1]), flush=True)
-    keys = ("wall_s", "cpu_s", "retrieve_s", "metrics_s", "evidence_s", "retrieval_metrics_cpu_s", "judge_s")
+    keys = ("process_wall_s", "process_cpu_s", "cpu_s", "total_s", "retrieve_s", "retrieve_cpu_s", "embed_missing_s",
+            "metrics_s", "evidence_s", "retrieval_metrics_cpu_s", "judge_s")
     summary = {"index": str(index), "synthetic_vectors": args.synthetic_vectors, "runs": runs,
                "median": {k: round(statistics.median(r[k] for r in runs), 2) for k in keys if all(k in r for r in runs)}}
     (out / "new_ideas.json").write_text(json.dumps(summary, indent=2))

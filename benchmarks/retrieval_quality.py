@@ -153,12 +153,44 @@ def calibrate_check(idx, with_gold, fulltext: Path, emb, out: Path) -> dict:  # 
         a = np.asarray(x, dtype=np.float64)
         return {"n": int(len(a)), **{f"p{p}": round(float(np.percentile(a, p)), 4) for p in pct}}
 
-    res = {"embedder": emb.model_id, "papers": len(with_gold), "best_cited_similarity": dist(best_cited),
+    offs = [o["best_similarity"] for o in off if o["best_similarity"] is not None]
+    sweep = {f"{t:.2f}": {"gold_papers_below": round(float(np.mean(np.asarray(best_cited) < t)), 4),
+                          "off_topic_below": round(float(np.mean(np.asarray(offs) < t)), 4)}
+             for t in (0.40, 0.45, 0.47, 0.50, 0.55, 0.60)}
+    from noveval.check.evidence import EvidenceThresholds
+
+    th = EvidenceThresholds()
+    cs, co = np.asarray(c_sim), np.asarray(c_ov)
+    anticipated = (cs >= th.anticipated_similarity) & (co >= th.anticipated_overlap)
+    partly = ~anticipated & (cs >= th.partly_similarity) & (co >= th.quote_overlap)
+    verdicts = {"anticipated": round(float(anticipated.mean()), 4), "partly anticipated": round(float(partly.mean()), 4),
+                "new": round(float(1 - anticipated.mean() - partly.mean()), 4)}
+    res = {"embedder": emb.model_id, "papers": len(with_gold), "abstention_sweep": sweep,
+           "verdicts_against_cited_work_at_default_thresholds": verdicts,
+           "best_cited_similarity": dist(best_cited),
            "contribution_best_cited_similarity": dist(c_sim), "contribution_best_cited_overlap": dist(c_ov),
            "contributions_per_paper": dist([float(x) for x in n_contrib]), "off_topic": off}
     (out / "calibration.json").write_text(json.dumps(res, indent=2))
     print(json.dumps(res, indent=2))
     return res
+
+
+def print_tables(summary: dict, diffs: dict, first: str, n_rr: int | None) -> None:
+    """The results as Markdown tables: means with CIs, then paired differences against ``first``."""
+    keys = ("recall@10", "recall@50", "recall@100", "ndcg@10")
+    print("| retrieval | recall@10 | recall@50 | recall@100 | nDCG@10 |")
+    print("|---|---|---|---|---|")
+    for mode, row in summary.items():
+        if mode != "on_reranked_subset":
+            print(f"| {mode} | " + " | ".join(f"{row[k]['mean']:.3f} [{row[k]['ci_low']:.3f}, {row[k]['ci_high']:.3f}]"
+                                           for k in keys) + " |")
+    for mode, row in diffs.items():
+        pairs = row.items() if mode == "rerank_vs_hybrid_on_subset" else [(mode, row)]
+        for m2, r2 in pairs:
+            label = f"{m2} - hybrid (first {n_rr} queries)" if mode == "rerank_vs_hybrid_on_subset" else \
+                f"{m2} - {first} (paired)"
+            print(f"| {label} | " + " | ".join(f"{r2[k]['mean']:+.3f} [{r2[k]['ci_low']:+.3f}, {r2[k]['ci_high']:+.3f}]"
+                                              for k in keys) + " |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -333,24 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     (out / f"results-{args.universe}{'-stem' if args.stem else ''}.json").write_text(json.dumps(report, indent=2))
     print(f"universe {args.universe}: {int(mask.sum())} papers; {len(with_gold)} of {len(gold_papers)} full texts "
           f"with gold ({report['mean_gold']:.1f} each)")
-    print("| retrieval | recall@10 | recall@50 | recall@100 | nDCG@10 |")
-    print("|---|---|---|---|---|")
-    for mode, row in summary.items():
-        if mode == "on_reranked_subset":
-            continue
-        cells = [f"{row[k]['mean']:.3f} [{row[k]['ci_low']:.3f}, {row[k]['ci_high']:.3f}]"
-                 for k in ("recall@10", "recall@50", "recall@100", "ndcg@10")]
-        print(f"| {mode} | " + " | ".join(cells) + " |")
-    for mode, row in diffs.items():
-        if mode == "rerank_vs_hybrid_on_subset":
-            for m2, r2 in row.items():
-                cells = [f"{r2[k]['mean']:+.3f} [{r2[k]['ci_low']:+.3f}, {r2[k]['ci_high']:+.3f}]"
-                         for k in ("recall@10", "recall@50", "recall@100", "ndcg@10")]
-                print(f"| {m2} - hybrid (first {n_rr} queries) | " + " | ".join(cells) + " |")
-            continue
-        cells = [f"{row[k]['mean']:+.3f} [{row[k]['ci_low']:+.3f}, {row[k]['ci_high']:+.3f}]"
-                 for k in ("recall@10", "recall@50", "recall@100", "ndcg@10")]
-        print(f"| {mode} - {modes[0]} (paired) | " + " | ".join(cells) + " |")
+    print_tables(summary, diffs, modes[0], n_rr)
     return 0
 
 

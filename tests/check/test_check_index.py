@@ -192,3 +192,27 @@ def test_index_without_dense_part_embeds_for_the_check(tmp_path: Path):
     assert len(r["neighbours"]) == 5 and all(np.isfinite(n["similarity"]) for n in r["neighbours"])
     assert r["retrieval"]["missing_vectors"] == r["corpus"]["metric_pool"] > 0
     assert all(m["percentile"] is not None for m in r["metrics"])
+
+
+@pytest.mark.integration
+def test_cli_same_check_json_after_an_unrelated_dense_index_search(tmp_path: Path):
+    """The issue's acceptance test through the CLI with the bundled MiniLM: check, an unrelated dense
+    `index search` on the same index, the same check: the same check.json but for timings."""
+    from typer.testing import CliRunner
+
+    from noveval.cli.main import app
+
+    corpus, idx = _corpus(tmp_path, 70), tmp_path / "idx"
+    args = ["check", str(_idea(tmp_path)), "--index", str(idx), "--no-judge", "--top-k", "3", "--metric-pool", "25",
+            "--candidates", "25"]
+    r1 = CliRunner().invoke(app, [*args, "--corpus", str(corpus), "-o", str(tmp_path / "a")])
+    assert r1.exit_code == 0, r1.output
+    s = CliRunner().invoke(app, ["index", "search", str(idx), "diffusion text language molecules",
+                                 "--retrieval", "dense", "-k", "5"])
+    assert s.exit_code == 0, s.output
+    r2 = CliRunner().invoke(app, [*args, "-o", str(tmp_path / "b")])
+    assert r2.exit_code == 0, r2.output
+    a, b = (json.loads((tmp_path / d / "check.json").read_text()) for d in ("a", "b"))
+    assert "index_build_s" in a["timings"] and "index_build_s" not in b["timings"]
+    assert _without_timings(a) == _without_timings(b)
+    assert (tmp_path / "a" / "check.md").read_text() == (tmp_path / "b" / "check.md").read_text()

@@ -38,7 +38,7 @@ def check(
     pool_size: Annotated[int, typer.Option("--metric-pool", min=10, help="Metric pool and evidence candidates: the N "
                                            "nearest kept papers by the retrieval ranking.")] = 300,
     min_similarity: Annotated[float, typer.Option("--min-similarity", help="Below this best similarity, abstain "
-                                                  "(default calibrated on citation gold for the bundled MiniLM).")] = 0.55,
+                                                  "(default calibrated on citation gold for the bundled MiniLM).")] = 0.5,
     no_judge: Annotated[bool, typer.Option("--no-judge", help="Retrieval, evidence and metrics only; no model calls.")] = False,
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for check.md, check.html, check.json.")] = Path("noveval-check"),
     seed: SeedOpt = 0,

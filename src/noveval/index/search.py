@@ -157,6 +157,30 @@ def _encoded(embedder: Any) -> int | None:
     return int(stats.get("encoded", 0)) if isinstance(stats, dict) else None
 
 
+def _dense_ranking(idx: CorpusIndex, res: SearchResult, keep: np.ndarray, qvec: Any, embedder: Any,
+                   bm_rows: np.ndarray, deep: int, coverage: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, dict[int, float]]:
+    """The dense ranking: over every kept row when all have vectors, else the BM25 candidates re-ranked.
+
+    Updates ``res`` (method, missing vectors, note); returns ``(rows, similarities, row -> similarity)``.
+    """
+    from noveval.index.bm25 import rank_scores
+    from noveval.index.dense import dense_search
+
+    filled, total = coverage
+    if idx.has_dense() and filled == total:
+        rows, sims, res.dense_method = dense_search(idx, qvec, deep, keep)
+        return rows, sims, {}
+    vecs, res.missing_vectors, res.embedded_now = row_vectors(idx, embedder, bm_rows)
+    cs = vecs @ np.asarray(qvec, dtype=np.float32) if len(bm_rows) else np.zeros(0, dtype=np.float32)
+    order = np.argsort(bm_rows, kind="stable")  # ties by the lower row: rank_scores over the candidates in row order
+    top = rank_scores(cs[order], deep, positive_only=False)
+    res.dense_method = "rerank"
+    res.note = (f"dense vectors cover {filled} of {total} kept papers, so the dense ranking re-ranks the "
+                f"BM25 top {len(bm_rows)} by similarity ({res.missing_vectors} of them lacked a vector "
+                "in the index and were embedded for this query)")
+    return bm_rows[order][top], cs[order][top], {int(r): float(v) for r, v in zip(bm_rows, cs)}
+
+
 def search(
     idx: CorpusIndex,
     query: str,
@@ -213,28 +237,9 @@ def search(
         bm_rows, bm_scores = idx.bm25_search(query, deep, keep, prf=prf)
     if qvec is None and (need_dense or with_similarity) and embedder is not None:
         qvec = query_vector(idx, embedder, query)
-    dense_rows = np.zeros(0, dtype=np.int64)
-    dense_sims = np.zeros(0, dtype=np.float32)
-    sims: dict[int, float] = {}
     t0 = time.perf_counter()
-    if need_dense:
-        from noveval.index.bm25 import rank_scores
-        from noveval.index.dense import dense_search
-
-        if dense_complete:
-            dense_rows, dense_sims, res.dense_method = dense_search(idx, qvec, deep, keep)  # type: ignore[arg-type]
-        else:
-            vecs, res.missing_vectors, res.embedded_now = row_vectors(idx, embedder, bm_rows)
-            cs = vecs @ np.asarray(qvec, dtype=np.float32) if len(bm_rows) else np.zeros(0, dtype=np.float32)
-            sims.update({int(r): float(v) for r, v in zip(bm_rows, cs)})
-            # order by similarity; ties by the lower row (rank_scores over the candidates in row order)
-            order = np.argsort(bm_rows, kind="stable")
-            top = rank_scores(cs[order], deep, positive_only=False)
-            dense_rows, dense_sims = bm_rows[order][top], cs[order][top]
-            res.dense_method = "rerank"
-            res.note = (f"dense vectors cover {filled} of {total} kept papers, so the dense ranking re-ranks the "
-                        f"BM25 top {len(bm_rows)} by similarity ({res.missing_vectors} of them lacked a vector "
-                        "in the index and were embedded for this query)")
+    dense_rows, dense_sims, sims = _dense_ranking(idx, res, keep, qvec, embedder, bm_rows, deep, (filled, total)) \
+        if need_dense else (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32), {})
     bm_rank = {int(r): i for i, r in enumerate(bm_rows, 1)}
     de_rank = {int(r): i for i, r in enumerate(dense_rows, 1)}
     if mode == "bm25":
