@@ -206,7 +206,7 @@ def check_citations(cites: Sequence[int], text: str, k: int | dict[int, Any]) ->
 
 async def structured_evaluation(client: ChatClientProtocol, submission: str, works: Sequence[Any], *, seed: int = 0,
                                 contributions: Sequence[str] = (), idf: Any = None,
-                                max_abstract_chars: int = 900) -> dict[str, Any]:
+                                max_abstract_chars: int = 600) -> dict[str, Any]:
     """NovBench-style Positive/Neutral/Negative evaluation per contribution; each point grounded or not.
 
     Args:
