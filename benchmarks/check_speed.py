@@ -9,6 +9,18 @@ user + sys, which depend less on other load on a shared machine).
 
     python benchmarks/check_speed.py --out /work/scratch/index/speed
     python benchmarks/check_speed.py --out DIR --no-judge       # retrieval + metrics only
+
+New ideas on an index that is already built (issue 28): ``--index DIR --new N`` checks N
+NeurIPS 2025 abstracts (title + abstract as JSON; none checked before) one after the
+other, each a separate process, ``--no-judge`` unless ``--judge``; it reports wall and CPU
+seconds per check and the check's own split (retrieval, vectors embedded for the pool
+because the index lacks them, metrics, evidence). ``--synthetic-vectors`` first copies
+the index and fills every vector with a random unit vector, to time the path where the
+index's vectors are complete (nothing embedded but the input and its contributions);
+the neighbours it finds are meaningless, the seconds are not.
+
+    python benchmarks/check_speed.py --out DIR --index /work/idx --new 5
+    python benchmarks/check_speed.py --out DIR --index /work/idx --new 5 --synthetic-vectors
 """
 
 from __future__ import annotations
@@ -57,6 +69,61 @@ def run(cmd: list[str], env: dict[str, str]) -> tuple[float, dict]:
     return dt, res
 
 
+def synthetic_copy(index: Path, dst: Path) -> Path:
+    """A copy of ``index`` whose vectors are all filled with seeded random unit vectors (timing only)."""
+    import numpy as np
+
+    if dst.exists():
+        shutil.rmtree(dst)
+    shutil.copytree(index, dst, ignore=shutil.ignore_patterns("vectors.f32", "vectors.done", "ann.faiss"))
+    meta = json.loads((dst / "index.json").read_text())
+    n, dim = int(meta["papers"]), int(meta["embedder"]["dim"])
+    vec = np.lib.format.open_memmap(dst / "tmp.npy", mode="w+", dtype=np.float32, shape=(n, dim))
+    rng = np.random.default_rng(0)
+    for s in range(0, n, 20000):
+        block = rng.standard_normal((min(20000, n - s), dim)).astype(np.float32)
+        vec[s:s + len(block)] = block / np.linalg.norm(block, axis=1, keepdims=True)
+    vec.flush()
+    with open(dst / "vectors.f32", "wb") as fh:
+        fh.write(np.asarray(vec).tobytes())
+    (dst / "tmp.npy").unlink()
+    (dst / "vectors.done").write_bytes(b"\x01" * n)
+    return dst
+
+
+def new_ideas(args: argparse.Namespace) -> int:
+    """Time ``check`` on new ideas against an existing index (see the module docstring)."""
+    out = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    index = synthetic_copy(args.index, out / "synthetic-index") if args.synthetic_vectors else args.index
+    import gzip
+
+    papers = []
+    with gzip.open(args.data_dir / "fulltext" / "neurips-2025-fulltext.jsonl.gz", "rt", encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            papers.append({"title": r["title"], "abstract": r["abstract"], "year": 2025})
+    runs = []
+    for i, p in enumerate(papers[args.skip:args.skip + args.new]):
+        f = out / f"idea-{i}.json"
+        f.write_text(json.dumps(p), encoding="utf-8")
+        cmd = [sys.executable, "-m", "noveval.cli.main", "check", str(f), "--index", str(index), "--before-year",
+               "2025", "-o", str(out / f"check-{i}")] + ([] if args.judge else ["--no-judge"])
+        wall, res = run(cmd, dict(os.environ))
+        t = res["timings"]
+        runs.append({"title": p["title"][:70], **{k: (round(v, 2) if isinstance(v, float) else v) for k, v in t.items()},
+                     "process_wall_s": round(wall, 2), "process_cpu_s": round(res["_cpu_s"], 2),
+                     "load1": round(res["_load"], 1), "missing_vectors": res["retrieval"]["missing_vectors"]})
+        print(json.dumps(runs[-1]), flush=True)
+    keys = ("process_wall_s", "process_cpu_s", "cpu_s", "total_s", "retrieve_s", "retrieve_cpu_s", "embed_missing_s",
+            "metrics_s", "evidence_s", "retrieval_metrics_cpu_s", "judge_s")
+    summary = {"index": str(index), "synthetic_vectors": args.synthetic_vectors, "runs": runs,
+               "median": {k: round(statistics.median(r[k] for r in runs), 2) for k in keys if all(k in r for r in runs)}}
+    (out / "new_ideas.json").write_text(json.dumps(summary, indent=2))
+    print(json.dumps(summary["median"], indent=2))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data-dir", type=Path, default=Path("../shared/data"))
@@ -64,7 +131,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--no-judge", action="store_true")
     ap.add_argument("--retrieval", default="hybrid")
+    ap.add_argument("--index", type=Path, default=None, help="An existing index: time new ideas against it.")
+    ap.add_argument("--new", type=int, default=3, help="New ideas (NeurIPS 2025 abstracts) to check.")
+    ap.add_argument("--skip", type=int, default=1, help="Abstracts to skip first (the first is docs/check.md's).")
+    ap.add_argument("--judge", action="store_true", help="With --index: also run the bundled judge.")
+    ap.add_argument("--synthetic-vectors", action="store_true", help="With --index: a copy with every vector filled "
+                    "(random unit vectors; timing only).")
     args = ap.parse_args(argv)
+    if args.index is not None:
+        return new_ideas(args)
 
     out = args.out
     if out.exists():

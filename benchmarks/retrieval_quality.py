@@ -4,12 +4,33 @@ For each NeurIPS 2025 full text in ``<data>/fulltext``, the references that matc
 papers published before 2025 are its known prior work (matching rule:
 :mod:`noveval.benchmarks.retrieval.gold`). The query is the paper's title + abstract,
 searched in an index of the pre-2025 corpus. Reported: recall@10/@50/@100 and nDCG@10 with
-95% bootstrap CIs over papers with gold, for bm25, dense, hybrid (RRF k=60) and hybrid +
-listwise rerank by the bundled model.
+95% bootstrap CIs over papers with gold, and paired differences against the first mode,
+for the lexical variants below, dense, hybrid (RRF k=60) and hybrid + listwise rerank by
+the bundled model.
+
+Lexical modes (CPU only; each index variant is its own folder under ``--out``):
+
+* ``bm25`` — noveval's default lexical index: unigrams + bigrams, title counted twice,
+  square-root query term counts (:class:`noveval.index.lexical.LexicalParams`);
+* ``bm25-plain`` — the ``bm25s`` baseline (unigrams, title once, linear query counts);
+* ``bm25+prf``, ``bm25-plain+prf`` — the same with RM3 pseudo-relevance feedback
+  (``--prf-docs``, ``--prf-terms``, ``--prf-weight``);
+* ``bm25-unigrams``, ``bm25-title1``, ``bm25-lineartf`` — the default minus one of its
+  three changes (ablations).
 
     python benchmarks/retrieval_quality.py --out /work/scratch/index/rq          # everything
-    python benchmarks/retrieval_quality.py --out DIR --modes bm25                 # BM25 only (seconds)
+    python benchmarks/retrieval_quality.py --out DIR --modes bm25-plain,bm25,bm25+prf   # lexical only (minutes)
     python benchmarks/retrieval_quality.py --out DIR --universe embedded          # only papers with vectors
+    python benchmarks/retrieval_quality.py --out DIR --calibrate-check            # check's thresholds (minutes)
+
+``--calibrate-check`` sets ``noveval check``'s thresholds from the same gold (the embedder's
+vectors of the gold papers, the queries and their contributions; about 5k embeddings):
+for every paper, the cosine similarity of its closest *cited* prior work, and for every
+contribution (:func:`noveval.check.parse.find_contributions` on the full text) the
+similarity of its closest cited work and the best sentence overlap of that work's abstract
+(IDF over the paper's BM25 top 300, as ``check`` computes it over its pool). Off-topic
+ideas written here (``OFF_TOPIC``) are checked against their BM25 top 100 re-ranked by
+similarity, as ``check`` does on an index without vectors. Writes ``calibration.json``.
 
 ``--universe all`` (default) needs every pre-2025 paper's vector (from the vector cache,
 or embedded with ``--embed-missing``; hours on 2 CPU cores). ``--universe embedded``
@@ -26,6 +47,7 @@ import json
 import logging
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -51,6 +73,126 @@ def _pre_corpus(corpus: Path, out: Path, before_year: int) -> Path:
     return dst
 
 
+OFF_TOPIC = [
+    "Coral reefs bleach when sea temperatures rise. We measure symbiotic algae density in 40 reefs over ten years "
+    "and propose a satellite index of bleaching risk from sea surface temperature anomalies.",
+    "Patent examiners decide slowly. We study the legal reasoning of appeal boards in European patent law and "
+    "propose a taxonomy of grounds for refusal drawn from 2,000 published decisions.",
+    "Sourdough bread rises unevenly in cold kitchens. We vary hydration, starter age and proofing temperature and "
+    "propose a recipe schedule that keeps crumb density constant.",
+    "Medieval trade routes shaped the spread of plague. We digitise merchant letters from Venetian archives and map "
+    "shipping contacts between ports in the fourteenth century.",
+    "Soil erosion on hill farms lowers yields. We test terracing and cover crops on 30 plots in Nepal and model "
+    "sediment loss with rainfall intensity.",
+    "Children learn to read faster with phonics. We run a classroom trial of a phonics curriculum in 60 primary "
+    "schools and measure reading fluency after one year.",
+    "Volcanic ash grounds aircraft. We sample ash plumes with drones and relate particle size to distance from the "
+    "vent to improve dispersion forecasts.",
+    "Orchestras tune differently across countries. We record concert A pitch in 200 performances and relate it to "
+    "hall temperature and repertoire period.",
+    "Bee colonies collapse under pesticide exposure. We track hive weight and forager return rates near treated "
+    "fields across two seasons.",
+    "Tax compliance rises with simpler forms. We redesign a municipal tax form and measure filing errors in a "
+    "randomised mailing to 10,000 households.",
+]
+"""Off-topic ideas (our own writing) for the abstention check: the corpus is computer science."""
+
+
+def calibrate_check(idx, with_gold, fulltext: Path, emb, out: Path) -> dict:  # type: ignore[no-untyped-def]
+    """Distributions that set ``noveval check``'s thresholds (see the module docstring)."""
+    import gzip
+
+    from noveval.check.evidence import idf_from_texts, overlap, term_set
+    from noveval.check.inputs import from_markdown
+    from noveval.check.parse import sentences
+    from noveval.index import fill_vectors
+    from noveval.index.search import row_vectors
+
+    md = {}
+    with gzip.open(fulltext, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            md[str(r.get("id"))] = str(r.get("fulltext_markdown") or "")
+    rows = np.unique(np.asarray([r for g in with_gold for rs in g.gold for r in rs], dtype=np.int64))
+    fill_vectors(idx, emb, rows, progress="calibration: gold vectors")
+    vec = idx.vectors()
+    qv = np.asarray(emb.encode([f"{g.title}\n\n{g.abstract}" for g in with_gold], progress="calibration: queries"))
+    best_cited, c_sim, c_ov, n_contrib = [], [], [], []
+    for g, q in zip(with_gold, qv):
+        gr = np.asarray(sorted({rs[0] for rs in g.gold}), dtype=np.int64)
+        gv = np.asarray(vec[gr])
+        best_cited.append(float((gv @ q).max()))
+        try:
+            inp = from_markdown(md.get(g.id, ""), f"{g.id}.md") if md.get(g.id) else None
+        except Exception:  # a full text the reader cannot parse: use the abstract alone
+            inp = None
+        contribs = [c.text for c in inp.contributions] if inp is not None else sentences(g.abstract)[-2:]
+        n_contrib.append(len(contribs))
+        if not contribs:
+            continue
+        cv = np.asarray(emb.encode(contribs))
+        pool = idx.bm25_search(f"{g.title}\n\n{g.abstract}", 300)[0]
+        idf = idf_from_texts([p["abstract"] for p in idx.papers(pool)])
+        papers = idx.papers(gr)
+        for c, v in zip(contribs, cv):
+            j = int(np.argmax(gv @ v))
+            c_sim.append(float(gv[j] @ v))
+            claim = term_set(c)
+            c_ov.append(max([overlap(claim, term_set(s), idf)[0] for s in sentences(papers[j]["abstract"])] or [0.0]))
+    off = []
+    for t in OFF_TOPIC:
+        cand = idx.bm25_search(t, 100)[0]
+        v, _m, _n = row_vectors(idx, emb, cand)
+        q = np.asarray(emb.encode([t]))[0]
+        s = v @ q
+        off.append({"text": t[:60], "best_similarity": float(s.max()) if len(s) else None,
+                    "closest": idx.paper(int(cand[int(np.argmax(s))]))["title"] if len(s) else None})
+    pct = (5, 10, 25, 50, 75, 90, 95)
+
+    def dist(x: list[float]) -> dict:
+        a = np.asarray(x, dtype=np.float64)
+        return {"n": int(len(a)), **{f"p{p}": round(float(np.percentile(a, p)), 4) for p in pct}}
+
+    offs = [o["best_similarity"] for o in off if o["best_similarity"] is not None]
+    sweep = {f"{t:.2f}": {"gold_papers_below": round(float(np.mean(np.asarray(best_cited) < t)), 4),
+                          "off_topic_below": round(float(np.mean(np.asarray(offs) < t)), 4)}
+             for t in (0.40, 0.45, 0.47, 0.50, 0.55, 0.60)}
+    from noveval.check.evidence import EvidenceThresholds
+
+    th = EvidenceThresholds()
+    cs, co = np.asarray(c_sim), np.asarray(c_ov)
+    anticipated = (cs >= th.anticipated_similarity) & (co >= th.anticipated_overlap)
+    partly = ~anticipated & (cs >= th.partly_similarity) & (co >= th.quote_overlap)
+    verdicts = {"anticipated": round(float(anticipated.mean()), 4), "partly anticipated": round(float(partly.mean()), 4),
+                "new": round(float(1 - anticipated.mean() - partly.mean()), 4)}
+    res = {"embedder": emb.model_id, "papers": len(with_gold), "abstention_sweep": sweep,
+           "verdicts_against_cited_work_at_default_thresholds": verdicts,
+           "best_cited_similarity": dist(best_cited),
+           "contribution_best_cited_similarity": dist(c_sim), "contribution_best_cited_overlap": dist(c_ov),
+           "contributions_per_paper": dist([float(x) for x in n_contrib]), "off_topic": off}
+    (out / "calibration.json").write_text(json.dumps(res, indent=2))
+    print(json.dumps(res, indent=2))
+    return res
+
+
+def print_tables(summary: dict, diffs: dict, first: str, n_rr: int | None) -> None:
+    """The results as Markdown tables: means with CIs, then paired differences against ``first``."""
+    keys = ("recall@10", "recall@50", "recall@100", "ndcg@10")
+    print("| retrieval | recall@10 | recall@50 | recall@100 | nDCG@10 |")
+    print("|---|---|---|---|---|")
+    for mode, row in summary.items():
+        if mode != "on_reranked_subset":
+            print(f"| {mode} | " + " | ".join(f"{row[k]['mean']:.3f} [{row[k]['ci_low']:.3f}, {row[k]['ci_high']:.3f}]"
+                                           for k in keys) + " |")
+    for mode, row in diffs.items():
+        pairs = row.items() if mode == "rerank_vs_hybrid_on_subset" else [(mode, row)]
+        for m2, r2 in pairs:
+            label = f"{m2} - hybrid (first {n_rr} queries)" if mode == "rerank_vs_hybrid_on_subset" else \
+                f"{m2} - {first} (paired)"
+            print(f"| {label} | " + " | ".join(f"{r2[k]['mean']:+.3f} [{r2[k]['ci_low']:+.3f}, {r2[k]['ci_high']:+.3f}]"
+                                              for k in keys) + " |")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data-dir", type=Path, default=Path("../shared/data"))
@@ -69,12 +211,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rrf-k", type=int, default=60)
     ap.add_argument("--limit", type=int, default=None, help="First N full texts only.")
     ap.add_argument("--stem", action="store_true", help="BM25 with Snowball stemming (a separate index folder).")
+    ap.add_argument("--prf-docs", type=int, default=10)
+    ap.add_argument("--prf-terms", type=int, default=20)
+    ap.add_argument("--prf-weight", type=float, default=0.5, help="Weight of the original query in RM3.")
+    ap.add_argument("--calibrate-check", action="store_true", help="Only compute check's thresholds (calibration.json).")
     args = ap.parse_args(argv)
 
     from noveval.benchmarks.axioms.pools import paper_text
     from noveval.benchmarks.retrieval import citation_gold, paired_differences, summarize_runs
-    from noveval.index import BM25Params, build_index, fill_vectors, open_index, rrf
+    from noveval.index import build_index, fill_vectors, open_index, rrf
     from noveval.index.dense import exact_search
+    from noveval.index.lexical import LexicalParams, PRFParams
     from noveval.index.store import is_index
     from noveval.models.embed import get_embedder
 
@@ -88,14 +235,23 @@ def main(argv: list[str] | None = None) -> int:
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     emb = get_embedder(args.embedder)
     pre = _pre_corpus(corpus, out, args.before_year)
-    ipath = out / ("index-stem" if args.stem else "index")
+    stem = "-stem" if args.stem else ""
+    variants = {"": LexicalParams(stem=args.stem), "-plain": LexicalParams.plain(stem=args.stem),
+                "-unigrams": replace(LexicalParams(stem=args.stem), bigrams=False),
+                "-title1": replace(LexicalParams(stem=args.stem), title_weight=1)}
     timings: dict[str, float] = {}
-    if not is_index(ipath):
-        t0 = time.perf_counter()
-        idx = build_index(pre, ipath, embedder=emb, bm25=BM25Params(stem=args.stem), log=log.info)
-        timings["index_build_s"] = time.perf_counter() - t0
-        timings.update({f"index_{k}_s": v for k, v in idx.meta["build_s"].items()})
-    idx = open_index(ipath)
+
+    def lexical_index(variant: str):  # type: ignore[no-untyped-def]
+        ipath = out / f"index{variant}{stem}"
+        if not is_index(ipath):
+            t0 = time.perf_counter()
+            built = build_index(pre, ipath, embedder=emb if variant == "" else None, bm25=variants[variant],
+                                log=log.info)
+            timings[f"index{variant}_build_s"] = time.perf_counter() - t0
+            timings.update({f"index{variant}_{k}_s": v for k, v in built.meta["build_s"].items()})
+        return open_index(ipath)
+
+    idx = lexical_index("")
     titles = [p["title"] for p in idx.iter_papers()]
     gold_papers = citation_gold(fulltext, titles, [True] * len(titles))
     if args.limit:
@@ -104,11 +260,14 @@ def main(argv: list[str] | None = None) -> int:
     n_refs = [len(g.gold) for g in with_gold]
     log.info("gold: %d of %d papers have matched references (%.1f each on average, %d in all)",
              len(with_gold), len(gold_papers), float(np.mean(n_refs)) if n_refs else 0.0, sum(n_refs))
+    if args.calibrate_check:
+        calibrate_check(idx, with_gold, fulltext, emb, out)
+        return 0
     queries = [paper_text(g.title, g.abstract) for g in with_gold]
     gold = [g.gold for g in with_gold]
     gold_rows = np.unique(np.asarray([r for g in gold for rows in g for r in rows], dtype=np.int64))
 
-    need_dense = any(m != "bm25" for m in modes)
+    need_dense = any(not m.startswith("bm25") for m in modes)
     if need_dense and not args.freeze:
         from noveval.index.build import fill_from_cache
 
@@ -143,17 +302,33 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, list[list[int]]] = {}
     extras: dict[str, dict] = {}
 
-    def bm25_runs():  # type: ignore[no-untyped-def]
-        return [[int(r) for r in idx.bm25.search(q, args.depth, mask)[0]] for q in queries], {}
+    prf = PRFParams(args.prf_docs, args.prf_terms, args.prf_weight)
+
+    def lexical_runs(mode: str):  # type: ignore[no-untyped-def]
+        base = mode.removesuffix("+prf")
+        variant = {"bm25": "", "bm25-lineartf": ""}.get(base, base.removeprefix("bm25"))
+        ix = lexical_index(variant)
+        if base == "bm25-lineartf":
+            ix.bm25.params = replace(ix.bm25.params, query_tf=1.0)
+        p = prf if mode.endswith("+prf") else None
+
+        def go():  # type: ignore[no-untyped-def]
+            runs = [[int(r) for r in ix.bm25_search(q, args.depth, mask, prf=p)[0]] for q in queries]
+            return runs, {"params": vars(ix.bm25.params), "prf": vars(p) if p else None}
+        return go
 
     def dense_runs():  # type: ignore[no-untyped-def]
         vec = np.asarray(idx.vectors())
         rows = None if mask.all() else np.flatnonzero(mask)
         return [[int(r) for r in exact_search(vec, qv, args.depth, rows)[0]] for qv in qvecs], {}  # type: ignore[union-attr]
 
+    for m in modes:
+        if m.startswith("bm25") and m != "bm25":
+            tag = f"-{args.prf_docs}-{args.prf_terms}-{args.prf_weight:g}" if m.endswith("+prf") else ""
+            results[m], extras[m] = cached(m.replace("+", "-") + tag, lexical_runs(m))
     if "bm25" in modes or any(m.startswith("hybrid") for m in modes):
-        results["bm25"], extras["bm25"] = cached("bm25", bm25_runs)
-    if any(m != "bm25" for m in modes):
+        results["bm25"], extras["bm25"] = cached("bm25", lexical_runs("bm25"))
+    if need_dense:
         results["dense"], extras["dense"] = cached("dense", dense_runs)
     if any(m.startswith("hybrid") for m in modes):
         results["hybrid"], extras["hybrid"] = cached("hybrid", lambda: (
@@ -177,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     show = {m: results[m] for m in modes if m in results}
     n_rr = extras.get("hybrid+rerank", {}).get("reranked")
     summary = summarize_runs(show, gold)
-    diffs = paired_differences(show, gold, baseline="bm25") if "bm25" in show and len(show) > 1 else {}
+    diffs = paired_differences(show, gold, baseline=modes[0]) if len(show) > 1 else {}
     if n_rr is not None and n_rr < len(queries):  # compare rerank on the queries it saw
         sub = {m: results[m][:n_rr] for m in ("hybrid", "hybrid+rerank")}
         summary["on_reranked_subset"] = summarize_runs(sub, gold[:n_rr])
@@ -186,28 +361,11 @@ def main(argv: list[str] | None = None) -> int:
               "papers_with_gold": len(with_gold), "full_texts": len(gold_papers),
               "mean_gold": float(np.mean(n_refs)) if n_refs else 0.0, "embedder": emb.model_id,
               "bm25": idx.meta["bm25"], "rrf_k": args.rrf_k, "depth": args.depth, "timings": timings,
-              "extras": extras, "metrics": summary, "paired_vs_bm25": diffs}
+              "extras": extras, "metrics": summary, "paired_vs_first": diffs}
     (out / f"results-{args.universe}{'-stem' if args.stem else ''}.json").write_text(json.dumps(report, indent=2))
     print(f"universe {args.universe}: {int(mask.sum())} papers; {len(with_gold)} of {len(gold_papers)} full texts "
           f"with gold ({report['mean_gold']:.1f} each)")
-    print("| retrieval | recall@10 | recall@50 | recall@100 | nDCG@10 |")
-    print("|---|---|---|---|---|")
-    for mode, row in summary.items():
-        if mode == "on_reranked_subset":
-            continue
-        cells = [f"{row[k]['mean']:.3f} [{row[k]['ci_low']:.3f}, {row[k]['ci_high']:.3f}]"
-                 for k in ("recall@10", "recall@50", "recall@100", "ndcg@10")]
-        print(f"| {mode} | " + " | ".join(cells) + " |")
-    for mode, row in diffs.items():
-        if mode == "rerank_vs_hybrid_on_subset":
-            for m2, r2 in row.items():
-                cells = [f"{r2[k]['mean']:+.3f} [{r2[k]['ci_low']:+.3f}, {r2[k]['ci_high']:+.3f}]"
-                         for k in ("recall@10", "recall@50", "recall@100", "ndcg@10")]
-                print(f"| {m2} - hybrid (first {n_rr} queries) | " + " | ".join(cells) + " |")
-            continue
-        cells = [f"{row[k]['mean']:+.3f} [{row[k]['ci_low']:+.3f}, {row[k]['ci_high']:+.3f}]"
-                 for k in ("recall@10", "recall@50", "recall@100", "ndcg@10")]
-        print(f"| {mode} - bm25 (paired) | " + " | ".join(cells) + " |")
+    print_tables(summary, diffs, modes[0], n_rr)
     return 0
 
 

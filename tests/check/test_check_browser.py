@@ -47,9 +47,14 @@ def test_check_report_renders_in_chromium(tmp_path: Path) -> None:
             page.goto((out / "check.html").resolve().as_uri())
             page.wait_for_load_state("load")
             headings = page.locator("h2").all_inner_texts()
-            for want in ("Input", "Closest prior work", "Corpus novelty metrics", "Model judgment", "Structured evaluation"):
+            for want in ("Input", "Evidence per contribution", "Closest prior work", "Corpus novelty metrics",
+                         "Model judgment", "Structured evaluation"):
                 assert any(h.startswith(want) for h in headings), (want, headings)
-            rows = page.locator("table").first.locator("tr")
+            assert headings[0] == "Input"  # the parsed input comes first
+            tables = page.locator("table")
+            # the input table: header, title, problem, objective, approach and the idea's two contributions
+            assert tables.nth(0).locator("tr").count() == 1 + 4 + 2
+            rows = tables.nth(2).locator("tr")  # input, evidence, closest prior work
             assert rows.count() == 1 + 3  # header + top-3 retrieved works
             assert "Sparse linear probes" in page.content()
             page.screenshot(path=str(shot), full_page=True)

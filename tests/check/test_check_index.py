@@ -1,4 +1,5 @@
-"""``noveval check --index``: build on first use, BM25-first answers, metric pools read from the index."""
+"""``noveval check --index``: build on first use, a pool that is a function of (index, input, options), the
+same check.json whatever ran before, evidence per contribution."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ import pytest
 pytest.importorskip("bm25s")
 
 from index_helpers import embedder_for, write_jsonl  # noqa: E402
-from noveval.check.indexed import RetrievalOptions, check_with_index, metric_pool  # noqa: E402
+from noveval.check.indexed import RetrievalOptions, check_with_index  # noqa: E402
 from noveval.check.inputs import load_input  # noqa: E402
 from noveval.check.opinion import CheckOptions  # noqa: E402
 from noveval.errors import InputError  # noqa: E402
-from noveval.index import BM25Params, build_index, open_index  # noqa: E402
+from noveval.index import BM25Params, build_index, open_index, search  # noqa: E402
+from noveval.index.build import fill_vectors  # noqa: E402
 
 WORDS = ["graph", "molecules", "robot", "grasping", "planning", "language", "diffusion", "text"]
 
@@ -47,7 +49,7 @@ def test_builds_the_index_on_first_use_and_filters_before_ranking(tmp_path: Path
     kept = set(np.flatnonzero(idx.mask(before_year=2020, fields=["ML"])))
     assert r["corpus"]["papers"] == len(kept) and r["corpus"]["year_max"] <= 2019
     assert all(n["index"] in kept for n in r["neighbours"])
-    assert r["retrieval"]["mode"] == "hybrid" and r["retrieval"]["embedded_now"] > 0
+    assert r["retrieval"]["mode"] == "hybrid" and r["retrieval"]["missing_vectors"] > 0
     assert "BM25 top" in r["retrieval"]["note"]
     sims = [n["similarity"] for n in r["neighbours"]]
     assert all(np.isfinite(sims))
@@ -58,35 +60,95 @@ def test_builds_the_index_on_first_use_and_filters_before_ranking(tmp_path: Path
     assert [n["id"] for n in r2["neighbours"]] == [n["id"] for n in r["neighbours"]]
 
 
-def test_metric_pool_comes_from_the_index_without_re_embedding(tmp_path: Path):
+def _without_timings(r: dict) -> str:
+    return json.dumps({k: v for k, v in r.items() if k != "timings"}, sort_keys=True)
+
+
+def test_metric_pool_is_the_nearest_papers_and_a_filled_index_embeds_nothing_for_it(tmp_path: Path):
     emb = embedder_for(tmp_path)
     idx = build_index(_corpus(tmp_path), tmp_path / "idx", embedder=emb, bm25=BM25Params(stem=False), embed_missing=True)
+    inp = load_input(_idea(tmp_path))
     encoded = emb.stats["encoded"]
-    r = check_with_index(load_input(_idea(tmp_path)), idx.path, options=OPTS, embedder=emb)
-    assert emb.stats["encoded"] - encoded == 1  # only the input itself
-    assert r["corpus"]["metric_pool"] == 40 and r["corpus"]["metric_pool_source"].startswith("random sample of 40")
-    assert {m["name"] for m in r["metrics"]} == {"Yin", "RND"} and all(m["percentile"] is not None for m in r["metrics"])
-    # Yin of the input equals 1 - max cosine over the pool rows the check used
-    rows, _ = metric_pool(idx, np.ones(idx.n, dtype=bool), 40, OPTS.seed)
-    q = emb.encode([load_input(_idea(tmp_path)).embedding_text()])[0]
+    r = check_with_index(inp, idx.path, options=OPTS, embedder=emb)
+    # only the input and its contributions are embedded: every pool vector comes from the index
+    assert emb.stats["encoded"] - encoded == 1 + len(inp.contributions)
+    assert r["retrieval"]["missing_vectors"] == 0 and r["timings"]["vectors_embedded_now"] == 0
+    # the pool is the first 40 rows of the hybrid ranking, whatever else has vectors
+    text = inp.embedding_text()
+    ranking = search(idx, text, mode="hybrid", k=40, embedder=emb, depth=max(100, 40))
+    pool = np.asarray(ranking.rows())
+    assert r["corpus"]["metric_pool"] == 40
+    assert r["corpus"]["metric_pool_source"] == "the 40 nearest papers by hybrid retrieval"
+    q = emb.encode([text])[0]
     yin = next(m for m in r["metrics"] if m["name"] == "Yin")
-    assert yin["score"] == pytest.approx(1 - float((np.asarray(idx.vectors()[rows]) @ q).max()), abs=1e-6)
+    assert yin["score"] == pytest.approx(1 - float((np.asarray(idx.vectors()[pool]) @ q).max()), abs=1e-6)
+    # "closest prior work" is the most similar paper of the pool, whatever its rank
+    sims = np.asarray(idx.vectors()[pool]) @ q
+    assert r["closest"]["index"] == int(pool[int(np.argmax(sims))])
+    assert r["closest"]["similarity"] == pytest.approx(float(sims.max()), abs=1e-6)
     # exact dense retrieval: the first neighbour is the most similar paper of the whole index
     best = int(np.argmax(np.asarray(idx.vectors()) @ q))
-    dense = check_with_index(load_input(_idea(tmp_path)), idx.path, options=OPTS, embedder=emb,
-                             retrieval=RetrievalOptions("dense"))
+    dense = check_with_index(inp, idx.path, options=OPTS, embedder=emb, retrieval=RetrievalOptions("dense"))
     assert dense["neighbours"][0]["index"] == best and dense["retrieval"]["dense_method"] == "exact"
+    assert dense["corpus"]["metric_pool_source"] == "the 40 nearest papers by dense retrieval"
 
 
-def test_bm25_only_index_uses_a_topical_pool(tmp_path: Path):
+def test_same_check_json_after_an_unrelated_dense_search(tmp_path: Path):
+    """The issue's bug: a dense search filled vectors into the index and so changed the next check's pool."""
+    emb = embedder_for(tmp_path)
+    idx = build_index(_corpus(tmp_path, 120), tmp_path / "idx", embedder=emb, bm25=BM25Params(stem=False))
+    fill_vectors(idx, emb, np.arange(0, 120, 7))  # partly filled, as an index still filling is
+    before = open_index(idx.path).dense_coverage()
+    opts = CheckOptions(judge=False, top_k=5, pool_size=30, metrics=("Yin", "RND", "SemNovel"), min_papers=10)
+    first = check_with_index(load_input(_idea(tmp_path)), idx.path, options=opts, embedder=emb)
+    other = search(open_index(idx.path), "molecules diffusion text language", mode="dense", k=10, embedder=emb)
+    assert other.missing_vectors > 0  # it needed vectors the index lacks ...
+    assert open_index(idx.path).dense_coverage() == before  # ... and wrote none into the index
+    again = check_with_index(load_input(_idea(tmp_path)), idx.path, options=opts, embedder=emb)
+    assert _without_timings(again) == _without_timings(first)
+    assert first["timings"]["vectors_embedded_now"] > 0 and again["timings"]["vectors_embedded_now"] == 0
+    assert first["retrieval"]["missing_vectors"] == again["retrieval"]["missing_vectors"] > 0
+    assert "re-ranks the BM25 top" in first["retrieval"]["note"]
+
+
+def test_bm25_only_index_embeds_the_pool_for_the_check_and_says_so(tmp_path: Path):
     emb = embedder_for(tmp_path)
     idx = build_index(_corpus(tmp_path), tmp_path / "idx", embedder=emb, bm25=BM25Params(stem=False))
     assert idx.dense_coverage()[0] == 0
     r = check_with_index(load_input(_idea(tmp_path)), idx.path, options=OPTS, embedder=emb,
                          retrieval=RetrievalOptions("hybrid", depth=30))
-    assert r["corpus"]["metric_pool"] == r["retrieval"]["embedded_now"] <= 30
-    assert "topical pool" in r["corpus"]["metric_pool_source"]
-    assert open_index(idx.path).dense_coverage()[0] == r["retrieval"]["embedded_now"]  # stored for next time
+    n = r["corpus"]["metric_pool"]
+    assert 0 < n <= 40 and r["retrieval"]["missing_vectors"] >= n
+    assert r["retrieval"]["dense_method"] == "rerank"
+    assert all(m["percentile"] is not None for m in r["metrics"])
+    assert open_index(idx.path).dense_coverage()[0] == 0  # the index is not written by a check
+
+
+def test_evidence_per_contribution_quotes_abstract_sentences(tmp_path: Path):
+    emb = embedder_for(tmp_path)
+    rows = [{"id": f"p{i}", "title": f"study {i}", "abstract": "Unrelated text about diffusion. More text here.",
+             "year": 2015} for i in range(60)]
+    rows.append({"id": "hit", "title": "Robot planning on graphs", "year": 2016,
+                 "abstract": "We review old work. We plan robot grasping paths with graph planning methods. The end."})
+    idx = build_index(write_jsonl(tmp_path / "c.jsonl", rows), tmp_path / "idx", embedder=emb,
+                      bm25=BM25Params(stem=False), embed_missing=True)
+    idea = tmp_path / "idea2.md"
+    idea.write_text("# Robot graph planning\n\n## Problem\nRobot planning is slow.\n\n## Objective\nFaster text "
+                    "diffusion for language models.\n\n## Approach\nWe plan robot grasping with graph planning.\n",
+                    encoding="utf-8")
+    r = check_with_index(load_input(idea), idx.path, options=OPTS, embedder=emb)
+    ev = r["evidence"]["contributions"]
+    assert [e["text"] for e in ev] == ["Faster text diffusion for language models.",
+                                       "We plan robot grasping with graph planning."]
+    assert ev[0]["verdict"] == "new" and all(not w["quotes"] for w in ev[0]["works"])  # nothing overlaps it
+    approach = ev[1]
+    top = approach["works"][0]
+    assert top["title"] == "Robot planning on graphs"
+    quote = top["quotes"][0]["sentence"]
+    assert quote == "We plan robot grasping paths with graph planning methods."  # verbatim from the abstract
+    assert quote in rows[-1]["abstract"]
+    assert approach["verdict"] in ("partly anticipated", "anticipated") and approach["evidence_rank"] == top["rank"]
+    assert f"[{top['rank']}]" in r["verdict"]["summary"]  # the opinion cites its evidence
 
 
 def test_wrong_embedder_and_empty_filters_are_input_errors(tmp_path: Path):
@@ -116,16 +178,41 @@ def test_cli_check_with_index_and_bundled_embedder(tmp_path: Path):
     r = json.loads((out / "check.json").read_text())
     assert r["corpus"]["embedder"] == "local/all-MiniLM-L6-v2" and len(r["neighbours"]) == 3
     md = (out / "check.md").read_text()
-    assert "**Retrieval:** hybrid over the index" in md and "metric pool:" in md
+    assert "**Retrieval:** hybrid over the index" in md and "metric pool and evidence candidates:" in md
     bad = CliRunner().invoke(app, ["check", str(_idea(tmp_path)), "--index", str(tmp_path / "idx"),
                                    "--retrieval", "sparse", "-o", str(tmp_path / "o2")])
     assert bad.exit_code == 2 and "--retrieval" in bad.output and not (tmp_path / "o2").exists()
 
 
-def test_index_without_dense_part_says_why_metrics_are_missing(tmp_path: Path):
+def test_index_without_dense_part_embeds_for_the_check(tmp_path: Path):
     emb = embedder_for(tmp_path)
     idx = build_index(_corpus(tmp_path), tmp_path / "idx", bm25=BM25Params(stem=False))
     r = check_with_index(load_input(_idea(tmp_path)), idx.path, options=OPTS, embedder=emb,
                          retrieval=RetrievalOptions("bm25"))
     assert len(r["neighbours"]) == 5 and all(np.isfinite(n["similarity"]) for n in r["neighbours"])
-    assert all(m["score"] is None and "no dense part" in m["note"] for m in r["metrics"])
+    assert r["retrieval"]["missing_vectors"] == r["corpus"]["metric_pool"] > 0
+    assert all(m["percentile"] is not None for m in r["metrics"])
+
+
+@pytest.mark.integration
+def test_cli_same_check_json_after_an_unrelated_dense_index_search(tmp_path: Path):
+    """The issue's acceptance test through the CLI with the bundled MiniLM: check, an unrelated dense
+    `index search` on the same index, the same check: the same check.json but for timings."""
+    from typer.testing import CliRunner
+
+    from noveval.cli.main import app
+
+    corpus, idx = _corpus(tmp_path, 70), tmp_path / "idx"
+    args = ["check", str(_idea(tmp_path)), "--index", str(idx), "--no-judge", "--top-k", "3", "--metric-pool", "25",
+            "--candidates", "25"]
+    r1 = CliRunner().invoke(app, [*args, "--corpus", str(corpus), "-o", str(tmp_path / "a")])
+    assert r1.exit_code == 0, r1.output
+    s = CliRunner().invoke(app, ["index", "search", str(idx), "diffusion text language molecules",
+                                 "--retrieval", "dense", "-k", "5"])
+    assert s.exit_code == 0, s.output
+    r2 = CliRunner().invoke(app, [*args, "-o", str(tmp_path / "b")])
+    assert r2.exit_code == 0, r2.output
+    a, b = (json.loads((tmp_path / d / "check.json").read_text()) for d in ("a", "b"))
+    assert "index_build_s" in a["timings"] and "index_build_s" not in b["timings"]
+    assert _without_timings(a) == _without_timings(b)
+    assert (tmp_path / "a" / "check.md").read_text() == (tmp_path / "b" / "check.md").read_text()

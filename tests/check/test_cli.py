@@ -59,18 +59,50 @@ def test_check_end_to_end(tmp_path: Path) -> None:
     assert all(m["percentile"] is None and "not computed" in m["note"] for m in r["metrics"])
     assert "rubric" in r and "evaluation" in r and r["model"]
     assert r["rubric"]["score"] in (1, 2, 3, 4, 5) or r["rubric"]["parse_status"] != "json"
+    shown = {n["rank"] for n in r["neighbours"]} | {w["rank"] for e in r["evidence"]["contributions"] for w in e["works"]}
     for sec in ("positive", "neutral", "negative"):
         for p in r["evaluation"][sec]:
-            assert all(1 <= c <= 3 for c in p["cites"]) and (p["flag"] is None) == bool(p["cites"])
+            assert set(p["cites"]) <= shown and (p["flag"] is None) == p["grounded"]
+            if p["grounded"]:  # grounded = cites a work and quotes a sentence of it
+                assert p["cites"] and p["quote_work"] in p["cites"]
+                assert any(p["quote"] in a for _t, a, _y in CORPUS)  # verbatim from a corpus abstract
+    n = r["evaluation"]["n_points"]
+    assert r["evaluation"]["n_grounded"] + r["evaluation"]["n_ungrounded"] == n
     md = (out / "check.md").read_text()
     assert md.startswith("# Novelty check") and "Cannot judge" in md and "## Closest prior work" in md
+    assert "## Input" in md and "| contribution (1) |" in md and "## Evidence per contribution" in md
+    assert r["bundled_model"] is True and "only shows that the pipeline runs" in md
+    assert f"{r['evaluation']['n_grounded']} of {n} points are grounded" in md
     html = (out / "check.html").read_text()
     assert html.startswith("<!doctype html>") and "Corpus novelty metrics" in html and "<script src" not in html
 
 
-def test_citation_flags() -> None:
+def test_citation_flags_and_grounding() -> None:
     assert check_citations([1, 2], "text", 3) == ([1, 2], [], None)
     assert check_citations([], "as in [2]", 3)[2] is None
     valid, invalid, flag = check_citations([7], "no support", 3)
     assert valid == [] and invalid == [7] and flag and "cites no retrieved work" in flag
     assert check_citations([], "nothing", 3)[2] == "cites no retrieved work"
+    from noveval.check.evidence import Work, ground_point, idf_from_texts
+
+    works = {i + 1: Work(i + 1, t, a, y, 0.5) for i, (t, a, y) in enumerate(CORPUS)}
+    idf = idf_from_texts([w.abstract for w in works.values()])
+    # the "1 [1]": a point with no content counts as ungrounded even though it cites a work
+    g = ground_point("1 [1]", [1], None, works, idf)
+    assert g["grounded"] is False and g["why"].startswith("no content")
+    # content that the cited abstract shares: grounded, and the quote is the sentence of the cited work
+    g = ground_point("L1-regularised linear probes find that syntactic depth sits in a few dimensions.", [1], None,
+                     works, idf)
+    assert g["grounded"] and g["work"] == 1 and g["quote"] in CORPUS[0][1]
+    # the same point citing an unrelated work: nothing of [4] overlaps it
+    g = ground_point("L1-regularised linear probes find that syntactic depth sits in a few dimensions.", [4], None,
+                     works, idf)
+    assert g["grounded"] is False and "overlaps" in g["why"]
+    # a quote the model copied from the cited work grounds a short point
+    g = ground_point("Nullspace projection removes linguistic information before.", [5],
+                     "We remove linguistic information from representations with iterative nullspace projection and "
+                     "measure the effect on language modelling.", works, idf)
+    assert g["grounded"] and g["why"] == "its quote is a sentence of the cited work"
+    # a point that cites nothing shown
+    assert ground_point("Sparse probes on hidden states are new.", [], None, works, idf)["why"] == \
+        "cites no work it was shown"

@@ -189,16 +189,23 @@ def test_partial_dense_fill_resumes_where_it_stopped(tmp_path: Path):
     assert np.allclose(np.asarray(idx.vectors()), ref)
 
 
-def test_search_on_partial_dense_embeds_only_bm25_candidates(tmp_path: Path):
+def test_search_on_partial_dense_reranks_bm25_candidates_and_never_writes(tmp_path: Path):
     corpus = _write(tmp_path / "c.jsonl", PAPERS)
     emb = _embedder(tmp_path)
     idx = build_index(corpus, tmp_path / "idx", embedder=emb, bm25=BM25Params(stem=False))
-    filled0 = idx.dense_coverage()[0]
+    fill_vectors(idx, emb, [0, 4])  # two rows filled, neither contains "robot"
     res = search(idx, "robot", mode="hybrid", k=5, embedder=emb, depth=5)
-    assert "BM25 top 2 candidates" in res.note
-    assert set(res.rows()) == {1, 3}  # only rows with vectors are in the dense ranking
-    assert idx.dense_coverage()[0] == filled0 + res.embedded_now
+    assert "re-ranks the BM25 top 2" in res.note and res.dense_method == "rerank"
+    # only the BM25 candidates (rows 1 and 3) are ranked: the filled rows 0 and 4 are not
+    # brought in, so what other queries filled cannot change the answer
+    assert set(res.rows()) == {1, 3} and res.missing_vectors == 2
+    assert idx.dense_coverage()[0] == 2  # nothing written into the index
     assert all(h.similarity is not None for h in res.hits)
+    q = emb.encode(["robot"])[0]
+    want = sorted([1, 3], key=lambda r: -float(emb.encode(idx.texts([r]))[0] @ q))
+    assert [h.row for h in res.hits if h.dense_rank is not None] == sorted(res.rows(), key=lambda r: want.index(r))
+    again = search(idx, "robot", mode="hybrid", k=5, embedder=emb, depth=5)
+    assert again.hits == res.hits and again.embedded_now == 0 and again.missing_vectors == 2  # vector cache
 
 
 def test_open_rejects_non_index(tmp_path: Path):
@@ -219,7 +226,7 @@ def test_cli_build_info_add_search(tmp_path: Path):
     assert r.exit_code == 2 and "already exists" in r.output
     more = _write(tmp_path / "m.jsonl", [{"id": "f", "title": "Graph graph graph", "abstract": "graph", "year": 2020}])
     r = CliRunner().invoke(app, ["index", "add", str(tmp_path / "idx"), str(more)])
-    assert r.exit_code == 0 and "added 1, already present 0, papers now 6" in r.output
+    assert r.exit_code == 0 and "added 1, duplicates 0, papers now 6" in r.output
     r = CliRunner().invoke(app, ["index", "info", str(tmp_path / "idx"), "--json"])
     assert json.loads(r.output)["papers"] == 6
     r = CliRunner().invoke(app, ["index", "search", str(tmp_path / "idx"), "graph", "--retrieval", "bm25",

@@ -15,15 +15,16 @@ __all__ = ["register", "check"]
 
 @model_command
 def check(
-    input: Annotated[Path, typer.Argument(help="Idea (Markdown/JSON with problem, objective, approach; or free text) "
-                                          "or paper (JSON/Markdown with title + abstract).")],
+    input: Annotated[Path, typer.Argument(help="Idea or paper: plain text, Markdown (# Title + paragraphs, "
+                                          "## Problem/Objective/Approach, or a full paper), JSON, or PDF.")],
     corpus: Annotated[Path | None, typer.Option("--corpus", help="JSONL(.gz) of prior papers {id?, title, abstract, year} "
                                                 "(with --index: used to build the index when it does not exist).")] = None,
     index: Annotated[Path | None, typer.Option("--index", help="Corpus index folder (`noveval index build`); "
                                                "built from --corpus on first use.")] = None,
     retrieval: Annotated[str, typer.Option("--retrieval", help="With --index: bm25 | dense | hybrid (RRF).")] = "hybrid",
-    candidates: Annotated[int, typer.Option("--candidates", min=10, help="With --index: rows per ranking before fusion; "
-                                            "BM25 candidates embedded when the index lacks vectors.")] = 100,
+    candidates: Annotated[int, typer.Option("--candidates", min=10, help="With --index: rows per ranking before fusion "
+                                            "(at least --metric-pool; with incomplete vectors the BM25 candidates the "
+                                            "dense ranking re-ranks).")] = 100,
     rrf_k: Annotated[int, typer.Option("--rrf-k", min=1, help="Reciprocal rank fusion constant.")] = 60,
     rerank: Annotated[str | None, typer.Option("--rerank", help="With --index: chat model spec that reorders the top "
                                                "--rerank-depth candidates (listwise).")] = None,
@@ -34,9 +35,11 @@ def check(
     field: Annotated[list[str] | None, typer.Option("--field", help="Use only corpus papers of this 'field' (repeatable).")] = None,
     max_corpus: Annotated[int | None, typer.Option("--max-corpus", min=1, help="Random sample of N corpus papers (speed).")] = None,
     top_k: Annotated[int, typer.Option("--top-k", min=1, max=50, help="Prior works to retrieve and show the model.")] = 10,
-    pool_size: Annotated[int, typer.Option("--metric-pool", min=10, help="Largest corpus sample the metrics use.")] = 3000,
-    min_similarity: Annotated[float, typer.Option("--min-similarity", help="Below this best similarity, abstain.")] = 0.5,
-    no_judge: Annotated[bool, typer.Option("--no-judge", help="Retrieval and metrics only; no model calls.")] = False,
+    pool_size: Annotated[int, typer.Option("--metric-pool", min=10, help="Metric pool and evidence candidates: the N "
+                                           "nearest kept papers by the retrieval ranking.")] = 300,
+    min_similarity: Annotated[float, typer.Option("--min-similarity", help="Below this best similarity, abstain "
+                                                  "(default calibrated on citation gold for the bundled MiniLM).")] = 0.5,
+    no_judge: Annotated[bool, typer.Option("--no-judge", help="Retrieval, evidence and metrics only; no model calls.")] = False,
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for check.md, check.html, check.json.")] = Path("noveval-check"),
     seed: SeedOpt = 0,
     temperature: Annotated[float, typer.Option("--temperature", help="Sampling temperature of the rubric judgment "

@@ -5,11 +5,13 @@ embeds every kept paper before answering:
 
 * Retrieval is ``bm25``, ``dense`` or ``hybrid`` (RRF) over the index, filters applied
   before ranking (:func:`noveval.index.search.search`), optionally reranked by an LLM.
-  When the index's vectors are incomplete, only the BM25 candidates are embedded (and
-  stored in the index), so a fresh BM25-only index answers in about a minute.
-* The metric pool comes from the index's vectors, never re-embedded: a seeded random
-  sample of the kept papers when enough of them have vectors; otherwise every kept
-  paper that has one (mostly the retrieval candidates: a topical pool, said in the result).
+* The metric pool and the evidence candidates are the ``pool_size`` (300) nearest kept
+  papers by that retrieval ranking: a function of index, input and options, never of
+  what earlier queries or the vector cache hold. On an index whose vectors are complete
+  nothing is embedded but the input and its contributions; otherwise the pool's missing
+  vectors are embedded for this check (through the vector cache, never written into the
+  index), and the result says how many the index lacked (``retrieval.missing_vectors``)
+  and, under ``timings``, how many were computed now and how long that took.
 * Metric results are cached by content (input vector, pool vectors, titles, settings), so
   repeating a check is fast (t-SNE and fastText are not refitted).
 """
@@ -27,7 +29,7 @@ import numpy as np
 
 from noveval.check.inputs import CheckInput, load_input
 from noveval.check.metrics import MetricResult, corpus_metrics
-from noveval.check.opinion import CheckOptions, finish
+from noveval.check.opinion import CheckOptions, assemble, filter_phrase
 from noveval.check.retrieve import Neighbour
 from noveval.errors import InputError
 from noveval.models.chat import ChatClientProtocol
@@ -132,21 +134,10 @@ def _metrics_cached(focal: np.ndarray, title: str | None, pool: np.ndarray, titl
         db.close()
 
 
-def metric_pool(idx: Any, mask: np.ndarray, size: int, seed: int) -> tuple[np.ndarray, str]:
-    """Rows of the metric pool and where they come from (vectors read from the index).
-
-    A seeded random sample of ``size`` kept rows with vectors when at least ``size`` of
-    them (or all kept rows) have one; otherwise every kept row that has a vector.
-    """
-    have = np.flatnonzero(mask & idx.filled())
-    kept = int(mask.sum())
-    if len(have) >= min(size, kept):
-        if len(have) > size:
-            have = np.sort(np.random.default_rng(seed).choice(have, size, replace=False))
-        return have, f"random sample of {len(have)} of the {kept} kept papers (vectors from the index)"
-    return have, (f"the {len(have)} kept papers that have vectors in the index (of {kept}), mostly retrieval "
-                  "candidates: a topical pool, so percentiles compare the input with its neighbourhood, "
-                  "not with the whole corpus; fill the index (`noveval index embed`) for a random sample")
+def _order(ropts: RetrievalOptions, embedder_id: str) -> str:
+    how = {"bm25": "BM25 score", "dense": f"cosine similarity ({embedder_id})",
+           "hybrid": f"reciprocal rank fusion (k = {ropts.rrf_k}) of the BM25 and dense ({embedder_id}) rankings"}
+    return f"retrieval rank: {how[ropts.mode]}; [n] is the rank, similarity is the cosine ({embedder_id})"
 
 
 def check_with_index(
@@ -176,17 +167,17 @@ def check_with_index(
     Returns:
         The JSON-ready result (as :func:`noveval.check.opinion.check_idea`'s, plus ``retrieval``).
     """
-    from noveval.index.search import search
+    from noveval.index.search import row_vectors, search
 
     opts = options or CheckOptions()
     ropts = retrieval or RetrievalOptions()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     inp = input if isinstance(input, CheckInput) else load_input(input)
     if embedder is None:
         from noveval.models.embed import get_embedder
 
         embedder = get_embedder(opts.embedder)
-    timings: dict[str, float] = {}
+    timings: dict[str, Any] = {}
     idx, build_s = open_or_build(index, corpus, embedder)
     if build_s is not None:
         timings["index_build_s"] = build_s
@@ -197,49 +188,51 @@ def check_with_index(
     if idx.embedder_id is not None and idx.embedder_id != embedder.model_id:
         raise InputError(idx.path, None, "embedder",
                          f"the index holds {idx.embedder_id} vectors; this check uses {embedder.model_id} (-e)")
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     text = inp.embedding_text()
     focal = np.asarray(embedder.encode([text]), dtype=np.float32)[0]
-    depth_k = max(opts.top_k, ropts.rerank_depth if ropts.rerank else opts.top_k)
-    res = search(idx, text, mode=ropts.mode, k=depth_k, mask=mask, embedder=embedder, qvec=focal,
-                 depth=ropts.depth, rrf_k=ropts.rrf_k)
-    hits = res.hits
-    rerank_info: dict[str, Any] | None = None
-    if ropts.rerank:
-        from noveval.index.rerank import rerank_hits
-        from noveval.models.client import get_client
-        from noveval.prompts import prompt_hashes
-
-        rerank_prompt = prompt_hashes("index", ["rerank"])["rerank"]  # checks an override before the call
-        rclient = get_client(ropts.rerank)
-        rr = rerank_hits(rclient, text, hits, idx.papers([h.row for h in hits]), depth=ropts.rerank_depth, seed=opts.seed)
-        hits = rr.hits
-        rerank_info = {"model": rclient.model_id, "depth": ropts.rerank_depth, "mentioned": rr.mentioned, "error": rr.error,
-                       "prompt": rerank_prompt}
-    hits = hits[:opts.top_k]
-    papers = idx.papers([h.row for h in hits])
-    neighbours = [Neighbour(i, h.row, float(h.similarity if h.similarity is not None else float("nan")), p["id"],
-                            p["title"], p["abstract"], p["year"] or None) for i, (h, p) in enumerate(zip(hits, papers), 1)]
-    timings["retrieve_s"] = time.perf_counter() - t1
+    want = max(opts.pool_size, opts.top_k, ropts.rerank_depth if ropts.rerank else 0)
+    res = search(idx, text, mode=ropts.mode, k=want, mask=mask, embedder=embedder, qvec=focal,
+                 depth=max(ropts.depth, opts.pool_size), rrf_k=ropts.rrf_k)
+    pool_hits = res.hits[:opts.pool_size]
+    pool_rows = np.asarray([h.row for h in pool_hits], dtype=np.int64)
+    vecs, _missing, now = row_vectors(idx, embedder, pool_rows)
+    papers = idx.papers(pool_rows)
+    ranked = [Neighbour(h.rank, h.row, float(h.similarity if h.similarity is not None else float(v @ focal)), p["id"],
+                        p["title"], p["abstract"], p["year"] or None) for h, p, v in zip(pool_hits, papers, vecs)]
+    shown, rerank_info = _rerank(ranked, res.hits, idx, text, opts, ropts)
+    timings.update(retrieve_s=time.perf_counter() - t1, retrieve_cpu_s=time.process_time() - c1,
+                   vectors_embedded_now=res.embedded_now + now, embed_missing_s=res.embed_s)
     t2 = time.perf_counter()
-    pool_rows, pool_source = metric_pool(idx, mask, opts.pool_size, opts.seed) if idx.has_dense() else (
-        np.zeros(0, dtype=np.int64), "no dense part in the index")
-    vecs = np.asarray(idx.vectors()[pool_rows]) if len(pool_rows) else np.zeros((0, len(focal)), dtype=np.float32)
-    titles = [p["title"] for p in idx.papers(pool_rows)]
-    if idx.has_dense():
-        metrics = _metrics_cached(focal, inp.title or None, vecs, titles, opts)
-    else:
-        from noveval.check.metrics import METRIC_NOTES
-
-        metrics = [MetricResult(m, None, None, 0, METRIC_NOTES[m]["measures"], METRIC_NOTES[m]["failure_modes"],
-                                "not computed: the index has no dense part (rebuild it with -e EMBEDDER)")
-                   for m in opts.metrics]
+    metrics = _metrics_cached(focal, inp.title or None, vecs, [p["title"] for p in papers], opts)
     timings["metrics_s"] = time.perf_counter() - t2
     view = IndexView(idx, mask, filters)
-    summary = {**view.summary(), "metric_pool": int(len(pool_rows)), "metric_pool_source": pool_source,
+    pool = f"the {len(pool_rows)} nearest {filter_phrase(before_year, fields)}papers by {ropts.mode} retrieval"
+    summary = {**view.summary(), "metric_pool": int(len(pool_rows)), "metric_pool_source": pool,
                "embedder": embedder.model_id}
-    extra = {"retrieval": {**ropts.to_dict(), "dense_method": res.dense_method, "embedded_now": res.embedded_now,
+    extra = {"retrieval": {**ropts.to_dict(), "depth": max(ropts.depth, opts.pool_size), "dense_method": res.dense_method,
+                           "missing_vectors": res.missing_vectors,
                            "note": res.note, "rerank": rerank_info,
-                           "ranks": [{"bm25": h.bm25_rank, "dense": h.dense_rank} for h in hits]}}
-    return finish(inp, view, neighbours, metrics, opts, corpus_summary=summary, client=client,
-                  before_year=before_year, timings=timings, t0=t0, extra=extra)
+                           "ranks": [{"bm25": h.bm25_rank, "dense": h.dense_rank} for h in res.hits[:opts.top_k]]}}
+    return assemble(inp, view, ranked, vecs, metrics, opts, corpus_summary=summary, client=client, embedder=embedder,
+                    before_year=before_year, timings=timings, t0=t0, c0=c0, order=_order(ropts, embedder.model_id),
+                    extra=extra, shown=shown)
+
+
+def _rerank(ranked: list[Neighbour], hits: list[Any], idx: Any, text: str, opts: CheckOptions,
+            ropts: RetrievalOptions) -> tuple[list[Neighbour], dict[str, Any] | None]:
+    """The closest-prior-work list: the first ``top_k`` of the ranking, or of its LLM rerank."""
+    if not ropts.rerank:
+        return ranked[:opts.top_k], None
+    from noveval.index.rerank import rerank_hits
+    from noveval.models.client import get_client
+    from noveval.prompts import prompt_hashes
+
+    rerank_prompt = prompt_hashes("index", ["rerank"])["rerank"]  # checks an override before the call
+    rclient = get_client(ropts.rerank)
+    top = hits[:ropts.rerank_depth]
+    rr = rerank_hits(rclient, text, top, idx.papers([h.row for h in top]), depth=ropts.rerank_depth, seed=opts.seed)
+    by_row = {n.index: n for n in ranked}
+    shown = [by_row[h.row] for h in rr.hits if h.row in by_row][:opts.top_k]
+    return shown, {"model": rclient.model_id, "depth": ropts.rerank_depth, "mentioned": rr.mentioned, "error": rr.error,
+                   "prompt": rerank_prompt}

@@ -1,4 +1,7 @@
-"""BM25 over title + abstract with ``bm25s`` (sparse, memory-mappable, built in seconds).
+"""BM25 with ``bm25s``: the lexical part of version 1 indexes (read as they are), and
+:func:`rank_scores`, the ranking every mode uses. New indexes use
+:mod:`noveval.index.lexical`, which computes the same scores from term frequencies so
+that papers can be added; a ``bm25s`` index cannot grow.
 
 Scoring is ``bm25s``'s default "lucene" BM25 (Robertson et al.; Lucene's variant, which
 drops the constant ``(k1 + 1)`` numerator factor and so leaves rankings unchanged):

@@ -6,8 +6,13 @@
   every row whose vector is already in the shared vector cache.
 * :func:`fill_vectors` embeds the rows still missing, in chunks, and marks each chunk
   done only after its vectors are flushed: a killed fill resumes where it stopped.
-* :func:`add_papers` appends new papers (same id and title as an indexed paper = already
-  there), rebuilds the BM25 part over all rows and grows the dense part.
+* :func:`add_papers` appends papers from public metadata dumps (arXiv snapshot, OpenAlex
+  works, Semantic Scholar papers + abstracts, or the corpus format;
+  :mod:`noveval.index.formats`), deduplicated by DOI, arXiv id and normalised title
+  against the index and each other. Incremental: the new papers are appended to
+  ``papers.jsonl``, tokenised into one new lexical segment (document frequencies and
+  lengths updated), and the dense part grows by unfilled rows; nothing is rebuilt.
+  ``index.json`` is written last, so a killed add leaves the index as it was.
 
 Papers without an abstract are skipped and counted (novelty is judged on title +
 abstract, as in ``noveval check``).
@@ -20,14 +25,16 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from noveval.errors import InputError
-from noveval.index.bm25 import BM25Index, BM25Params
+from noveval.index.bm25 import BM25Params
+from noveval.index.lexical import LexicalIndex, LexicalParams
 from noveval.index.store import FORMAT_VERSION, CorpusIndex
 
 __all__ = ["as_embedder", "read_corpus", "build_index", "add_papers", "fill_vectors", "fill_from_cache"]
@@ -71,12 +78,6 @@ def _write_papers(folder: Path, papers: Sequence[dict[str, Any]], field_names: l
     np.save(folder / "fields.npy", np.asarray([code[p["field"]] for p in papers], dtype=np.int16))
 
 
-def _texts(papers: Iterable[dict[str, Any]]) -> list[str]:
-    from noveval.corpus import paper_text
-
-    return [paper_text(p["title"], p["abstract"]) for p in papers]
-
-
 def _write_meta(folder: Path, meta: dict[str, Any]) -> None:
     tmp = folder / "index.json.tmp"
     tmp.write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
@@ -88,7 +89,7 @@ def build_index(
     out: str | Path,
     *,
     embedder: Any = None,
-    bm25: BM25Params | None = None,
+    bm25: LexicalParams | BM25Params | None = None,
     embed_missing: bool = False,
     overwrite: bool = False,
     log: Callable[[str], None] | None = None,
@@ -100,7 +101,9 @@ def build_index(
         out: Index folder to create (written beside it first, then renamed into place).
         embedder: An :class:`~noveval.models.embed.Embedder` (or spec string) for the dense
             part, or None for a BM25-only index.
-        bm25: BM25 settings (default :class:`BM25Params`).
+        bm25: Lexical settings (default :class:`~noveval.index.lexical.LexicalParams`: bigrams,
+            title counted twice, square-root query counts); a legacy :class:`BM25Params`
+            means plain ``bm25s``-style BM25 with its k1, b and stemming.
         embed_missing: Also embed every row the vector cache lacks (else fill later with
             :func:`fill_vectors` / ``noveval index embed``).
         overwrite: Replace an existing folder.
@@ -129,14 +132,14 @@ def build_index(
         field_names = sorted({p["field"] for p in papers})
         _write_papers(tmp, papers, field_names)
         t1 = time.perf_counter()
-        params = bm25 or BM25Params()
-        BM25Index.build(_texts(papers), params).save(tmp / "bm25")
+        params = lexical_params(bm25)
+        state = LexicalIndex.build(tmp / "lexical", papers, params)
         bm25_s = time.perf_counter() - t1
         say(f"BM25 over {len(papers)} papers in {bm25_s:.1f}s")
         meta: dict[str, Any] = {
             "format_version": FORMAT_VERSION, "papers": len(papers), "fields": field_names,
             "sources": [{"path": str(Path(corpus)), **counts, "added": len(papers), "at": _now()}],
-            "bm25": vars(params), "text": _TEXT_RULE, "embedder": None, "ann": None,
+            "bm25": asdict(params), "lexical": state, "text": _TEXT_RULE, "embedder": None, "ann": None,
             "created": _now(), "updated": _now(), "build_s": {"read": round(t1 - t0, 2), "bm25": round(bm25_s, 2)},
         }
         if emb is not None:
@@ -242,61 +245,138 @@ def fill_vectors(idx: CorpusIndex, embedder: Any, rows: Sequence[int] | np.ndarr
     return int(len(todo))
 
 
-def add_papers(index: str | Path | CorpusIndex, corpus: str | Path, *, embedder: Any = None,
-               log: Callable[[str], None] | None = None) -> tuple[CorpusIndex, int, int]:
-    """Append a corpus file's papers to an index.
+def lexical_params(bm25: LexicalParams | BM25Params | None) -> LexicalParams:
+    """The lexical settings to build with (a legacy :class:`BM25Params` = plain BM25 with its k1, b, stems)."""
+    if bm25 is None:
+        return LexicalParams()
+    if isinstance(bm25, BM25Params):
+        return LexicalParams(k1=bm25.k1, b=bm25.b, stopwords=bm25.stopwords, stem=bm25.stem, bigrams=False,
+                             title_weight=1, query_tf=1.0)
+    return bm25
 
-    A paper whose id and title equal an indexed paper's is already there and skipped.
-    The BM25 part is rebuilt over all rows (seconds); vectors of new rows are taken from
-    the vector cache when an embedder is given (else left to ``noveval index embed``).
+
+def _new_papers(idx: CorpusIndex, new: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The papers of ``new`` not in the index and not repeated within ``new`` (see :func:`~noveval.index.formats.dedup_keys`)."""
+    from noveval.index.formats import dedup_keys
+
+    seen: set[str] = set()
+    for p in idx.iter_papers():
+        seen.update(dedup_keys(p))
+    fresh = []
+    for p in new:
+        keys = dedup_keys(p)
+        if keys and any(k in seen for k in keys):
+            continue
+        seen.update(keys)
+        fresh.append(p)
+    return fresh, len(new) - len(fresh)
+
+
+def _append_papers(folder: Path, n_old: int, offsets: np.ndarray, fresh: Sequence[dict[str, Any]],
+                   names: list[str]) -> None:
+    """Append rows to ``papers.jsonl`` (dropping bytes a killed add left) and rewrite the row arrays."""
+    end = int(offsets[n_old])
+    with open(folder / "papers.jsonl", "r+b") as fh:
+        fh.truncate(end)
+        fh.seek(end)
+        new_off = [end]
+        for p in fresh:
+            b = (json.dumps(p, ensure_ascii=False) + "\n").encode("utf-8")
+            fh.write(b)
+            new_off.append(new_off[-1] + len(b))
+        fh.flush()
+        os.fsync(fh.fileno())
+    code = {f: i for i, f in enumerate(names)}
+    arrays = {
+        "offsets.npy": np.concatenate([np.asarray(offsets[: n_old + 1]), np.asarray(new_off[1:], dtype=np.int64)]),
+        "years.npy": np.concatenate([np.load(folder / "years.npy")[:n_old],
+                                     np.asarray([p["year"] or 0 for p in fresh], dtype=np.int32)]),
+        "fields.npy": np.concatenate([np.load(folder / "fields.npy")[:n_old],
+                                      np.asarray([code[p["field"]] for p in fresh], dtype=np.int16)]),
+    }
+    for name, arr in arrays.items():
+        tmp = folder / (name + ".tmp.npy")
+        np.save(tmp, arr)
+        os.replace(tmp, folder / name)
+
+
+def _drop_old_generations(folder: Path, keep: set[str]) -> None:
+    """Delete lexical files of generations older than the previous one (readers may hold the previous one)."""
+    lex = folder / "lexical"
+    states = sorted(lex.glob("state-*.json"), key=lambda p: int(p.stem.split("-")[1]))
+    keep_states = {p.name for p in states[-2:]} | keep
+    used: set[str] = set()
+    for st in states:
+        if st.name in keep_states:
+            d = json.loads(st.read_text(encoding="utf-8"))
+            used.update(d["files"].values())
+            used.update(s["name"] for s in d["segments"])
+    for f in lex.iterdir():
+        if f.name not in used and f.name not in keep_states:
+            shutil.rmtree(f) if f.is_dir() else f.unlink()
+
+
+def add_papers(index: str | Path | CorpusIndex, sources: str | Path | Sequence[str | Path], *, fmt: str = "auto",
+               embedder: Any = None, log: Callable[[str], None] | None = None) -> tuple[CorpusIndex, int, int]:
+    """Append papers from metadata dumps to an index, incrementally.
+
+    Args:
+        index: The index (folder or opened).
+        sources: One or more JSONL(.gz) files (:func:`noveval.index.formats.read_papers`).
+        fmt: ``auto``, ``noveval``, ``arxiv``, ``openalex`` or ``s2``.
+        embedder: With a dense part, new rows' vectors are taken from this embedder's vector
+            cache (the rest stay unfilled for ``noveval index embed``).
+        log: Called with one-line progress messages.
 
     Returns:
-        ``(index, added, already_present)``.
+        ``(index, added, duplicates)``: duplicates are papers already in the index or
+        repeated in the input (same DOI, arXiv id or normalised title).
     """
+    from noveval.index.formats import read_papers
+
     say = log or (lambda s: None)
     idx = index if isinstance(index, CorpusIndex) else CorpusIndex(index)
-    new, counts = read_corpus(corpus)
-    have = {(p["id"], p["title"]) for p in idx.iter_papers()}
-    fresh, seen = [], set()
-    for p in new:
-        key = (p["id"], p["title"])
-        if key not in have and key not in seen:
-            fresh.append(p)
-            seen.add(key)
-    dup = len(new) - len(fresh)
+    paths = [sources] if isinstance(sources, str | Path) else list(sources)
+    t0 = time.perf_counter()
+    new, counts = read_papers(paths, fmt)
+    fresh, dup = _new_papers(idx, new)
     meta = dict(idx.meta)
-    meta["sources"] = [*meta.get("sources", []), {"path": str(Path(corpus)), **counts, "added": len(fresh), "at": _now()}]
-    if not fresh:
-        _write_meta(idx.path, {**meta, "updated": _now()})
-        return CorpusIndex(idx.path), 0, dup
-    allp = list(idx.iter_papers()) + fresh
-    names = sorted({*meta["fields"], *(p["field"] for p in fresh)})
+    meta["sources"] = [*meta.get("sources", []), {"path": [str(p) for p in paths] if len(paths) > 1 else str(paths[0]),
+                                                  "formats": counts["formats"], "read": counts["read"],
+                                                  "skipped_no_abstract": counts["skipped_no_abstract"],
+                                                  "duplicates": dup, "added": len(fresh), "at": _now()}]
     folder = idx.path
-    # Stage new files beside the old ones, then swap them in; index.json (row count) goes last.
-    stage = folder / ".adding"
-    if stage.exists():
-        shutil.rmtree(stage)
-    stage.mkdir()
-    _write_papers(stage, allp, names)
-    BM25Index.build(_texts(allp), BM25Params(**meta["bm25"])).save(stage / "bm25")
+    if not fresh:
+        _write_meta(folder, {**meta, "updated": _now()})
+        return CorpusIndex(folder), 0, dup
+    names = list(meta["fields"]) + sorted({p["field"] for p in fresh} - set(meta["fields"]))
+    t1 = time.perf_counter()
+    if meta.get("lexical"):
+        state = idx.bm25.add(fresh)
+    else:  # a version 1 index: its bm25s part cannot grow, so the lexical part is made once over every row
+        params = LexicalParams.plain(stem=bool(meta["bm25"].get("stem")))
+        state = LexicalIndex.build(folder / "lexical", [*idx.iter_papers(), *fresh], params)
+        meta["bm25"] = asdict(params)
+        say("converted the version 1 index: lexical part built over every row (plain BM25, as before)")
+    lex_s = time.perf_counter() - t1
+    _append_papers(folder, idx.n, np.asarray(idx._offsets), fresh, names)
     if idx.has_dense():
-        _grow_vectors(folder, idx.n, len(allp), int(idx.dim or 0))
-    for name in ("papers.jsonl", "offsets.npy", "years.npy", "fields.npy"):
-        os.replace(stage / name, folder / name)
-    old_bm25 = folder / "bm25.old"
-    if old_bm25.exists():
-        shutil.rmtree(old_bm25)
-    os.replace(folder / "bm25", old_bm25)
-    os.replace(stage / "bm25", folder / "bm25")
-    shutil.rmtree(old_bm25)
-    shutil.rmtree(stage)
-    meta.update(papers=len(allp), fields=names, updated=_now(), ann=None)
+        _grow_vectors(folder, idx.n, idx.n + len(fresh), int(idx.dim or 0))
+    meta.update(papers=idx.n + len(fresh), fields=names, lexical=state, format_version=FORMAT_VERSION,
+                updated=_now(), ann=None)
+    meta.setdefault("add_s", []).append({"papers": len(fresh), "total": round(time.perf_counter() - t0, 2),
+                                         "lexical": round(lex_s, 2)})
+    _write_meta(folder, meta)
     if (folder / "ann.faiss").exists():
         (folder / "ann.faiss").unlink()  # stale: rebuild with `noveval index ann`
-    _write_meta(folder, meta)
+    if (folder / "bm25").is_dir() and meta.get("lexical"):
+        shutil.rmtree(folder / "bm25", ignore_errors=True)
+    _drop_old_generations(folder, {state})
     out = CorpusIndex(folder)
-    say(f"added {len(fresh)} papers ({dup} already present); index has {len(out)}")
-    if embedder is not None and out.has_dense():
-        got = fill_from_cache(out, as_embedder(embedder))
-        say(f"dense: {got} new vectors taken from the vector cache")
+    say(f"added {len(fresh)} papers ({dup} already present) in {time.perf_counter() - t0:.1f}s; index has {len(out)}")
+    emb = as_embedder(embedder) if embedder is not None and out.has_dense() else None
+    if emb is not None and emb.model_id != out.embedder_id:
+        say(f"dense: no vectors taken from the cache (embedder {emb.model_id}; the index holds {out.embedder_id})")
+    elif emb is not None:
+        say(f"dense: {fill_from_cache(out, emb)} new vectors taken from the vector cache")
     return out, len(fresh), dup

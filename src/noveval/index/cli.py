@@ -38,16 +38,19 @@ def build(
     ann: Annotated[str, typer.Option("--ann", help="auto (HNSW from 500k papers once vectors are complete) | hnsw | none.")] = "auto",
     stem: Annotated[bool, typer.Option("--stem", help="BM25 with Snowball English stemming (measured slightly worse "
                                        "on citation gold; off by default).")] = False,
+    plain_bm25: Annotated[bool, typer.Option("--plain-bm25", help="Unigrams, title once, linear query counts (the "
+                                             "bm25s baseline; default: bigrams, title twice, square-root counts).")] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing index folder.")] = False,
 ) -> None:
     """Build an index: BM25 (seconds), metadata, and the dense part filled from the vector cache."""
     from noveval.errors import InputError
-    from noveval.index.bm25 import BM25Params
     from noveval.index.build import build_index
+    from noveval.index.lexical import LexicalParams
 
     if ann not in ("auto", "hnsw", "none"):
         raise InputError(None, None, "--ann", f"must be auto, hnsw or none, got {ann!r}")
-    idx = build_index(corpus, out, embedder=None if no_dense else embedder, bm25=BM25Params(stem=stem),
+    params = LexicalParams.plain(stem=stem) if plain_bm25 else LexicalParams(stem=stem)
+    idx = build_index(corpus, out, embedder=None if no_dense else embedder, bm25=params,
                       embed_missing=embed, overwrite=overwrite, log=_say)
     _maybe_ann(idx, ann)
     _print_info(idx.describe())
@@ -73,17 +76,19 @@ def _maybe_ann(idx: object, ann: str) -> None:
 @cli_errors
 def add(
     index: IndexArg,
-    corpus: Annotated[Path, typer.Argument(help="JSONL(.gz) of papers to append.")],
+    files: Annotated[list[Path], typer.Argument(help="JSONL(.gz) files: the arXiv metadata snapshot, OpenAlex works, "
+                                                "Semantic Scholar papers + abstracts (both files), or the corpus format.")],
+    fmt: Annotated[str, typer.Option("--format", help="auto | noveval | arxiv | openalex | s2.")] = "auto",
     embedder: EmbedderOpt = "local",
 ) -> None:
-    """Append papers (already-indexed id + title are skipped); BM25 rebuilt, new vectors from the cache."""
+    """Append papers incrementally, deduplicated by DOI, arXiv id and normalised title; new vectors from the cache."""
     from noveval.index.build import add_papers
     from noveval.index.store import open_index
 
     idx = open_index(index)
     emb = embedder if idx.has_dense() else None
-    out, added, dup = add_papers(idx, corpus, embedder=emb, log=_say)
-    typer.echo(f"added {added}, already present {dup}, papers now {len(out)}")
+    out, added, dup = add_papers(idx, files, fmt=fmt, embedder=emb, log=_say)
+    typer.echo(f"added {added}, duplicates {dup}, papers now {len(out)}")
 
 
 @app.command("embed")
@@ -165,8 +170,10 @@ def search_cmd(
     rrf_k: Annotated[int, typer.Option("--rrf-k", min=1, help="Reciprocal rank fusion constant.")] = 60,
     rerank: Annotated[str | None, typer.Option("--rerank", help="Chat model spec: listwise LLM rerank of the top --rerank-depth.")] = None,
     rerank_depth: Annotated[int, typer.Option("--rerank-depth", min=2, max=50, help="Candidates the reranker orders.")] = 30,
+    prf: Annotated[bool, typer.Option("--prf", help="RM3 pseudo-relevance feedback on the BM25 ranking "
+                                      "(measured worse on citation gold; off by default).")] = False,
 ) -> None:
-    """Search an index (filters applied before ranking)."""
+    """Search an index (filters applied before ranking; never writes the index)."""
     from noveval.index.build import as_embedder
     from noveval.index.search import search
     from noveval.index.store import open_index
@@ -174,8 +181,10 @@ def search_cmd(
     idx = open_index(index)
     emb = as_embedder(embedder) if idx.has_dense() or retrieval != "bm25" else None
     depth = max(k, rerank_depth if rerank else k)
+    from noveval.index.lexical import PRFParams
+
     res = search(idx, query, mode=retrieval, k=depth, mask=idx.mask(before_year=before_year, fields=field),
-                 embedder=emb, rrf_k=rrf_k, with_similarity=emb is not None)
+                 embedder=emb, rrf_k=rrf_k, with_similarity=emb is not None, prf=PRFParams() if prf else None)
     if rerank:
         from noveval.cli.common import make_client
         from noveval.index.rerank import rerank_hits

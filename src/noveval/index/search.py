@@ -7,10 +7,20 @@ reciprocal rank fusion (Cormack, Clarke & Büttcher 2009):
 ``RRF(d) = sum over rankings r containing d of 1 / (k + rank_r(d))``, ranks from 1,
 ``k = 60`` by default; greater is better; ties broken by the best single rank, then row.
 
-When the index's dense part is not filled for every kept row, dense search covers the
-rows that have vectors plus the BM25 top ``depth`` candidates, whose vectors are embedded
-now (and stored in the index when it is writable): the answer needs embeddings of only
-those candidates, never of the whole corpus. The result says so in ``note``.
+Reproducible by construction: the candidates are a function of the index, the query and
+the options, never of what earlier queries did. A search never writes the index.
+
+* When every kept row has a vector, dense search ranks all kept rows (exact, or HNSW).
+* Otherwise the dense ranking is the BM25 top ``depth`` candidates re-ranked by cosine
+  similarity, whatever other rows happen to have vectors. Candidates the index lacks a
+  vector for are embedded for this query through the embedder (its vector cache keeps
+  them, so a repeated query embeds nothing) and not stored in the index: the index only
+  changes through ``noveval index build|add|embed``. The result says how many rows the
+  index lacked (``missing_vectors``, a function of index and query) and how many the
+  embedder had to compute this time (``embedded_now``, which depends on its cache).
+
+With ``prf`` the BM25 ranking uses RM3 pseudo-relevance feedback
+(:mod:`noveval.index.lexical`).
 """
 
 from __future__ import annotations
@@ -24,7 +34,7 @@ import numpy as np
 from noveval.errors import InputError
 from noveval.index.store import CorpusIndex
 
-__all__ = ["MODES", "Hit", "SearchResult", "rrf", "search", "query_vector"]
+__all__ = ["MODES", "Hit", "SearchResult", "rrf", "search", "query_vector", "row_vectors"]
 
 Mode = Literal["bm25", "dense", "hybrid"]
 MODES: tuple[str, ...] = ("bm25", "dense", "hybrid")
@@ -83,8 +93,12 @@ class SearchResult:
         hits: Best first.
         mode: ``bm25``, ``dense`` or ``hybrid``.
         kept: Rows the filters kept.
-        dense_method: ``exact``, ``hnsw`` or None (no dense ranking).
-        embedded_now: Candidate rows embedded for this query (missing vectors).
+        dense_method: ``exact``, ``hnsw``, ``rerank`` (BM25 candidates re-ranked; the
+            index lacks vectors) or None (no dense ranking).
+        missing_vectors: Rows this query needed whose vector the index lacks.
+        embedded_now: Of those, how many the embedder computed now (the rest came from its
+            vector cache); depends on the cache, not only on the index.
+        embed_s: Seconds spent getting the missing vectors.
         note: How the dense part was covered, in words ("" when fully).
     """
 
@@ -92,7 +106,9 @@ class SearchResult:
     mode: str
     kept: int
     dense_method: str | None = None
+    missing_vectors: int = 0
     embedded_now: int = 0
+    embed_s: float = 0.0
     note: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -109,29 +125,60 @@ def query_vector(idx: CorpusIndex, embedder: Any, text: str) -> np.ndarray:
     return np.asarray(embedder.encode([text]), dtype=np.float32)[0]
 
 
-def _ensure_vectors(idx: CorpusIndex, embedder: Any, rows: np.ndarray) -> tuple[dict[int, np.ndarray], int]:
-    """Vectors of ``rows``: from the index where filled, embedded now otherwise (stored when writable)."""
-    filled = idx.filled()
-    out: dict[int, np.ndarray] = {}
-    have = [int(r) for r in rows if filled[r]]
-    if have:
-        vec = idx.vectors()
-        for r in have:
-            out[r] = np.asarray(vec[r])
-    missing = np.asarray([int(r) for r in rows if not filled[r]], dtype=np.int64)
-    if len(missing):
-        from noveval.index.build import fill_vectors
+def row_vectors(idx: CorpusIndex, embedder: Any, rows: Any,
+                progress: str | None = "embedding papers the index has no vector for") -> tuple[np.ndarray, int, int]:
+    """Vectors of ``rows`` (in order): from the index where filled, else through ``embedder``.
 
-        try:
-            fill_vectors(idx, embedder, missing, progress="search: embedding candidates")
-            vec = idx.vectors()
-            for r in missing:
-                out[int(r)] = np.asarray(vec[r])
-        except OSError:  # read-only index: embed without storing
-            embs = embedder.encode(idx.texts(missing))
-            for r, v in zip(missing, embs):
-                out[int(r)] = np.asarray(v)
-    return out, int(len(missing))
+    Nothing is written into the index. Returns ``(vectors, rows the index lacked, rows the
+    embedder computed now)`` (the difference came from its vector cache).
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    dim = int(idx.dim or (embedder.dim if embedder is not None else 0) or 0)
+    out = np.zeros((len(rows), dim), dtype=np.float32)
+    if len(rows) == 0:
+        return out, 0, 0
+    filled = idx.filled()[rows] if idx.has_dense() else np.zeros(len(rows), dtype=bool)
+    if filled.any():
+        out[filled] = np.asarray(idx.vectors()[rows[filled]])
+    missing = np.flatnonzero(~filled)
+    computed = 0
+    if len(missing):
+        if embedder is None:
+            raise InputError(idx.path, None, "--embedder", "vectors are missing from the index and no embedder was given")
+        before = _encoded(embedder)
+        out[missing] = np.asarray(embedder.encode(idx.texts(rows[missing]), progress=progress), dtype=np.float32)
+        after = _encoded(embedder)
+        computed = after - before if before is not None and after is not None else len(missing)
+    return out, int(len(missing)), int(computed)
+
+
+def _encoded(embedder: Any) -> int | None:
+    stats = getattr(embedder, "stats", None)
+    return int(stats.get("encoded", 0)) if isinstance(stats, dict) else None
+
+
+def _dense_ranking(idx: CorpusIndex, res: SearchResult, keep: np.ndarray, qvec: Any, embedder: Any,
+                   bm_rows: np.ndarray, deep: int, coverage: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, dict[int, float]]:
+    """The dense ranking: over every kept row when all have vectors, else the BM25 candidates re-ranked.
+
+    Updates ``res`` (method, missing vectors, note); returns ``(rows, similarities, row -> similarity)``.
+    """
+    from noveval.index.bm25 import rank_scores
+    from noveval.index.dense import dense_search
+
+    filled, total = coverage
+    if idx.has_dense() and filled == total:
+        rows, sims, res.dense_method = dense_search(idx, qvec, deep, keep)
+        return rows, sims, {}
+    vecs, res.missing_vectors, res.embedded_now = row_vectors(idx, embedder, bm_rows)
+    cs = vecs @ np.asarray(qvec, dtype=np.float32) if len(bm_rows) else np.zeros(0, dtype=np.float32)
+    order = np.argsort(bm_rows, kind="stable")  # ties by the lower row: rank_scores over the candidates in row order
+    top = rank_scores(cs[order], deep, positive_only=False)
+    res.dense_method = "rerank"
+    res.note = (f"dense vectors cover {filled} of {total} kept papers, so the dense ranking re-ranks the "
+                f"BM25 top {len(bm_rows)} by similarity ({res.missing_vectors} of them lacked a vector "
+                "in the index and were embedded for this query)")
+    return bm_rows[order][top], cs[order][top], {int(r): float(v) for r, v in zip(bm_rows, cs)}
 
 
 def search(
@@ -146,8 +193,9 @@ def search(
     depth: int = 100,
     rrf_k: int = 60,
     with_similarity: bool = True,
+    prf: Any = None,
 ) -> SearchResult:
-    """Rank the index's papers for a query text.
+    """Rank the index's papers for a query text (see the module docstring).
 
     Args:
         idx: The index.
@@ -155,17 +203,20 @@ def search(
         mode: ``bm25``, ``dense`` or ``hybrid``.
         k: Hits returned.
         mask: Rows kept by the filters (None: all); applied before ranking.
-        embedder: Embedder for the query and for missing candidate vectors (dense/hybrid,
+        embedder: Embedder for the query and for vectors the index lacks (dense/hybrid,
             and for similarities).
         qvec: The query vector, when already computed.
-        depth: Rows taken from each ranking before fusion, and BM25 candidates embedded
-            when the dense part is incomplete.
+        depth: Rows taken from each ranking before fusion; with incomplete vectors, the
+            BM25 candidates the dense ranking re-ranks.
         rrf_k: RRF constant.
-        with_similarity: Give every hit its cosine similarity (embeds hit rows lacking a vector).
+        with_similarity: Give every hit its cosine similarity.
+        prf: RM3 settings for the BM25 ranking (:class:`~noveval.index.lexical.PRFParams`), or None.
 
     Returns:
         A :class:`SearchResult`.
     """
+    import time
+
     if mode not in MODES:
         raise InputError(None, None, "--retrieval", f"must be one of {', '.join(MODES)}, got {mode!r}")
     keep = np.ones(idx.n, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
@@ -178,29 +229,17 @@ def search(
                          f"{mode} retrieval needs a dense part; rebuild with -e EMBEDDER or use --retrieval bm25")
     res = SearchResult([], mode, kept)
     deep = max(depth, k)
+    filled, total = idx.dense_coverage(keep) if idx.has_dense() else (0, kept)
+    dense_complete = idx.has_dense() and filled == total
     bm_rows = np.zeros(0, dtype=np.int64)
     bm_scores = np.zeros(0, dtype=np.float32)
-    dense_complete = idx.has_dense() and idx.dense_coverage(keep)[0] == kept
     if mode != "dense" or not dense_complete:
-        bm_rows, bm_scores = idx.bm25.search(query, deep, keep)
+        bm_rows, bm_scores = idx.bm25_search(query, deep, keep, prf=prf)
     if qvec is None and (need_dense or with_similarity) and embedder is not None:
         qvec = query_vector(idx, embedder, query)
-    dense_rows = np.zeros(0, dtype=np.int64)
-    dense_sims = np.zeros(0, dtype=np.float32)
-    vecs: dict[int, np.ndarray] = {}
-    if need_dense:
-        from noveval.index.dense import dense_search, exact_search
-
-        filled, total = idx.dense_coverage(keep)
-        if dense_complete:
-            dense_rows, dense_sims, res.dense_method = dense_search(idx, qvec, deep, keep)  # type: ignore[arg-type]
-        else:
-            vecs, res.embedded_now = _ensure_vectors(idx, embedder, bm_rows)
-            cand = np.union1d(np.flatnonzero(keep & idx.filled()), bm_rows)
-            dense_rows, dense_sims = exact_search(idx.vectors(), qvec, deep, cand)  # type: ignore[arg-type]
-            res.dense_method = "exact"
-            res.note = (f"dense vectors cover {filled} of {total} kept papers; dense ranking searched those plus "
-                        f"the BM25 top {len(bm_rows)} candidates ({res.embedded_now} embedded now)")
+    t0 = time.perf_counter()
+    dense_rows, dense_sims, sims = _dense_ranking(idx, res, keep, qvec, embedder, bm_rows, deep, (filled, total)) \
+        if need_dense else (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32), {})
     bm_rank = {int(r): i for i, r in enumerate(bm_rows, 1)}
     de_rank = {int(r): i for i, r in enumerate(dense_rows, 1)}
     if mode == "bm25":
@@ -209,18 +248,14 @@ def search(
         ranked = [(int(r), float(s)) for r, s in zip(dense_rows[:k], dense_sims[:k])]
     else:
         ranked = rrf([list(bm_rows), list(dense_rows)], k=rrf_k)[:k]
-    sims: dict[int, float] = {int(r): float(s) for r, s in zip(dense_rows, dense_sims)}
-    if with_similarity and qvec is not None and idx.has_dense():
+    sims.update({int(r): float(s) for r, s in zip(dense_rows, dense_sims)})
+    if with_similarity and qvec is not None:
         rows = np.asarray([r for r, _ in ranked if r not in sims], dtype=np.int64)
         if len(rows):
-            more, n_new = _ensure_vectors(idx, embedder, rows) if embedder is not None else ({}, 0)
-            res.embedded_now += n_new
-            for r, v in more.items():
-                sims[r] = float(np.dot(v, qvec))
-    elif with_similarity and qvec is not None and embedder is not None:  # BM25-only index
-        rows = np.asarray([r for r, _ in ranked], dtype=np.int64)
-        if len(rows):
-            for r, v in zip(rows, embedder.encode(idx.texts(rows))):
-                sims[int(r)] = float(np.dot(v, qvec))
+            vecs, miss, now = row_vectors(idx, embedder, rows)
+            res.missing_vectors += miss
+            res.embedded_now += now
+            sims.update({int(r): float(v) for r, v in zip(rows, vecs @ np.asarray(qvec, dtype=np.float32))})
+    res.embed_s = time.perf_counter() - t0
     res.hits = [Hit(r, i, s, bm_rank.get(r), de_rank.get(r), sims.get(r)) for i, (r, s) in enumerate(ranked, 1)]
     return res

@@ -1,19 +1,24 @@
 """The on-disk corpus index: one folder, memory-mapped, opened in well under a second.
 
-Layout (``FORMAT_VERSION`` 1)::
+Layout (``FORMAT_VERSION`` 2; version 1 indexes still open, see below)::
 
-    INDEX/index.json      what it is: papers, sources, BM25 settings, embedder identity, ANN
-    INDEX/papers.jsonl    one paper per line {id, title, abstract, year, field} (row = line)
+    INDEX/index.json      what it is: papers, sources, BM25 settings, lexical state, embedder, ANN
+    INDEX/papers.jsonl    one paper per line {id, title, abstract, year, field, doi?, arxiv?} (row = line)
     INDEX/offsets.npy     int64 (n+1,) byte offsets into papers.jsonl (random access)
     INDEX/years.npy       int32 (n,) publication year, 0 = unknown
     INDEX/fields.npy      int16 (n,) code into index.json "fields" ("" = unknown)
-    INDEX/bm25/           bm25s sparse matrices + vocabulary (memory-mapped on load)
+    INDEX/lexical/        BM25 over term-frequency segments (:mod:`noveval.index.lexical`)
     INDEX/vectors.f32     float32 (n, dim) L2-normalised title+abstract embeddings
     INDEX/vectors.done    uint8 (n,) 1 when the row's vector is filled (resumable fill)
     INDEX/ann.faiss       optional faiss HNSW index over the vectors (with measured recall)
 
-Rows are positions in ``papers.jsonl``; ids need not be unique (the shared corpus
-repeats 551 ids for different papers).
+``index.json`` is written last by every change and its ``papers`` count is the truth:
+arrays and files may hold more rows (an ``add`` that was killed before committing), and
+readers use the first ``papers`` of them. Rows are positions in ``papers.jsonl``; ids
+need not be unique (the shared corpus repeats 551 ids for different papers).
+
+A version 1 index (``bm25/``: a ``bm25s`` index over plain unigrams) is still searched
+as it is; ``noveval index add`` converts it to version 2 on the way.
 """
 
 from __future__ import annotations
@@ -30,7 +35,8 @@ from noveval.errors import InputError
 
 __all__ = ["FORMAT_VERSION", "CorpusIndex", "open_index", "is_index"]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 def is_index(path: str | Path) -> bool:
@@ -60,14 +66,14 @@ class CorpusIndex:
             raise InputError(self.path, None, None,
                              "not a noveval index (no index.json); create one with `noveval index build`")
         self.meta: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8"))
-        if self.meta.get("format_version") != FORMAT_VERSION:
+        if self.meta.get("format_version") not in READABLE_VERSIONS:
             raise InputError(meta_path, None, "format_version",
-                             f"index format {self.meta.get('format_version')} is not {FORMAT_VERSION}; rebuild it")
+                             f"index format {self.meta.get('format_version')} is not one of {READABLE_VERSIONS}; rebuild it")
         self.n = int(self.meta["papers"])
-        self.years = np.load(self.path / "years.npy", mmap_mode="r")
-        self.field_codes = np.load(self.path / "fields.npy", mmap_mode="r")
+        self.years = np.load(self.path / "years.npy", mmap_mode="r")[: self.n]
+        self.field_codes = np.load(self.path / "fields.npy", mmap_mode="r")[: self.n]
         self.field_names: list[str] = list(self.meta["fields"])
-        self._offsets = np.load(self.path / "offsets.npy", mmap_mode="r")
+        self._offsets = np.load(self.path / "offsets.npy", mmap_mode="r")[: self.n + 1]
 
     def __len__(self) -> int:
         return self.n
@@ -91,7 +97,7 @@ class CorpusIndex:
     def iter_papers(self) -> Any:
         """Every paper record in row order (streamed)."""
         with open(self.path / "papers.jsonl", encoding="utf-8") as fh:
-            for line in fh:
+            for _, line in zip(range(self.n), fh):
                 yield json.loads(line)
 
     def texts(self, rows: Sequence[int] | np.ndarray) -> list[str]:
@@ -130,10 +136,31 @@ class CorpusIndex:
 
     @cached_property
     def bm25(self) -> Any:
-        """The BM25 part (:class:`~noveval.index.bm25.BM25Index`, memory-mapped)."""
+        """The lexical part: :class:`~noveval.index.lexical.LexicalIndex` (version 2), or the
+        ``bm25s`` index of a version 1 folder (:class:`~noveval.index.bm25.BM25Index`)."""
+        if self.meta.get("lexical"):
+            from noveval.index.lexical import LexicalIndex
+
+            return LexicalIndex.open(self.path / "lexical", self.meta["lexical"])
         from noveval.index.bm25 import BM25Index, BM25Params
 
-        return BM25Index.load(self.path / "bm25", BM25Params(**self.meta["bm25"]))
+        known = set(BM25Params.__dataclass_fields__)
+        return BM25Index.load(self.path / "bm25", BM25Params(**{k: v for k, v in self.meta["bm25"].items() if k in known}))
+
+    def bm25_search(self, query: str, k: int, mask: np.ndarray | None = None, *,
+                    prf: Any = None) -> tuple[np.ndarray, np.ndarray]:
+        """Top ``k`` rows by BM25 (filters before ranking); ``prf``: RM3 settings
+        (:class:`~noveval.index.lexical.PRFParams`), version 2 indexes only."""
+        if prf is None:
+            return self.bm25.search(query, k, mask)  # type: ignore[no-any-return]
+        if not self.meta.get("lexical"):
+            raise InputError(self.path, None, "--prf", "pseudo-relevance feedback needs a version 2 index; rebuild it "
+                             "(`noveval index build --overwrite`)")
+
+        def texts(rows: Any) -> list[tuple[str, str]]:
+            return [(p["title"], p["abstract"]) for p in self.papers(rows)]
+
+        return self.bm25.search(query, k, mask, prf=prf, texts=texts)  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------- dense
 
@@ -192,6 +219,7 @@ class CorpusIndex:
             "path": str(self.path), "papers": self.n, "sources": self.meta.get("sources", []),
             "year_min": int(known.min()) if len(known) else None, "year_max": int(known.max()) if len(known) else None,
             "unknown_year": int((y == 0).sum()), "fields": fields, "bm25": self.meta["bm25"],
+            "format_version": self.meta.get("format_version"),
             "embedder": self.meta.get("embedder"), "dense_filled": filled,
             "ann": self.meta.get("ann"), "created": self.meta.get("created"), "updated": self.meta.get("updated"),
         }

@@ -15,8 +15,9 @@ __all__ = ["render_messages", "VARIABLES"]
 VARIABLES: dict[str, dict[str, str]] = {
     "structure_idea": {"text": "The input text (its first 4000 characters)."},
     "structured_evaluation": {
-        "submission": "The submission as plain text (title, abstract or structured idea).",
-        "related_works": "Numbered retrieved prior works, '[i] title (year): abstract'.",
+        "submission": "The submission as plain text (title, abstract or structured idea), then its numbered "
+                      "contributions, '(j) text'.",
+        "related_works": "Numbered retrieved prior works, '[i] title (year): abstract' (i = retrieval rank).",
     },
 }
 
