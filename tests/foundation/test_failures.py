@@ -290,3 +290,31 @@ def test_a_few_unparseable_answers_stay_a_result(tmp_path: Path) -> None:
         r = _cli("run", "chat", "-i", str(_prompts(tmp_path, 4)), "-o", str(tmp_path / "r"), "-m", spec, "-c", "1")
         assert r.exit_code == 0, r.output
         assert json.loads((tmp_path / "r" / "calls.json").read_text())["last"]["unusable"] is None
+
+
+# -- nothing left behind (issue 27 item 4) ------------------------------------------------------
+
+
+def test_a_run_that_stops_before_its_first_item_leaves_nothing_and_the_fixed_command_works(tmp_path: Path) -> None:
+    """A dead endpoint, a budget of 0 and bad input each leave no folder; an existing folder stays as it was."""
+    out = tmp_path / "r"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = _cli("run", "rinobench", "-o", str(out), "-m", f"openai-compatible/m@http://127.0.0.1:{port}/v1", "-n", "2")
+    assert r.exit_code == 2 and not out.exists(), r.output
+    prices = tmp_path / "prices.json"
+    prices.write_text(json.dumps({"source": "t", "as_of": "2026-01", "models": {"openai-compatible/m": {"input": 1, "output": 1}}}))
+    with FakeOpenAIServer() as server:
+        spec = f"openai-compatible/m@{server.base_url}"
+        r = _cli("run", "rinobench", "-o", str(out), "-m", spec, "-n", "2", "--max-cost", "0",
+                 env={"NOVEVAL_PRICES": str(prices)})
+        assert r.exit_code == 4 and not out.exists(), r.output  # nothing affordable: nothing written
+        r = _cli("run", "rinobench", "-o", str(out), "-m", spec, "-n", "2", "--free-text", "--allow-unparseable")
+        assert r.exit_code == 0 and (out / "predictions.jsonl").is_file(), r.output  # the fixed command works
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1]")
+    r = _cli("run", "rinobench", "-o", str(out), "-i", str(bad), "-n", "2")
+    assert r.exit_code == 2
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before  # the folder as it was

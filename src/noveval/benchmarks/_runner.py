@@ -160,9 +160,13 @@ def preflight(model: Any, opts: RunOptions, out: Path) -> None:
 
             get_embedder(spec, cache=not opts.no_cache)  # registers with the ledger
         else:
+            from noveval.models.chat import ChatRequest, GenerationParams
             from noveval.models.client import get_client
+            from noveval.models.openai_compat import PROBE_PROMPT
 
-            get_client(spec, **opts.client_kwargs())
+            client = get_client(spec, **opts.client_kwargs())
+            probe = ChatRequest(messages=[{"role": "user", "content": PROBE_PROMPT}], params=GenerationParams(max_tokens=1))
+            ledger.admit(client, probe, reserve=False)  # a budget that cannot pay for the check stops here
     ledger.ensure_checked()
 
 
