@@ -151,6 +151,8 @@ def preflight(model: Any, opts: RunOptions, out: Path) -> None:
     ledger = active_ledger()
     if ledger is None or opts.batch or _already_complete(out):  # a batch run talks to the batch API, not live
         return
+    if ledger.budget is not None and out.exists():  # resuming under a budget: the first real request's own
+        return  # admission decides, before its endpoint check, whether anything is sent at all
     specs = [("model", "chat", model)] if isinstance(model, str) else []
     for _field, kind, spec in [*specs, *model_specs(opts)]:
         if not _is_remote(spec):
