@@ -45,7 +45,7 @@ VERDICTS = ("new", "partly anticipated", "anticipated")
 @dataclass(frozen=True)
 class EvidenceThresholds:
     """Where the verdicts and quotes start, set on citation gold with the bundled MiniLM
-    (``benchmarks/retrieval_quality.py --calibrate-check``; docs/check.md): for the 1,178
+    (``perf/retrieval_quality.py --calibrate-check``; docs/check.md): for the 1,178
     contributions of 388 NeurIPS 2025 papers and the closest work each paper cites, a quote
     needs the overlap of the top quarter of those pairs (75th percentile 0.15), "partly
     anticipated" their median similarity (0.46), "anticipated" both similarity and overlap

@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 MIN_SIMILARITY = 0.5
 """Default abstention threshold on the best cosine similarity (bundled MiniLM; calibrated on citation gold:
 94% of NeurIPS 2025 papers cite a pre-2025 corpus paper at least this similar, and all ten off-topic
-ideas of ``benchmarks/retrieval_quality.py`` fall below it; docs/check.md)."""
+ideas of ``perf/retrieval_quality.py`` fall below it; docs/check.md)."""
 
 BUNDLED_NOTE = ("The bundled SmolLM2-135M wrote this judgment: it only shows that the pipeline runs end to end and "
                 "is not an opinion on novelty. Retrieval, the per-contribution evidence and the corpus metrics "

@@ -18,10 +18,10 @@ Lexical modes (CPU only; each index variant is its own folder under ``--out``):
 * ``bm25-unigrams``, ``bm25-title1``, ``bm25-lineartf`` — the default minus one of its
   three changes (ablations).
 
-    python benchmarks/retrieval_quality.py --out /work/scratch/index/rq          # everything
-    python benchmarks/retrieval_quality.py --out DIR --modes bm25-plain,bm25,bm25+prf   # lexical only (minutes)
-    python benchmarks/retrieval_quality.py --out DIR --universe embedded          # only papers with vectors
-    python benchmarks/retrieval_quality.py --out DIR --calibrate-check            # check's thresholds (minutes)
+    python perf/retrieval_quality.py --out /work/scratch/index/rq          # everything
+    python perf/retrieval_quality.py --out DIR --modes bm25-plain,bm25,bm25+prf   # lexical only (minutes)
+    python perf/retrieval_quality.py --out DIR --universe embedded          # only papers with vectors
+    python perf/retrieval_quality.py --out DIR --calibrate-check            # check's thresholds (minutes)
 
 ``--calibrate-check`` sets ``noveval check``'s thresholds from the same gold (the embedder's
 vectors of the gold papers, the queries and their contributions; about 5k embeddings):

@@ -7,8 +7,8 @@ the same command again (index on disk, caches filled), median of ``--repeats``. 
 is a separate ``noveval`` process, timed from start to exit (wall seconds, and CPU seconds
 user + sys, which depend less on other load on a shared machine).
 
-    python benchmarks/check_speed.py --out /work/scratch/index/speed
-    python benchmarks/check_speed.py --out DIR --no-judge       # retrieval + metrics only
+    python perf/check_speed.py --out /work/scratch/index/speed
+    python perf/check_speed.py --out DIR --no-judge       # retrieval + metrics only
 
 New ideas on an index that is already built (issue 28): ``--index DIR --new N`` checks N
 NeurIPS 2025 abstracts (title + abstract as JSON; none checked before) one after the
@@ -19,8 +19,8 @@ the index and fills every vector with a random unit vector, to time the path whe
 index's vectors are complete (nothing embedded but the input and its contributions);
 the neighbours it finds are meaningless, the seconds are not.
 
-    python benchmarks/check_speed.py --out DIR --index /work/idx --new 5
-    python benchmarks/check_speed.py --out DIR --index /work/idx --new 5 --synthetic-vectors
+    python perf/check_speed.py --out DIR --index /work/idx --new 5
+    python perf/check_speed.py --out DIR --index /work/idx --new 5 --synthetic-vectors
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ seconds and CPU seconds user + sys), median of ``--repeats``:
 
 The two indexes are then checked to hold the same rows and give the same BM25 scores.
 
-    python benchmarks/index_add.py --out /work/scratch/index-add
+    python perf/index_add.py --out /work/scratch/index-add
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ identical (asserted). For SemNovel and FastTextLOF the fast approximations are a
 timed and their decision agreement with the exact computation reported.
 Times are medians over ``--repeats`` runs (RND/Yin) with warm embedding caches.
 
-Usage: python benchmarks/axioms_speed.py [--task "semantic segmentation"] [--focal 20]
+Usage: python perf/axioms_speed.py [--task "semantic segmentation"] [--focal 20]
        [--slow-focal 4] [--repeats 3] [--out benchmarks/results/axioms_speed.json]
 """
 

@@ -3,7 +3,7 @@
 Each phase reports wall seconds and CPU seconds of this process (``time.process_time``),
 the latter less affected by other load on a shared machine. BM25 is single-threaded.
 
-    python benchmarks/index_build.py --out /work/scratch/index/build-bench
+    python perf/index_build.py --out /work/scratch/index/build-bench
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ in for a remote model; both sides send the same N requests at concurrency 1, 4, 
 noveval runs with the cache off (pure client overhead) and with a cold SQLite cache
 (miss path: lookup + store). Ratio = noveval req/s ÷ SDK req/s (goal ≥ 0.9).
 
-Usage: python benchmarks/chat_throughput.py [--n 200] [--delay 0.02] [--repeats 3]
+Usage: python perf/chat_throughput.py [--n 200] [--delay 0.02] [--repeats 3]
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 batch size 64. noveval runs with a cold vector cache (encode + hash + SQLite store),
 then warm (all hits). Ratio = noveval texts/s ÷ raw texts/s.
 
-Usage: python benchmarks/embed_throughput.py [--n 2000] [--repeats 3]
+Usage: python perf/embed_throughput.py [--n 2000] [--repeats 3]
 """
 
 from __future__ import annotations

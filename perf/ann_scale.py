@@ -6,8 +6,8 @@ copies of random database points. Exact top-10 comes from ``faiss.IndexFlatIP`` 
 index is timed (build, search per query) and its recall@10 measured against it. Memory is
 the index's own serialised size plus the process's peak RSS.
 
-    python benchmarks/ann_scale.py --n 1000000          # HNSW and IVF (tens of minutes on 2 shared cores)
-    python benchmarks/ann_scale.py --n 100000 --kinds hnsw
+    python perf/ann_scale.py --n 1000000          # HNSW and IVF (tens of minutes on 2 shared cores)
+    python perf/ann_scale.py --n 100000 --kinds hnsw
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ so load on the shared machine affects all backends alike). Quality: cosine betwe
 backend's vectors and PyTorch's, and agreement of exact kNN@10 among the same texts
 (each text as a query; recall of PyTorch's 10 neighbours).
 
-    python benchmarks/embed_backends.py --n 1000 --out /work/scratch/index/onnx
+    python perf/embed_backends.py --n 1000 --out /work/scratch/index/onnx
 """
 
 from __future__ import annotations
