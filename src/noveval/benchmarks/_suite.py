@@ -24,6 +24,7 @@ from typing import Any
 
 from noveval.benchmarks._benchmark import Benchmark, EvalPlan, EvalRun
 from noveval.errors import InputError
+from noveval.io import to_jsonable
 from noveval.options import RunOptions
 
 __all__ = ["CSV_FILE", "EVAL_FILE", "PROTOCOLS", "EvalResult", "EvalRow", "EvalSettings", "Planned", "csv_rows",
@@ -113,21 +114,11 @@ class EvalResult:
         """The ``eval.json`` object."""
         from noveval._version import __version__
 
-        return _clean({"noveval_eval": _FORMAT, "noveval_version": __version__,
+        return to_jsonable({"noveval_eval": _FORMAT, "noveval_version": __version__,
                        "updated": datetime.now(UTC).isoformat(timespec="seconds"),
                        "settings": asdict(self.settings), "model_id": self.model_id,
                        "rows": [asdict(r) for r in self.rows],
                        "skipped": [{"system": s, "reason": why} for s, why in self.skipped], "budget": self.budget})
-
-
-def _clean(obj: Any) -> Any:
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: _clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
-    return obj
 
 
 def plan_eval(settings: EvalSettings, data_dir: Path | None, only: list[str] | None = None,

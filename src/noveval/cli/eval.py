@@ -17,10 +17,20 @@ from typing import Annotated, Any
 import typer
 
 from noveval.cli.common import cli_errors
-from noveval.cli.options import ConcurrencyOpt, DataDirOpt, JudgeOpt, LimitOpt, MaxCostOpt, ModelOpt
+from noveval.cli.options import ConcurrencyOpt, DataDirOpt, LimitOpt, ModelOpt
 
 __all__ = ["eval_command", "format_eval", "leaderboard"]
 
+JudgeOpt = Annotated[
+    str | None,
+    typer.Option("--judge", "-j", help="Judge model spec for the systems with a judge role (RINoBench's justification "
+                                       "metrics, the focus annotator); default: none (focus: the model annotates)."),
+]
+MaxCostOpt = Annotated[
+    float | None,
+    typer.Option("--max-cost", min=0.0, help="One budget in USD for every system's model calls together: stop cleanly "
+                                             "(exit 4, resumable) when the rest cannot pay for one more request."),
+]
 EmbedderOpt = Annotated[
     str | None,
     typer.Option("--embedder", "-e", help="Embedding model spec for the systems that embed (default: each system's, "

@@ -23,7 +23,8 @@ from typing import Any
 
 from noveval.benchmarks._suite import EvalResult, EvalRow, read_eval
 from noveval.errors import InputError
-from noveval.metrics.paired import holm
+from noveval.io import to_jsonable
+from noveval.metrics.paired import PairedDifference, holm
 
 __all__ = ["BoardCell", "BoardColumn", "BoardModel", "ModelLeaderboard", "format_leaderboard", "model_leaderboard"]
 
@@ -55,21 +56,24 @@ class BoardColumn:
 
 @dataclass
 class BoardCell:
-    """One model on one run: its value and, for a model other than the baseline, the paired test."""
+    """One model on one run: its value (on its own items) and, for a model other than the baseline,
+    the paired test against the baseline's run (``test``: difference = model - baseline on the
+    matched items, its CI and raw p), the Holm-adjusted p and whether it is below ``alpha``."""
 
     value: float | None
     ci_low: float | None
     ci_high: float | None
     n: int | None
     status: str
-    difference: float | None = None
-    diff_ci_low: float | None = None
-    diff_ci_high: float | None = None
-    n_matched: int | None = None
-    p_value: float | None = None
+    test: PairedDifference | None = None
     p_holm: float | None = None
     significant: bool = False
     note: str | None = None
+
+    @property
+    def difference(self) -> float | None:
+        """Model - baseline on the matched items (None: not tested)."""
+        return self.test.difference if self.test is not None else None
 
 
 @dataclass
@@ -90,7 +94,7 @@ class ModelLeaderboard:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (``--json``)."""
-        return _clean({
+        return to_jsonable({
             "baseline": self.baseline, "settings": self.settings, "notes": self.notes,
             "models": [{**asdict(m), "path": str(m.path)} for m in self.models],
             "columns": [asdict(c) for c in self.columns],
@@ -108,14 +112,14 @@ class ModelLeaderboard:
                 cell = self.cells.get((m.label, c.run))
                 if cell is None:
                     continue
+                t = cell.test
                 out.append({"kind": "model", "label": m.label, "model": m.spec, "system": c.system, "run": c.run,
                             "metric": c.metric, "greater_is_better": c.greater_is_better, "value": cell.value,
                             "ci_low": cell.ci_low, "ci_high": cell.ci_high, "n": cell.n, "status": cell.status,
-                            "baseline": self.baseline, "difference": cell.difference,
-                            "diff_ci_low": cell.diff_ci_low, "diff_ci_high": cell.diff_ci_high,
-                            "n_matched": cell.n_matched, "p_value": cell.p_value, "p_holm": cell.p_holm,
-                            "significant": cell.significant if cell.p_holm is not None else None,
-                            "source": cell.note})
+                            "baseline": self.baseline, "source": cell.note,
+                            **({"difference": t.difference, "diff_ci_low": t.ci_low, "diff_ci_high": t.ci_high,
+                                "n_matched": t.n, "p_value": t.p_value, "p_holm": cell.p_holm,
+                                "significant": cell.significant} if t is not None else {})})
         refs = [EvalRow(c.system, c.title, c.run, "", metric=c.metric, greater_is_better=c.greater_is_better,
                         yardsticks=c.yardsticks, published=c.published) for c in by_run.values()]
         out += [r for r in csv_rows(refs, label="", model="") if r["kind"] != "model"]
@@ -126,16 +130,6 @@ CSV_COLUMNS = ("kind", "label", "model", "system", "run", "metric", "greater_is_
                "n", "status", "baseline", "difference", "diff_ci_low", "diff_ci_high", "n_matched", "p_value",
                "p_holm", "significant", "source")
 """Columns of the leaderboard CSV (``kind``: ``model``, ``yardstick`` or ``published``)."""
-
-
-def _clean(obj: Any) -> Any:
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: _clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
-    return obj
 
 
 def _models(evals: list[EvalResult]) -> list[BoardModel]:
@@ -236,8 +230,8 @@ def model_leaderboard(paths: Sequence[str | Path], *, baseline: str | None = Non
                                                 note=r.message or None)
     opts = {"n_resamples": n_resamples, "n_permutations": n_permutations, "seed": seed, "alpha": alpha}
     _paired_tests(models, evals, b, columns, cells, opts)
-    tested = [c for c in cells.values() if c.p_value is not None]
-    adjusted = holm([float(c.p_value) for c in tested if c.p_value is not None]) if tested else []
+    tested = [c for c in cells.values() if c.test is not None]
+    adjusted = holm([c.test.p_value for c in tested if c.test is not None]) if tested else []
     for c, q in zip(tested, adjusted, strict=True):
         c.p_holm, c.significant = float(q), bool(q < alpha)
     if any(c.status != "complete" for c in cells.values()):
@@ -265,9 +259,7 @@ def _paired_tests(models: list[BoardModel], evals: list[EvalResult], b: int, col
             if res is None:
                 cell.note = why
                 continue
-            cell.difference, cell.diff_ci_low, cell.diff_ci_high = res.difference, res.ci_low, res.ci_high
-            cell.p_value, cell.n_matched = res.p_value, res.n
-            cell.note = why
+            cell.test, cell.note = res, why
 
 
 def _num(v: Any, signed: bool = False) -> str:

@@ -51,11 +51,12 @@ def _cell(c: Any, is_base: bool, greater: bool | None) -> Cell:
     if c.status != "complete":
         ci = f"{ci} {c.status}".strip()
         title += f"; {c.status}: not a result" + (f" ({c.note})" if c.note else "")
-    if not is_base and c.difference is not None and c.p_holm is not None:
+    t = c.test
+    if not is_base and t is not None and c.p_holm is not None:
         mark = " *" if c.significant else ""
-        ci = f"{ci} · Δ {_fmt(c.difference, True)}, p {c.p_holm:.3f}{mark}".strip(" ·")
-        title += (f"; difference from the baseline {_fmt(c.difference, True)} [{_fmt(c.diff_ci_low, True)}, "
-                  f"{_fmt(c.diff_ci_high, True)}] on {c.n_matched} matched items; p {c.p_value:.4f}, Holm {c.p_holm:.4f}")
+        ci = f"{ci} · Δ {_fmt(t.difference, True)}, p {c.p_holm:.3f}{mark}".strip(" ·")
+        title += (f"; difference from the baseline {_fmt(t.difference, True)} [{_fmt(t.ci_low, True)}, "
+                  f"{_fmt(t.ci_high, True)}] on {t.n} matched items; p {t.p_value:.4f}, Holm {c.p_holm:.4f}")
     elif not is_base and c.note:
         title += f"; not tested: {c.note}"
     better = c.significant and c.difference is not None and (c.difference > 0) == (greater is not False)
