@@ -77,7 +77,7 @@ def test_baseline_by_name_and_bad_inputs(evals: dict[str, Path], tmp_path: Path)
     assert code == 0, text
     d = json.loads(text)
     cell = next(c for c in d["cells"] if c["model"] == "Qwen2.5-7B-Instruct" and c["run"] == "rinobench")
-    assert d["baseline"] == "Llama-3.1-8B-Instruct" and cell["difference"] == pytest.approx(0.72)
+    assert d["baseline"] == "Llama-3.1-8B-Instruct" and cell["test"]["difference"] == pytest.approx(0.72)
     code, text = _board(str(qwen), str(llama), "--baseline", "gpt-5")
     assert code == 2 and "--baseline: 'gpt-5' is none of the models" in text
     code, text = _board(str(qwen), str(tmp_path))
