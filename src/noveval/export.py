@@ -6,7 +6,8 @@ the run's identity); :func:`export_runs` writes the tables of several runs to
 ``FILE.scores.csv`` (``.parquet``, ``.jsonl``), for the scores.
 
 **Items** (one row per item): ``run`` (the folder), ``system``, ``task`` (when the
-system has tasks), ``model``, ``item_id``, then every field of the run's
+system has tasks), ``model``, ``label`` (the model's name, :func:`noveval.labels.model_labels`),
+``item_id``, then every field of the run's
 ``per_item.jsonl`` (its per-item metrics and whatever else the system records there).
 Nested objects become dotted columns (``metrics.alignment``); lists are kept as JSON text.
 A run without ``per_item.jsonl`` (not scored: no gold) contributes its
@@ -14,7 +15,7 @@ A run without ``per_item.jsonl`` (not scored: no gold) contributes its
 systems share one table; a column a system does not have is empty (NaN) for its rows.
 
 **Scores** (one row per run and metric): ``run``, ``system``, ``task``, ``model``,
-``metric``, ``mean``, ``ci_low``, ``ci_high`` (95% bootstrap CI), ``n``, ``primary``
+``label``, ``metric``, ``mean``, ``ci_low``, ``ci_high`` (95% bootstrap CI), ``n``, ``primary``
 (the system's primary metric), ``greater_is_better``, ``complete`` (False: model calls
 failed or the budget stopped the run; the numbers are not a result), ``cost_usd`` (the
 run folder's model calls; empty when unknown).
@@ -40,8 +41,8 @@ FORMATS = (".csv", ".parquet", ".jsonl")
 """File types :func:`export_runs` writes, chosen by the output name's suffix."""
 
 _MARKERS = ("config.json", "scores.json", "per_item.jsonl")
-ID_COLUMNS = ("run", "system", "task", "model", "item_id")
-SCORE_COLUMNS = ("run", "system", "task", "model", "metric", "mean", "ci_low", "ci_high", "n", "primary",
+ID_COLUMNS = ("run", "system", "task", "model", "label", "item_id")
+SCORE_COLUMNS = ("run", "system", "task", "model", "label", "metric", "mean", "ci_low", "ci_high", "n", "primary",
                  "greater_is_better", "complete", "cost_usd")
 
 
@@ -151,7 +152,9 @@ def load_run(path: str | Path) -> RunResults:
     calls = _read_json(p / "calls.json") if (p / "calls.json").is_file() else {}
     system, task, model = _identity(config, scores, p)
     rows = _rows(p / "per_item.jsonl") or _rows(p / "predictions.jsonl")
-    ident = {"run": str(p), "system": system, "task": task, "model": model}
+    from noveval.labels import model_name
+
+    ident = {"run": str(p), "system": system, "task": task, "model": model, "label": model_name(model or p.name)}
     items = [{**ident, "item_id": None if r.get("id") is None else str(r.get("id")),
               **_flatten({k: v for k, v in r.items() if k != "id"})} for r in rows]
     items_df = pd.DataFrame(items, columns=list(ID_COLUMNS) if not items else None)
@@ -234,6 +237,10 @@ def export_runs(paths: list[str | Path], out: str | Path) -> tuple[Path, Path, i
         raise InputError(paths[0] if paths else None, None, None, "no run folder here (none holds config.json, "
                          "scores.json or per_item.jsonl)")
     runs = [load_run(p) for p in found]
+    from noveval.labels import model_labels
+
+    for r, label in zip(runs, model_labels([r.model or r.path.name for r in runs], folders=found), strict=True):
+        r.items["label"], r.scores["label"] = label, label
     items, scores = items_frame(runs), scores_frame(runs)
     so = scores_path(o)
     _atomic_write_bytes(o, _encode(items, o.suffix))

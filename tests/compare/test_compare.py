@@ -74,10 +74,10 @@ def test_unmatched_items_are_listed_and_left_out(tmp_path: Path) -> None:
     a = _scored(tmp_path, "a", _gold(tmp_path, GOLD6), [1, 2, 3, 3, 3, 3])
     b = _scored(tmp_path, "b", _gold(tmp_path, GOLD6[:4], "gold4.json"), [1, 2, 3, 4])
     c = compare_runs([a, b], n_resamples=500)
-    assert c.common == ["0", "1", "2", "3"] and c.only == {"A": ["4", "5"], "B": []}
+    assert c.common == ["0", "1", "2", "3"] and c.only == {"a": ["4", "5"], "b": []}
     mae = next(x for x in c.metrics if x.name == "mean_absolute_error").result
     assert (mae.n, mae.a, mae.b) == (4, pytest.approx(0.25), 0.0)  # on the 4 shared items only
-    assert "unmatched: 2 item(s) only in A, left out: 4, 5" in format_comparison(c)
+    assert "unmatched: 2 item(s) only in a, left out: 4, 5" in format_comparison(c)
 
 
 def test_cli_text_and_json(tmp_path: Path) -> None:
@@ -110,14 +110,14 @@ def test_three_runs_leaderboard_with_holm(tmp_path: Path) -> None:
     c = compare_runs([far, best, near], n_resamples=1000, n_permutations=2000, metrics=["mean_absolute_error"])
     assert [lb.metric for lb in c.leaderboards] == ["f1_macro", "mean_absolute_error"]
     lb = c.leaderboards[0]
-    assert [r.label for r in lb.rows] == ["B", "C", "A"] and lb.best == "B" and lb.n == n
+    assert [r.label for r in lb.rows] == ["best", "near", "far"] and lb.best == "best" and lb.n == n  # named by folder (no model recorded)
     raw = [r.p_value for r in lb.rows[1:]]
     assert [r.p_holm for r in lb.rows[1:]] == pytest.approx(holm(raw))
     assert all(r.significant == (r.p_holm < 0.05) for r in lb.rows[1:])
     assert lb.rows[2].significant  # always answering 3 is far below perfect on 40 items
     assert lb.rows[2].value == pytest.approx(0.2 * (2 * 8 / (40 + 8)))  # F1 of class 3 only: 2*8/(40+8), over 5 classes
     mae = c.leaderboards[1]
-    assert mae.lower_is_better and mae.rows[0].label == "B" and mae.rows[0].value == 0.0
+    assert mae.lower_is_better and mae.rows[0].label == "best" and mae.rows[0].value == 0.0
     text = format_comparison(c)
     assert "Holm" in text and "leaderboard: f1_macro" in text
 
@@ -129,7 +129,9 @@ def test_runs_can_be_labelled(tmp_path: Path) -> None:
     c = compare_runs([a, b], n_resamples=200, labels=["shipped", "terse"])
     assert [r.label for r in c.runs] == ["shipped", "terse"]
     assert c.agreement is not None and c.agreement.flips[0] == ("3", {"shipped": 3, "terse": 4})
-    assert "shipped = " in format_comparison(c) and "terse−shipped" in format_comparison(c)
+    text = format_comparison(c)
+    assert "shipped = " in text and "difference = terse − shipped" in text
+    assert text.index("f1_macro *") < text.index("runs:") < text.index("settings that differ")  # the table leads
     for bad in (["x"], ["x", "x"], ["x", ""]):
         with pytest.raises(InputError, match="one distinct, non-empty label per run"):
             compare_runs([a, b], labels=bad)
@@ -140,7 +142,7 @@ def test_different_systems_exit_2(tmp_path: Path) -> None:
     f = _write(tmp_path / "focus", {"benchmark": "focus", "metrics": {"kl_mean": {"mean": 0.1, "n": 1}}}, [{"id": "0"}])
     res = CliRunner().invoke(app, ["compare", str(a), str(f)])
     assert res.exit_code == 2
-    assert "different systems" in res.output and "A = rinobench" in res.output and "B = focus" in res.output
+    assert "different systems" in res.output and "a = rinobench" in res.output and "focus = focus" in res.output
 
 
 def test_different_gold_exit_2_names_file_line_field(tmp_path: Path) -> None:
@@ -247,7 +249,7 @@ def test_bundled_model_two_seeds_compare(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     d = json.loads(res.output)
     assert d["matched"]["common"] == 2
-    assert d["differs"]["params.seed"] == {"A": 0, "B": 1}
+    assert d["differs"]["params.seed"] == {"SmolLM2-135M-Instruct-Q4_1 (s0)": 0, "SmolLM2-135M-Instruct-Q4_1 (s1)": 1}
     for m in d["metrics"]:
         assert m["n"] <= 2 and (m["p_value"] is None or 0 < m["p_value"] <= 1)
 
@@ -262,7 +264,7 @@ def test_answer_agreement_by_hand(tmp_path: Path) -> None:
     assert g is not None and g.answer == "predicted_score" and g.n == 4
     # item 0 (1,1,1) agrees; items 1 (2,2,3), 2 (3,4,4), 3 (unparseable, unparseable, 5) flip
     assert g.flip_rate == pytest.approx(3 / 4) and g.n_flips == 3
-    assert [f[0] for f in g.flips] == ["1", "2", "3"] and g.flips[2][1] == {"A": None, "B": None, "C": 5}
+    assert [f[0] for f in g.flips] == ["1", "2", "3"] and g.flips[2][1] == {"a": None, "b": None, "c": 5}
     # pairs: A-B 3/4 (unparseable = unparseable), A-C 1/4, B-C 2/4
     assert g.pairwise == pytest.approx(0.5)
     # most common answer's share: 1, 2/3, 2/3, 2/3
@@ -278,11 +280,11 @@ def test_answer_agreement_by_hand(tmp_path: Path) -> None:
     # B: 1, 2 right; 3 -> 4 wrong (F1_3 = 0, F1_4 = 0) -> 2/5
     # C: 1, 5 right; 2 -> 3, 3 -> 4 -> 2/5
     sp = comp.spread["f1_macro"]
-    assert sp["values"] == pytest.approx({"A": 0.6, "B": 0.4, "C": 0.4})
+    assert sp["values"] == pytest.approx({"a": 0.6, "b": 0.4, "c": 0.4})
     assert (sp["min"], sp["max"], sp["range"]) == pytest.approx((0.4, 0.6, 0.2))
     assert sp["sd"] == pytest.approx(statistics.stdev([0.6, 0.4, 0.4]))
     text = format_comparison(comp)
-    assert "flip rate 0.750" in text and "item 3: A unparseable | B unparseable | C 5" in text
+    assert "flip rate 0.750" in text and "item 3: a unparseable | b unparseable | c 5" in text
     d = comp.to_dict()
     assert d["agreement"]["n_flips"] == 3 and d["spread"]["f1_macro"]["range"] == pytest.approx(0.2)
 

@@ -41,6 +41,7 @@ def test_released_predictions_compare(data_dir: Path, tmp_path: Path) -> None:
 
     c3 = compare_runs([low, mid, top], n_resamples=2000, n_permutations=2000)
     lb = c3.leaderboards[0]
-    assert [r.label for r in lb.rows] == ["C", "B", "A"]  # gpt-5, o3, Llama-3.3-70B
+    assert [r.label for r in lb.rows] == [f"novelty_predictions-{m}" for m in ("gpt-5-2025-08-07", "o3-2025-04-16",
+                                                                          "Llama-3.3-70B-Instruct")]
     assert not lb.rows[1].significant and lb.rows[1].p_holm > 0.2  # o3: within noise of gpt-5
     assert lb.rows[2].significant  # Llama-3.3-70B: below it after Holm

@@ -58,7 +58,7 @@ def test_csv_has_one_row_per_item_and_a_scores_file(tmp_path: Path, runs: tuple[
     items = pd.read_csv(tmp_path / "out.csv")
     scores = pd.read_csv(tmp_path / "out.scores.csv")
     assert "7 rows" in r.stdout and str(tmp_path / "out.scores.csv") in r.stdout
-    assert list(items.columns[:5]) == ["run", "system", "task", "model", "item_id"]
+    assert list(items.columns[:6]) == ["run", "system", "task", "model", "label", "item_id"]
     assert len(items) == 3 + len(_rows(rino / "per_item.jsonl"))
     c = items[items.system == "chat"].set_index("item_id")
     assert c.loc["q0", "exact_match"] == 1.0 and c.loc["q1", "exact_match"] == 0.0

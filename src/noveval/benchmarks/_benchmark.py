@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from noveval.options import RunOptions
 
-__all__ = ["About", "Answer", "Benchmark", "declare", "lazy_exports", "resolve"]
+__all__ = ["About", "Answer", "Benchmark", "EvalPlan", "EvalRun", "declare", "lazy_exports", "resolve"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,44 @@ class Answer:
     field: str
     level: str = "nominal"
     prediction: str | None = None
+
+
+@dataclass(frozen=True)
+class EvalRun:
+    """One run of a system in ``noveval eval`` (its suite settings).
+
+    Attributes:
+        name: The run's sub-folder in the eval folder (the system's name, or
+            ``<system>-<what>`` when the system has several runs).
+        options: The system's options for it (a dict of its options fields): which data
+            files, which protocol, which limits.
+        metric: The metric the eval table shows (None: the run's ``primary_metric``).
+    """
+
+    name: str
+    options: dict[str, Any]
+    metric: str | None = None
+
+
+@dataclass(frozen=True)
+class EvalPlan:
+    """What a system runs in ``noveval eval``: its runs on the data found, or why it runs none.
+
+    A system declares it with ``Benchmark.suite``, a function
+    ``eval_plan(data_dir, *, limit, judge, protocol) -> EvalPlan`` (``data_dir`` None: the
+    shipped samples; ``protocol``: ``paper`` or ``noveval``).
+
+    Attributes:
+        runs: The runs (empty when the system does not run here).
+        data: The data the runs read, in a few words (shown under the eval table).
+        skip: Why the system runs nothing here (data not found, not a model evaluation, ...).
+        note: What else a reader must know about these settings (None: nothing).
+    """
+
+    runs: tuple[EvalRun, ...] = ()
+    data: str = ""
+    skip: str | None = None
+    note: str | None = None
 
 
 def resolve(ref: str | Callable[..., Any] | Any, package: str = "") -> Any:
@@ -155,6 +193,9 @@ class Benchmark:
             a run would write (prompt variants check every sub-run's folder up front).
         model_help: Help of ``-m/--model`` when the model plays a particular role (e.g. judge).
         model_default: Default of ``-m/--model``.
+        suite: ``eval_plan(data_dir, *, limit, judge, protocol) -> EvalPlan`` (or
+            ``"module:attr"``): what the system runs in ``noveval eval`` (None: the system
+            is not part of the eval).
         package: The package that declares it (relative references resolve against it).
     """
 
@@ -179,6 +220,7 @@ class Benchmark:
     planned_config: str | None = None
     model_help: str | None = None
     model_default: str = "local"
+    suite: str | None = None
     package: str = field(default="", compare=False)
 
     def run_fn(self) -> Callable[..., Any]:
@@ -192,7 +234,7 @@ class Benchmark:
         return fn
 
     def hook(self, which: str) -> Any | None:
-        """A declared hook (``demo``, ``commands``, ``score_command``) imported, or None when not declared."""
+        """A declared hook (``demo``, ``commands``, ``score_command``, ``suite``) imported, or None when not declared."""
         ref = getattr(self, which)
         return None if ref is None else resolve(ref, self.package)
 

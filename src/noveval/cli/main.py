@@ -2,7 +2,7 @@
 
 Top-level commands: ``run <benchmark>``, ``score <benchmark>``, one group per
 benchmark for its extra steps, ``models check``, ``cache stats|clear``, ``demo``,
-``export``, ``compare``, ``prices``, ``batch status|cancel``, and (when installed) ``report``,
+``eval``, ``leaderboard``, ``export``, ``compare``, ``prices``, ``batch status|cancel``, and (when installed) ``report``,
 ``novelty``, ``check``. Heavy libraries are
 imported inside commands, so ``noveval --help`` stays fast.
 """
@@ -211,11 +211,14 @@ def _mount_extras() -> None:
 def _mount_results() -> None:
     from noveval.cli.batch import app as batch_app
     from noveval.cli.compare import compare
+    from noveval.cli.eval import eval_command, leaderboard
     from noveval.cli.export import export
     from noveval.cli.prices import prices
 
     app.command("export")(export)
     app.command("compare")(compare)
+    app.command("eval")(eval_command)
+    app.command("leaderboard")(leaderboard)
     app.command("prices")(prices)
     app.add_typer(batch_app, name="batch")
 

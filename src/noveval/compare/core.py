@@ -45,7 +45,7 @@ class CompareRun:
     """One run folder as compare reads it.
 
     Attributes:
-        label: ``A``, ``B``, ... in the order given.
+        label: The run's name in the comparison (by default its model's, :func:`noveval.labels.model_labels`).
         path: The folder.
         system: ``scores.json`` / ``config.json`` ``benchmark``.
         task: The task within the system (``scores.json`` ``task``: CLAIMCHECK's), else None.
@@ -196,7 +196,7 @@ def load_compare_run(path: str | Path, label: str) -> CompareRun:
 
     Args:
         path: The run folder.
-        label: Its label (``A``, ``B``, ...).
+        label: Its label (a model name, a prompt variant, ...).
 
     Returns:
         A :class:`CompareRun` with its compared / skipped metrics planned.
@@ -247,9 +247,13 @@ def load_compare_run(path: str | Path, label: str) -> CompareRun:
     return run
 
 
-def _labels(n: int) -> list[str]:
-    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    return [letters[i] if i < 26 else f"R{i + 1}" for i in range(n)]
+def _model_labels(runs: list[CompareRun]) -> None:
+    """Name each run by its model (:func:`noveval.labels.model_labels`; the folder when the run names no model)."""
+    from noveval.labels import model_labels
+
+    models = [r.model or r.path.name for r in runs]
+    for r, label in zip(runs, model_labels(models, folders=[r.path for r in runs]), strict=True):
+        r.label = label
 
 
 def _check_same_system(runs: list[CompareRun]) -> None:
@@ -329,7 +333,8 @@ def compare_runs(
 
     Args:
         paths: Two or more run folders.
-        labels: One label per run, in the order of ``paths`` (None: ``A``, ``B``, ...);
+        labels: One label per run, in the order of ``paths`` (None: each run's model name,
+            with what tells runs of one model apart, :func:`noveval.labels.model_labels`);
             e.g. the prompt variants' names.
         **options: :class:`CompareOptions` (metrics, directions, resamples, permutations,
             confidence, CI method, alpha, seed).
@@ -351,8 +356,10 @@ def compare_runs(
             raise InputError(paths[i], None, None, "given twice: compare distinct run folders")
     if labels is not None and (len(labels) != len(paths) or len(set(labels)) != len(labels) or not all(labels)):
         raise InputError(None, None, "labels", f"need one distinct, non-empty label per run ({len(paths)}), got {list(labels)}")
-    run_labels = list(labels) if labels is not None else _labels(len(paths))
+    run_labels = list(labels) if labels is not None else [f"run {i + 1}" for i in range(len(paths))]
     runs = [load_compare_run(p, lab) for p, lab in zip(paths, run_labels, strict=True)]
+    if labels is None:
+        _model_labels(runs)
     return compare_loaded(runs, **options)
 
 

@@ -53,9 +53,14 @@ def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], right: set[
     return [fmt(header), *(fmt(r) for r in rows)]
 
 
-def _head(c: Comparison) -> list[str]:
+def _title(c: Comparison) -> str:
     ident = c.system + (f" · task {c.task}" if c.task else "")
-    lines = [f"compare · {ident} · {len(c.runs)} runs · {len(c.common)} items matched by id"]
+    return f"compare · {ident} · {len(c.runs)} runs · {len(c.common)} items matched by id"
+
+
+def _runs(c: Comparison) -> list[str]:
+    """Which run is which, unmatched items, and the settings that differ (one line per setting)."""
+    lines = ["runs:"]
     for r in c.runs:
         lines.append(f"  {r.label} = {r.path}  ({r.model or 'model not recorded'}, {len(r.rows)} items)")
     for label, ids in c.only.items():
@@ -65,11 +70,7 @@ def _head(c: Comparison) -> list[str]:
     if c.differs:
         lines.append("settings that differ:")
         for k, vals in list(c.differs.items())[:_SHOW_DIFFS]:
-            if len(vals) == 2:
-                lines.append(f"  {k}: " + " | ".join(f"{lab} {short(v)}" for lab, v in vals.items()))
-            else:  # one line per run keeps a long setting readable
-                lines.append(f"  {k}:")
-                lines += [f"    {lab} {short(v, 72)}" for lab, v in vals.items()]
+            lines.append(short(f"  {k}: " + " | ".join(f"{lab} {short(v, 40)}" for lab, v in vals.items()), 160))
         if len(c.differs) > _SHOW_DIFFS:
             lines.append(f"  … and {len(c.differs) - _SHOW_DIFFS} more (--json lists them all)")
     else:
@@ -87,8 +88,9 @@ def _pair_table(c: Comparison) -> list[str]:
                      _p(r.p_value), str(r.n), "recomputed" if m.kind == "statistic" else "mean"))
     if not rows:
         return ["  no metric can be compared item by item" + (" (see 'not compared' below)" if c.skipped else "")]
-    head = ("metric", a.label, b.label, f"{b.label}−{a.label}", "95% CI", "p", "n", "how")
+    head = ("metric", a.label, b.label, "difference", "95% CI", "p", "n", "how")
     lines = _table(head, rows, right={1, 2, 3, 5, 6})
+    lines.append(f"  difference = {b.label} − {a.label}")
     prim = next((m for m in c.metrics if m.primary), None)
     if prim is not None:
         lines.append(f"  * primary metric ({'lower' if prim.lower_is_better else 'higher'} is better)")
@@ -135,15 +137,19 @@ def _agreement(c: Comparison) -> list[str]:
 def format_comparison(c: Comparison) -> str:
     """The comparison as terminal text (no trailing newline).
 
-    Two runs: one table, a row per metric with A, B, B − A, its paired bootstrap CI, the
-    permutation p and the items used. Three or more: one leaderboard per chosen metric.
-    Then the metrics that were not compared (and why), and how the numbers were made.
+    The table comes first. Two runs: a row per metric with each run's value, their
+    difference, its paired bootstrap CI, the permutation p and the items used. Three or more:
+    one leaderboard per chosen metric. Then which run is which (runs are named by their
+    model, :func:`noveval.labels.model_labels`), the settings that differ (one line each),
+    the answer agreement, the metrics that were not compared (and why), and how the numbers
+    were made.
     """
     s = c.settings
-    lines = _head(c)
+    lines = [_title(c)]
     lines += _pair_table(c) if len(c.runs) == 2 else [x for lb in c.leaderboards for x in _board(lb, s["alpha"])]
     if len(c.runs) > 2 and not c.leaderboards:
         lines.append("  no leaderboard (see the notes)")
+    lines += _runs(c)
     lines += _agreement(c)
     if c.skipped:
         lines.append("not compared:")

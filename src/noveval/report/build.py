@@ -73,25 +73,15 @@ def run_config(run: RunData) -> list[tuple[str, str]]:
 
 
 def _label_runs(runs: list[RunData]) -> None:
-    """Give each run a short unique column label: model, plus what differs (task, prompting, folder)."""
-    for r in runs:
-        bits = [r.model.split("/")[-1]]
-        for key in ("task", "prompting"):
-            v = r.scores.get(key) or r.config.get(key)
-            if isinstance(v, str):
-                bits.append(v)
-        r.label = " · ".join(bits)
-    counts: dict[str, int] = {}
-    for r in runs:
-        counts[r.label] = counts.get(r.label, 0) + 1
-    for r in runs:
-        if counts[r.label] > 1:
-            r.label = f"{r.label} ({r.path.name if r.path.name not in ('run', 'out') else r.path.parent.name + '/' + r.path.name})"
-    seen: dict[str, int] = {}
-    for r in runs:
-        seen[r.label] = seen.get(r.label, 0) + 1
-        if seen[r.label] > 1:
-            r.label = f"{r.label} #{seen[r.label]}"
+    """Give each run a short unique column label (:func:`noveval.labels.model_labels`): the model's
+    name, its host when two runs share the name, what differs (task, prompting), then the folder."""
+    from noveval.labels import model_labels
+
+    details = [[v for key in ("task", "prompting") if isinstance(v := r.scores.get(key) or r.config.get(key), str)]
+               for r in runs]
+    for r, label in zip(runs, model_labels([r.model for r in runs], details=details, folders=[r.path for r in runs]),
+                        strict=True):
+        r.label = label
 
 
 def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
@@ -200,12 +190,34 @@ def demo_banner(runs: list[RunData]) -> DemoBanner | None:
     )
 
 
-def build_report(run_dirs: list[Path], failures: list[tuple[str, str]] | None = None) -> ReportView:
+def _leaderboard(run_dirs: list[Path], board: Any) -> Any:
+    """The leaderboard section: of ``board``, else of the eval folders among ``run_dirs`` (None: none given)."""
+    from noveval.errors import InputError
+    from noveval.report.leaderboard import eval_folders, leaderboard_view
+
+    if board is None:
+        evals = eval_folders(run_dirs)
+        if not evals:
+            return None
+        from noveval.compare.leaderboard import model_leaderboard
+
+        try:
+            board = model_leaderboard(evals)
+        except InputError as e:
+            log.warning("report: no leaderboard: %s", e)
+            return None
+    return leaderboard_view(board)
+
+
+def build_report(run_dirs: list[Path], failures: list[tuple[str, str]] | None = None, leaderboard: Any = None) -> ReportView:
     """Load run directories and build the whole page's view model.
 
     Args:
-        run_dirs: Run directories (or folders holding them).
+        run_dirs: Run directories (or folders holding them); eval folders (``noveval eval``)
+            also give the page its first section, the model × system leaderboard.
         failures: ``(benchmark, message)`` pairs of demos that failed, listed on the page.
+        leaderboard: A :class:`~noveval.compare.leaderboard.ModelLeaderboard` to show first
+            (None: the one of the eval folders among ``run_dirs``, baseline the first).
 
     Returns:
         The :class:`ReportView`.
@@ -226,4 +238,5 @@ def build_report(run_dirs: list[Path], failures: list[tuple[str, str]] | None = 
         version=__version__,
         run_count=len(runs),
         demo=demo_banner(runs),
+        leaderboard=_leaderboard([Path(p) for p in run_dirs], leaderboard),
     )

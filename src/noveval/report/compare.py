@@ -68,7 +68,7 @@ def comparison_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
             gaps.append(f"comparison{' of ' + task if task else ''}: the runs share no item id")
             continue
         try:
-            comp = compare_runs([r.path for r in group])
+            comp = compare_runs([r.path for r in group], labels=[r.label for r in group])
         except InputError as e:
             gaps.append(f"comparison{' of ' + task if task else ''}: {e}")
             continue
@@ -92,7 +92,8 @@ def _caption(comp: Any, name: dict[str, str]) -> str:
     how = (f"Paired bootstrap over items ({s['n_resamples']:,} resamples, {s['ci_method']} 95% CI); two-sided "
            f"paired permutation p (item-wise swaps; exact when 2^n ≤ {s['n_permutations']:,}, else (k+1)/(R+1)).")
     if len(comp.runs) == 2:
-        differ = "; ".join(f"{k}: {short(vals['A'], 36)} → {short(vals['B'], 36)}" for k, vals in list(comp.differs.items())[:6])
+        a, b = (r.label for r in comp.runs)
+        differ = "; ".join(f"{k}: {short(vals[a], 36)} → {short(vals[b], 36)}" for k, vals in list(comp.differs.items())[:6])
     else:
         differ = ", ".join(comp.differs) + " (each run's configuration is listed below)" if comp.differs else ""
     skipped = ", ".join(comp.skipped)

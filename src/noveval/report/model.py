@@ -150,6 +150,9 @@ class ReportView:
     run_count: int
     demo: DemoBanner | None = None
     """Present when any run came from ``noveval demo``: the banner at the top of the page."""
+    leaderboard: Any = None
+    """Present when eval folders were given: the model × system leaderboard, the page's first section
+    (:class:`noveval.report.leaderboard.LeaderboardView`)."""
 
 
 @dataclass

@@ -33,13 +33,16 @@ def render_html(report: ReportView) -> str:
                       items_json=Markup(_script_json(items)))
 
 
-def write_report(run_dirs: list[Path], out: Path, failures: list[tuple[str, str]] | None = None) -> Path:
+def write_report(run_dirs: list[Path], out: Path, failures: list[tuple[str, str]] | None = None,
+                 leaderboard: object = None) -> Path:
     """Build and write the HTML report of the given run directories.
 
     Args:
-        run_dirs: Run directories (or folders that hold them).
+        run_dirs: Run directories (or folders that hold them); eval folders add the
+            leaderboard as the first section.
         out: The HTML file to write (parents are created; written atomically).
         failures: ``(benchmark, message)`` pairs of failed demos to list on the page.
+        leaderboard: The leaderboard to show first (None: the eval folders' own, if any).
 
     Returns:
         The path written.
@@ -52,6 +55,6 @@ def write_report(run_dirs: list[Path], out: Path, failures: list[tuple[str, str]
     if out.is_dir():
         raise InputError(out, None, "--out", "is a folder, expected an HTML file name (e.g. report.html)")
     make_dir(out.parent, "--out")
-    html = render_html(build_report(list(run_dirs), failures=failures))
+    html = render_html(build_report(list(run_dirs), failures=failures, leaderboard=leaderboard))
     write_text(out, html)
     return out

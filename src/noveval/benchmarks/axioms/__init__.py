@@ -19,6 +19,7 @@ BENCHMARK = declare(__name__, "axioms", AxiomsOptions,
                     primary_metric="overall Avg pass rate",
                     greater_is_better=True,
                     demo=".cli:demo",
+                    suite=".suite:eval_plan",
                     commands=".cli:app",
                     model_help="Chat model for the Ax2 paraphrases ('none' skips Ax2).")
 """The axiomatic benchmark's declaration (read by the registry, the CLI, the report, compare and export)."""

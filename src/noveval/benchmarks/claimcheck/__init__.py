@@ -21,6 +21,7 @@ BENCHMARK = declare(__name__, "claimcheck", ClaimcheckOptions,
                     primary_metric=None,
                     greater_is_better=True,
                     demo=".cli:demo",
+                    suite=".suite:eval_plan",
                     score_command=".cli:score",
                     commands=".cli:app")
 """CLAIMCHECK's declaration (read by the registry, the CLI, the report, compare and export).

@@ -25,6 +25,7 @@ BENCHMARK = declare(__name__, "focus", FocusOptions,
                     model_help="Model spec of the reviewing model (also the annotator unless --annotator): local | local:/path.gguf | "
                                "openai/<model> | openai-compatible/<model>@<url>.",
                     demo=".cli:demo",
+                    suite=".suite:eval_plan",
                     commands=".cli:app")
 """The focus-level system's declaration (read by the registry, the CLI, the report, compare and export)."""
 

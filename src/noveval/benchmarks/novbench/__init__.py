@@ -28,6 +28,7 @@ BENCHMARK = declare(__name__, "novbench", NovBenchOptions,
                     primary_metric="relevance",
                     greater_is_better=True,
                     demo=".cli:demo",
+                    suite=".suite:eval_plan",
                     score_command=".cli:score",
                     commands=".cli:app")
 """NovBench's declaration (read by the registry, the CLI, the report, compare and export)."""

@@ -21,7 +21,8 @@ BENCHMARK = declare(__name__, "novelty-pairs", PairsOptions,
                     data_option="data",
                     paper=False,
                     primary_metric="accuracy",
-                    greater_is_better=True)
+                    greater_is_better=True,
+                    suite=".suite:eval_plan")
 """The pairwise task's declaration."""
 
 run, score = entry_points(BENCHMARK)

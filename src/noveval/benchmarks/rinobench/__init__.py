@@ -31,6 +31,7 @@ BENCHMARK = declare(__name__, "rinobench", RINoBenchOptions,
                     greater_is_better=True,
                     answer=Answer("predicted_score", "ordinal", prediction="novelty_score"),
                     demo=".cli:demo",
+                    suite=".suite:eval_plan",
                     score_command=".cli:score",
                     commands=".cli:app")
 """RINoBench's declaration (read by the registry, the CLI, the report, compare and export)."""

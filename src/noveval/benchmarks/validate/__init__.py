@@ -24,6 +24,7 @@ BENCHMARK = declare(__name__, "validate", ValidateOptions,
                     primary_metric=None,
                     greater_is_better=True,
                     demo=".cli:demo",
+                    suite=".suite:eval_plan",
                     commands=".cli:app",
                     model_help="Chat model spec for the LLM judges (local | openai/<model> | openai-compatible/<model>@<url>); "
                                "'none' skips the judges.")

@@ -1,0 +1,391 @@
+"""``noveval eval``: every system on its data in its published protocol, one model, one budget, one table.
+
+What a system runs in an eval is declared with the system (``Benchmark.suite``: its
+``eval_plan(data_dir, *, limit, judge, protocol) -> EvalPlan``); this module knows no system
+by name. :func:`plan_eval` asks each system for its plan and validates every run's options
+before anything runs; :func:`run_eval` runs them into one folder, one sub-folder per run,
+through the one run path (:func:`~noveval.benchmarks._runner.run_benchmark`) inside one call
+ledger, so ``max_cost`` is one budget across the systems and every remote model is checked
+once. The eval folder's ``eval.json`` holds the settings and the table (each run's metric
+with its CI, beside the yardsticks and published rows its ``scores.json`` carries), and
+``eval.csv`` the same table in long form. A killed eval resumes: the same command runs
+what is missing (finished runs make no model call) and rewrites the table.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from noveval.benchmarks._benchmark import Benchmark, EvalPlan, EvalRun
+from noveval.errors import InputError
+from noveval.io import to_jsonable
+from noveval.options import RunOptions
+
+__all__ = ["CSV_FILE", "EVAL_FILE", "PROTOCOLS", "EvalResult", "EvalRow", "EvalSettings", "Planned", "csv_rows",
+           "plan_eval", "read_eval", "run_eval", "table_row"]
+
+log = logging.getLogger("noveval")
+
+EVAL_FILE = "eval.json"
+"""The eval folder's settings and table."""
+CSV_FILE = "eval.csv"
+"""The same table, one row per value (the model's, each yardstick's, each published row's)."""
+PROTOCOLS = ("paper", "noveval")
+"""``paper``: each system's published protocol; ``noveval``: this toolkit's defaults."""
+_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class EvalSettings:
+    """What makes an eval folder's results what they are (a re-run with other settings is refused).
+
+    Attributes:
+        model: The model spec under test.
+        judge: The judge spec given to the systems that have a judge role (None: none).
+        protocol: ``paper`` or ``noveval``.
+        limit: Items per system (None: all).
+        data: The real data folder, or ``"sample"`` for the shipped samples.
+        embedder: The embedder given to the systems that embed (None: each system's default).
+    """
+
+    model: str
+    judge: str | None
+    protocol: str
+    limit: int | None
+    data: str
+    embedder: str | None = None
+
+
+@dataclass
+class Planned:
+    """One system's plan with its runs' options validated."""
+
+    bench: Benchmark
+    plan: EvalPlan
+    options: dict[str, RunOptions] = field(default_factory=dict)
+
+
+@dataclass
+class EvalRow:
+    """One run of the eval table (``eval.json`` ``rows``)."""
+
+    system: str
+    title: str
+    run: str
+    status: str
+    """``complete``, ``incomplete`` (calls failed or answers unusable), ``budget``, ``error``, ``not run``."""
+    message: str = ""
+    metric: str | None = None
+    greater_is_better: bool | None = None
+    mean: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    n: int | None = None
+    model_id: str | None = None
+    yardsticks: list[dict[str, Any]] = field(default_factory=list)
+    published: list[dict[str, Any]] = field(default_factory=list)
+    data: str = ""
+    note: str | None = None
+
+
+@dataclass
+class EvalResult:
+    """What :func:`run_eval` (or :func:`read_eval`) gives: the folder, its settings and its table."""
+
+    path: Path
+    settings: EvalSettings
+    rows: list[EvalRow]
+    skipped: list[tuple[str, str]]
+    """(system, why it runs nothing here)."""
+    budget: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def model_id(self) -> str | None:
+        """The model id the runs recorded (their ``scores.json`` ``model``), else None."""
+        return next((r.model_id for r in self.rows if r.model_id), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``eval.json`` object."""
+        from noveval._version import __version__
+
+        return to_jsonable({"noveval_eval": _FORMAT, "noveval_version": __version__,
+                       "updated": datetime.now(UTC).isoformat(timespec="seconds"),
+                       "settings": asdict(self.settings), "model_id": self.model_id,
+                       "rows": [asdict(r) for r in self.rows],
+                       "skipped": [{"system": s, "reason": why} for s, why in self.skipped], "budget": self.budget})
+
+
+def plan_eval(settings: EvalSettings, data_dir: Path | None, only: list[str] | None = None,
+              extra: dict[str, Any] | None = None) -> list[Planned]:
+    """Every system's eval plan (or the ``only`` ones), its runs' options validated.
+
+    Args:
+        settings: The eval's settings (judge, protocol, limit, embedder).
+        data_dir: The real data folder (None: the shipped samples).
+        only: System names to run (None: every system that declares eval settings).
+        extra: Run options given to every run (``concurrency``, ``timeout``, ``overwrite``, ...).
+
+    Raises:
+        InputError: an unknown system, a system without eval settings in ``only``, a bad
+            protocol, or options a system refuses (``<system>: options.<field>: ...``).
+    """
+    from noveval.benchmarks import BENCHMARKS
+    from noveval.benchmarks._runner import parse_options
+
+    if settings.protocol not in PROTOCOLS:
+        raise InputError(None, None, "protocol", f"{settings.protocol!r}: one of {', '.join(PROTOCOLS)}")
+    unknown = [n for n in only or [] if n not in BENCHMARKS]
+    if unknown:
+        raise InputError(None, None, "only", f"unknown system(s) {', '.join(unknown)}; registered: {', '.join(BENCHMARKS)}")
+    out = []
+    for name, bench in BENCHMARKS.items():
+        if only and name not in only:
+            continue
+        make = bench.hook("suite")
+        if make is None:
+            if only:
+                raise InputError(None, None, "only", f"{name} declares no eval settings (Benchmark.suite)")
+            continue
+        plan: EvalPlan = make(data_dir, limit=settings.limit, judge=settings.judge, protocol=settings.protocol)
+        p = Planned(bench, plan)
+        for run in plan.runs:
+            values = {**run.options, **(extra or {})}
+            if settings.embedder and "embedder" in bench.options.model_fields:
+                values["embedder"] = settings.embedder
+            try:
+                p.options[run.name] = parse_options(bench, values)
+            except InputError as e:
+                raise InputError(e.path, e.line, e.field, f"{name}: {e.message}") from e
+        out.append(p)
+    return out
+
+
+def _float(v: Any) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) else None
+
+
+def table_row(folder: Path, row: EvalRow) -> EvalRow:
+    """``row`` with its numbers read from the run folder's ``scores.json`` (metric, CI, yardsticks, published)."""
+    from noveval.io import read_json
+
+    f = folder / "scores.json"
+    try:
+        scores = read_json(f) if f.is_file() else {}
+    except InputError as e:
+        row.message = row.message or str(e)
+        return row
+    if not isinstance(scores, dict):
+        return row
+    metric = row.metric or scores.get("primary_metric")
+    row.metric = metric if isinstance(metric, str) else None
+    model = scores.get("model")
+    row.model_id = str(model.get("model_id") if isinstance(model, dict) else model) if model else row.model_id
+    if isinstance(scores.get("greater_is_better"), bool):
+        row.greater_is_better = scores["greater_is_better"]
+    m = (scores.get("metrics") or {}).get(row.metric) if row.metric else None
+    m = m if isinstance(m, dict) else {"mean": m}
+    row.mean, row.ci_low, row.ci_high = _float(m.get("mean")), _float(m.get("ci_low")), _float(m.get("ci_high"))
+    row.n = int(m["n"]) if isinstance(m.get("n"), int) else None
+    base = scores.get("baselines")
+    got = base.get(row.metric) if isinstance(base, dict) and row.metric else None
+    row.yardsticks = [y for y in got if isinstance(y, dict)] if isinstance(got, list) else []
+    pub = scores.get("published")
+    row.published = [p for p in pub if isinstance(p, dict) and p.get("metric") == row.metric] if isinstance(pub, list) else []
+    return row
+
+
+def _status(complete: bool, stopped: str | None = None) -> str:
+    return stopped or ("complete" if complete else "incomplete")
+
+
+def _one_run(bench: Benchmark, run: EvalRun, opts: RunOptions, model: str, folder: Path) -> tuple[EvalRow, bool]:
+    """Run one planned run; its table row and whether the eval goes on (False: budget or endpoint gone)."""
+    from noveval.benchmarks._runner import BudgetStopped, IncompleteRun, run_benchmark
+    from noveval.models.calls import EndpointError
+
+    row = EvalRow(bench.name, bench.title, run.name, "complete", metric=run.metric)
+    go_on = True
+    try:
+        done = run_benchmark(bench, model, folder, options=opts)
+        row.status = _status(done.complete)
+    except BudgetStopped as e:
+        row.status, row.message, go_on = "budget", str(e), False
+    except IncompleteRun as e:
+        row.status, row.message = "incomplete", str(e)
+    except EndpointError as e:
+        if not e.midrun:
+            raise
+        row.status, row.message, go_on = "incomplete", str(e), False
+    except InputError as e:
+        row.status, row.message = "error", str(e)
+    except Exception as e:  # one broken system must not take the others' table down
+        log.debug("traceback of the failed eval run", exc_info=True)
+        row.status, row.message = "error", f"{type(e).__name__}: {e}"
+    return table_row(folder, row), go_on
+
+
+def _check_folder(out: Path, settings: EvalSettings, overwrite: bool) -> dict[str, Any]:
+    """The folder's earlier ``eval.json`` (empty when none); refuses one made with other settings."""
+    from noveval.io import read_json
+
+    f = out / EVAL_FILE
+    if not f.is_file():
+        return {}
+    old = read_json(f)
+    if not isinstance(old, dict) or not isinstance(old.get("settings"), dict):
+        raise InputError(f, None, "settings", "not an eval.json written by noveval eval")
+    mine = asdict(settings)
+    for k, v in mine.items():
+        if old["settings"].get(k) != v and not overwrite:
+            raise InputError(f, None, f"settings.{k}", f"this folder holds an eval with {k} {old['settings'].get(k)!r}, "
+                             f"not {v!r}: give another output folder (or overwrite)")
+    return old if old["settings"] == mine else {}
+
+
+def _earlier_rows(old: dict[str, Any], out: Path, redo: set[str], *, not_run: bool = False) -> dict[str, EvalRow]:
+    """Rows of an earlier invocation for runs this one does not redo (re-read from their folders)."""
+    rows = {}
+    for r in old.get("rows") or []:
+        if isinstance(r, dict) and r.get("run") not in redo and (not_run or r.get("status") != "not run"):
+            fields = {k: v for k, v in r.items() if k in EvalRow.__dataclass_fields__}
+            try:
+                row = EvalRow(**fields)
+            except TypeError:
+                continue
+            rows[row.run] = table_row(out / row.run, row) if (out / row.run).is_dir() else row
+    return rows
+
+
+def run_eval(model: str, out: Path, settings: EvalSettings, planned: list[Planned], *, max_cost: float | None = None,
+             overwrite: bool = False, on_row: Callable[[EvalRow], None] | None = None) -> EvalResult:
+    """Run the planned systems with ``model`` into ``out`` (see the module docstring).
+
+    Args:
+        model: The model spec under test.
+        out: The eval folder (created; an eval with the same settings resumes).
+        settings: The eval's settings (recorded in ``eval.json``; must match an earlier one).
+        planned: :func:`plan_eval`'s plans.
+        max_cost: One budget in US dollars for every system's model calls (None: none).
+        overwrite: Replace an eval with other settings (the runs' own ``overwrite`` is in
+            their options).
+        on_row: Called with each run's row when it ends (progress).
+
+    Returns:
+        The :class:`EvalResult` (also written to ``eval.json`` and ``eval.csv``).
+
+    Raises:
+        InputError: the folder holds an eval with other settings, or cannot be written.
+        EndpointError: a model fails its first check (before any run of this invocation).
+    """
+    from noveval.io import make_dir
+    from noveval.models.calls import ledger_scope
+    from noveval.progress import heartbeat
+
+    old = _check_folder(out, settings, overwrite)
+    make_dir(out, "out")
+    todo = [(p, run) for p in planned for run in p.plan.runs]
+    rows = _earlier_rows(old, out, {run.name for _, run in todo})
+    result = EvalResult(out, settings, [], [(p.bench.name, p.plan.skip) for p in planned if p.plan.skip])
+    go_on = True
+    with ledger_scope(max_cost=max_cost) as ledger:
+        for i, (p, run) in enumerate(todo, 1):
+            if not go_on:
+                rows[run.name] = EvalRow(p.bench.name, p.bench.title, run.name, "not run", "the eval stopped before it")
+                continue
+            log.info("== eval %d/%d: %s", i, len(todo), run.name)
+            with heartbeat(f"eval {run.name}", status=ledger.progress_line):
+                row, go_on = _one_run(p.bench, run, p.options[run.name], model, out / run.name)
+            row.data, row.note = p.plan.data, p.plan.note
+            rows[run.name] = row
+            result.rows = _ordered(rows)
+            result.budget = _budget(ledger, max_cost)
+            write_eval(result)
+            if on_row is not None:
+                on_row(row)
+    result.rows = _ordered(rows)
+    write_eval(result)
+    return result
+
+
+def _ordered(rows: dict[str, EvalRow]) -> list[EvalRow]:
+    from noveval.benchmarks import BENCHMARKS
+
+    rank = {name: i for i, name in enumerate(BENCHMARKS)}
+    return sorted(rows.values(), key=lambda r: (rank.get(r.system, len(rank)), r.run))
+
+
+def _budget(ledger: Any, max_cost: float | None) -> dict[str, Any]:
+    cost = ledger.totals().get("cost") or {}
+    return {"max_cost": max_cost, "usd": cost.get("usd"), "stopped": ledger.budget.stopped if ledger.budget else None}
+
+
+def write_eval(result: EvalResult) -> None:
+    """Write ``eval.json`` and ``eval.csv`` of ``result`` (atomically)."""
+    import csv
+    import io
+
+    from noveval.io import write_json, write_text
+
+    write_json(result.path / EVAL_FILE, result.to_dict())
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(CSV_COLUMNS), lineterminator="\n")
+    w.writeheader()
+    label = result.model_id or result.settings.model
+    for row in csv_rows(result.rows, label=label, model=result.settings.model):
+        w.writerow(row)
+    write_text(result.path / CSV_FILE, buf.getvalue())
+
+
+CSV_COLUMNS = ("kind", "label", "model", "system", "run", "metric", "greater_is_better", "value", "ci_low", "ci_high",
+               "n", "status", "source")
+"""Columns of ``eval.csv``: ``kind`` is ``model``, ``yardstick`` or ``published``."""
+
+
+def csv_rows(rows: list[EvalRow], *, label: str, model: str) -> list[dict[str, Any]]:
+    """The table in long form: the model's value per run, then each yardstick and published row."""
+    out: list[dict[str, Any]] = []
+    for r in rows:
+        base = {"system": r.system, "run": r.run, "metric": r.metric, "greater_is_better": r.greater_is_better}
+        out.append({"kind": "model", "label": label, "model": model, **base, "value": r.mean, "ci_low": r.ci_low,
+                    "ci_high": r.ci_high, "n": r.n, "status": r.status, "source": r.message})
+        for y in r.yardsticks:
+            out.append({"kind": "yardstick", "label": y.get("name"), "model": None, **base, "value": y.get("value"),
+                        "ci_low": y.get("ci_low"), "ci_high": y.get("ci_high"), "n": None, "status": y.get("kind"),
+                        "source": y.get("how")})
+        for pub in r.published:
+            name = " · ".join(str(x) for x in (pub.get("model"), pub.get("setting")) if x)
+            src = ", ".join(str(x) for x in (pub.get("source"), pub.get("table")) if x)
+            out.append({"kind": "published", "label": name, "model": None, **base, "value": pub.get("value"),
+                        "ci_low": None, "ci_high": None, "n": pub.get("n"), "status": "published", "source": src})
+    return out
+
+
+def read_eval(path: str | Path) -> EvalResult:
+    """An eval folder's :class:`EvalResult` from its ``eval.json`` (rows re-read from the run folders).
+
+    Raises:
+        InputError: no ``eval.json`` in the folder, or not one noveval wrote.
+    """
+    from noveval.io import read_json
+
+    p = Path(path)
+    f = p / EVAL_FILE
+    if not f.is_file():
+        raise InputError(p, None, None, "not an eval folder (no eval.json; make one with noveval eval)")
+    obj = read_json(f)
+    s = obj.get("settings") if isinstance(obj, dict) else None
+    if not isinstance(s, dict) or not isinstance(s.get("model"), str):
+        raise InputError(f, None, "settings.model", "missing: not an eval.json written by noveval eval")
+    limit = s.get("limit")
+    settings = EvalSettings(model=s["model"], judge=s.get("judge"), protocol=str(s.get("protocol") or "?"),
+                            limit=limit if isinstance(limit, int) else None, data=str(s.get("data") or "?"),
+                            embedder=s.get("embedder"))
+    rows = list(_earlier_rows(obj, p, set(), not_run=True).values())
+    skipped = [(str(x.get("system")), str(x.get("reason"))) for x in obj.get("skipped") or [] if isinstance(x, dict)]
+    return EvalResult(p, settings, _ordered({r.run: r for r in rows}), skipped, dict(obj.get("budget") or {}))

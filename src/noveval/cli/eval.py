@@ -1,0 +1,213 @@
+"""``noveval eval`` (every system, one model, one budget, one table) and ``noveval leaderboard`` (models side by side).
+
+Exit codes of ``eval``: 0 every run complete; 1 a system failed with an error (the others
+are in the table); 2 bad input, or a model that fails its first check; 3 a run is
+incomplete (model calls failed, or its answers were mostly unusable; ``--allow-failures``:
+0); 4 stopped by ``--max-cost`` (the same command with a higher budget finishes it); 130
+interrupted (the same command resumes).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from noveval.cli.common import cli_errors
+from noveval.cli.options import ConcurrencyOpt, DataDirOpt, LimitOpt, ModelOpt
+
+__all__ = ["eval_command", "format_eval", "leaderboard"]
+
+JudgeOpt = Annotated[
+    str | None,
+    typer.Option("--judge", "-j", help="Judge model spec for the systems with a judge role (RINoBench's justification "
+                                       "metrics, the focus annotator); default: none (focus: the model annotates)."),
+]
+MaxCostOpt = Annotated[
+    float | None,
+    typer.Option("--max-cost", min=0.0, help="One budget in USD for every system's model calls together: stop cleanly "
+                                             "(exit 4, resumable) when the rest cannot pay for one more request."),
+]
+EmbedderOpt = Annotated[
+    str | None,
+    typer.Option("--embedder", "-e", help="Embedding model spec for the systems that embed (default: each system's, "
+                                          "the bundled all-MiniLM-L6-v2)."),
+]
+
+
+def _num(v: Any, signed: bool = False) -> str:
+    if not isinstance(v, (int, float)) or (isinstance(v, float) and not math.isfinite(v)):
+        return "–"
+    return f"{v:+.3f}" if signed else f"{v:.3f}"
+
+
+def _refs(row: Any, limit: int = 3) -> tuple[str, str]:
+    """Compact yardstick and published text of one eval row."""
+    ys = " · ".join(f"{y.get('name')} {_num(y.get('value'))}" for y in row.yardsticks[:limit]) or "–"
+    if len(row.yardsticks) > limit:
+        ys += f" (+{len(row.yardsticks) - limit})"
+    better = row.greater_is_better is not False
+    pubs = sorted(row.published, key=lambda p: -(p.get("value") or 0) if better else (p.get("value") or 0))
+    ps = " · ".join(f"{p.get('model')} {_num(p.get('value'))}" for p in pubs[:2]) or "–"
+    if len(pubs) > 2:
+        ps += f" (+{len(pubs) - 2} rows)"
+    return ys, ps
+
+
+def format_eval(result: Any) -> str:
+    """The eval table as terminal text: a row per run, its metric with CI beside yardsticks and published rows."""
+    from noveval.compare.text import _table
+    from noveval.labels import model_name
+
+    s = result.settings
+    data = "the shipped samples" if s.data == "sample" else s.data
+    lines = [f"eval · {model_name(result.model_id or s.model)} ({s.model}) · protocol {s.protocol} · data {data}"
+             + (f" · limit {s.limit}" if s.limit is not None else "") + (f" · judge {s.judge}" if s.judge else "")]
+    rows = []
+    for r in result.rows:
+        way = "↑" if r.greater_is_better else "↓" if r.greater_is_better is False else ""
+        ci = f"[{_num(r.ci_low)}, {_num(r.ci_high)}]" if r.ci_low is not None else ""
+        ys, ps = _refs(r)
+        rows.append((r.run, f"{r.metric or '–'} {way}".strip(), _num(r.mean), ci, "" if r.n is None else str(r.n),
+                     r.status, ys, ps))
+    lines += _table(("run", "metric", "value", "95% CI", "n", "status", "yardsticks", "published"), rows, right={2, 4})
+    for r in result.rows:
+        if r.status != "complete" and r.message:
+            lines.append(f"  {r.run}: {r.status}: {r.message}")
+    for name, why in result.skipped:
+        lines.append(f"  not run: {name}: {why}")
+    for r in result.rows:
+        lines.append(f"  data: {r.run}: {r.data}" + (f"; {r.note}" if r.note else ""))
+    cost = result.budget.get("usd")
+    if result.budget.get("max_cost") is not None or cost:
+        lines.append(f"  cost of this invocation: {'unknown' if cost is None else f'${cost:.4f}'}"
+                     + (f" (budget ${result.budget['max_cost']:g})" if result.budget.get("max_cost") is not None else ""))
+    lines.append(f"eval folder: {result.path} (eval.json, eval.csv; one run folder per row)")
+    return "\n".join(lines)
+
+
+def _data_dir(sample: bool, data_dir: Path | None) -> Path | None:
+    """The real data folder (None: the shipped samples)."""
+    from noveval.errors import InputError
+    from noveval.settings import data_dir as find_data_dir
+
+    if sample:
+        if data_dir is not None:
+            raise InputError(data_dir, None, "--data-dir", "give --sample or --data-dir, not both")
+        return None
+    if data_dir is not None and not data_dir.is_dir():
+        raise InputError(data_dir, None, "--data-dir", "no such folder")
+    return find_data_dir(data_dir)
+
+
+def _only(values: list[str] | None) -> list[str] | None:
+    names = [n.strip() for v in values or [] for n in v.split(",") if n.strip()]
+    return names or None
+
+
+def _exit_code(result: Any, allow_failures: bool) -> int:
+    statuses = {r.status for r in result.rows}
+    if "budget" in statuses:
+        return 4
+    if "error" in statuses:
+        return 1
+    if statuses & {"incomplete", "not run"} and not allow_failures:
+        return 3
+    return 0
+
+
+@cli_errors
+def eval_command(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Eval folder (created; an eval with the same settings resumes).")],
+    model: ModelOpt = "local",
+    judge: JudgeOpt = None,
+    embedder: EmbedderOpt = None,
+    only: Annotated[list[str] | None, typer.Option("--only", help="Only these systems (comma-separated or repeated).")] = None,
+    limit: LimitOpt = None,
+    data_dir: DataDirOpt = None,
+    sample: Annotated[bool, typer.Option("--sample", help="Use the shipped samples even when the real data are found.")] = False,
+    protocol: Annotated[str | None, typer.Option("--protocol", help="paper (each system's published protocol; the default on real data) | noveval (this toolkit's; the default on the shipped samples, where a tiny model cannot follow the papers' free-text set-ups).")] = None,
+    max_cost: MaxCostOpt = None,
+    concurrency: ConcurrencyOpt = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an eval (and runs) in --out made with other settings.")] = False,
+    allow_failures: Annotated[bool, typer.Option("--allow-failures", help="Exit 0 even when a run is incomplete (it is still marked so).")] = False,
+    allow_unparseable: Annotated[bool, typer.Option("--allow-unparseable", help="Accept runs whose answers are mostly empty or unparseable as results.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print eval.json instead of the table.")] = False,
+) -> None:
+    """Run every system on its data in its published protocol with one model; end with one table."""
+    from noveval.benchmarks._suite import EvalSettings, plan_eval, run_eval
+    from noveval.models.costs import Budget, load_prices
+
+    ddir = _data_dir(sample, data_dir)
+    settings = EvalSettings(model=model, judge=judge, protocol=protocol or ("paper" if ddir is not None else "noveval"),
+                            limit=limit, data=str(ddir) if ddir is not None else "sample", embedder=embedder)
+    extra: dict[str, Any] = {k: v for k, v in (("concurrency", concurrency), ("overwrite", overwrite or None),
+                                                ("allow_unparseable", allow_unparseable or None)) if v is not None}
+    load_prices()
+    if max_cost is not None:
+        Budget(max_cost)
+    from noveval.cli.generate import renamed_field
+
+    with renamed_field("only", "--only"), renamed_field("protocol", "--protocol"):
+        planned = plan_eval(settings, ddir, _only(only), extra)
+    if ddir is None:
+        typer.echo("eval on the shipped samples (invented items: the numbers show the pipelines run, not how good "
+                   "the model is)", err=True)
+    with renamed_field("out", "--out"):
+        result = run_eval(model, out, settings, planned, max_cost=max_cost, overwrite=overwrite)
+    typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if json_out else format_eval(result))
+    code = _exit_code(result, allow_failures)
+    if code:
+        raise typer.Exit(code)
+
+
+@cli_errors
+def leaderboard(
+    evals: Annotated[list[Path], typer.Argument(help="Eval folders (noveval eval -o DIR), one per model.")],
+    baseline: Annotated[str | None, typer.Option("--baseline", help="The model the others are tested against: its label, spec, model name or eval folder (default: the first folder's).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Also write the table as CSV (long form: one row per value).")] = None,
+    report: Annotated[Path | None, typer.Option("--report", help="Also write the HTML report of the folders, the leaderboard first.")] = None,
+    resamples: Annotated[int, typer.Option("--resamples", min=100, help="Paired bootstrap resamples per comparison.")] = 10_000,
+    alpha: Annotated[float, typer.Option("--alpha", min=0.0001, max=0.5, help="Family-wise level of the marks (Holm over the table's comparisons).")] = 0.05,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
+) -> None:
+    """Join models' eval folders into one model × system table, with paired tests against a baseline model."""
+    from noveval.compare.leaderboard import format_leaderboard, model_leaderboard
+    from noveval.errors import InputError
+
+    if out is not None and out.suffix != ".csv":
+        raise InputError(out, None, "--out", "expected a .csv file name")
+    if report is not None and report.is_dir():
+        raise InputError(report, None, "--report", "is a folder, expected an HTML file name (e.g. report.html)")
+    from noveval.cli.generate import renamed_field
+
+    with renamed_field("baseline", "--baseline"):
+        board = model_leaderboard(evals, baseline=baseline, alpha=alpha, n_resamples=resamples)
+    typer.echo(json.dumps(board.to_dict(), indent=2, ensure_ascii=False) if json_out else format_leaderboard(board))
+    if out is not None:
+        write_csv(board, out)
+        typer.echo(f"table: {out.resolve()}")
+    if report is not None:
+        from noveval.report import write_report
+
+        path = write_report(list(evals), report, leaderboard=board)
+        typer.echo(f"report: {path.resolve()}")
+
+
+def write_csv(board: Any, out: Path) -> None:
+    """Write the leaderboard's long-form table to ``out`` (atomically)."""
+    import csv
+    import io
+
+    from noveval.compare.leaderboard import CSV_COLUMNS
+    from noveval.io import write_text
+
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(CSV_COLUMNS), lineterminator="\n")
+    w.writeheader()
+    for row in board.csv_rows():
+        w.writerow({k: row.get(k) for k in CSV_COLUMNS})
+    write_text(out, buf.getvalue())
