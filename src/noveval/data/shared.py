@@ -7,10 +7,11 @@ Systems name them in their ``datasets.py`` (``DATASETS = ("corpus", ...)``); the
 
 from __future__ import annotations
 
-from noveval.data._paperlists_pins import COMMIT as LISTS_COMMIT
-from noveval.data._paperlists_pins import FILES as LISTS_FILES
 from noveval.data.fetch import RAW
+from noveval.data.pins import paperlists_pins
 from noveval.data.spec import Dataset, GitHubFolder, Remote
+
+LISTS_COMMIT, LISTS_FILES = paperlists_pins()
 
 __all__ = ["DATASETS", "EXPORT_COMMIT", "EXPORT_REPO"]
 
