@@ -27,18 +27,12 @@ TOPICS = {
 METHODS = ["contrastive", "bayesian", "hierarchical", "sparse", "adaptive", "robust", "meta", "causal"]
 VERBS = ["improves", "accelerates", "stabilises", "generalises", "simplifies", "scales"]
 NEW_SUBJECTS = [
-    ("protein folding", "amino acid", "structure prediction"),
-    ("ocean acoustics", "whale song", "sonar"),
-    ("medieval manuscripts", "handwriting", "ink"),
-    ("crop irrigation", "soil moisture", "drought"),
-    ("volcanic eruptions", "seismic tremor", "magma"),
-    ("bird migration", "flight path", "wind"),
-    ("urban traffic lights", "intersection", "congestion"),
-    ("music harmony", "chord", "melody"),
-    ("glacier melting", "ice sheet", "temperature"),
-    ("coral reefs", "bleaching", "reef fish"),
-    ("earthquake early warning", "fault line", "ground motion"),
-    ("solar flares", "sunspot", "plasma"),
+    ("protein folding", "amino acid", "structure prediction"), ("ocean acoustics", "whale song", "sonar"),
+    ("medieval manuscripts", "handwriting", "ink"), ("crop irrigation", "soil moisture", "drought"),
+    ("volcanic eruptions", "seismic tremor", "magma"), ("bird migration", "flight path", "wind"),
+    ("urban traffic lights", "intersection", "congestion"), ("music harmony", "chord", "melody"),
+    ("glacier melting", "ice sheet", "temperature"), ("coral reefs", "bleaching", "reef fish"),
+    ("earthquake early warning", "fault line", "ground motion"), ("solar flares", "sunspot", "plasma"),
 ]
 
 
