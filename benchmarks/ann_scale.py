@@ -44,6 +44,29 @@ def synthetic(n: int, dim: int, clusters: int, seed: int, spread: float = 0.35) 
     return out
 
 
+def rotated_copies(base: np.ndarray, n: int, seed: int) -> np.ndarray:
+    """``n`` unit vectors: ``base`` (real embeddings), then copies of it under random orthogonal rotations.
+
+    Each copy keeps the real geometry among its own rows (a rotation preserves every inner
+    product) while being unrelated to the other copies, so the set is ``n / len(base)``
+    independent corpora with the structure of real sentence embeddings.
+    """
+    rng = np.random.default_rng(seed)
+    base = np.ascontiguousarray(base, dtype=np.float32)
+    base /= np.linalg.norm(base, axis=1, keepdims=True)
+    out = np.empty((n, base.shape[1]), dtype=np.float32)
+    s = 0
+    while s < n:
+        m = min(len(base), n - s)
+        if s == 0:
+            out[:m] = base[:m]
+        else:
+            q, r = np.linalg.qr(rng.normal(size=(base.shape[1], base.shape[1])))
+            out[s:s + m] = base[:m] @ (q * np.sign(np.diag(r))).astype(np.float32)
+        s += m
+    return out
+
+
 def recall(truth: np.ndarray, got: np.ndarray) -> float:
     """Mean |top-k ∩ exact top-k| / k over queries."""
     return float(np.mean([len(set(t) & set(g)) / len(t) for t, g in zip(truth, got)]))
@@ -59,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--kinds", default="hnsw,ivf")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--from-npy", default=None, help="Real embeddings (.npy, float32 rows): the database is these "
+                    "plus randomly rotated copies up to --n (instead of synthetic clusters).")
     ap.add_argument("--hnsw-m", type=int, default=32)
     ap.add_argument("--ef-construction", type=int, default=80)
     ap.add_argument("--ivf-train", type=int, default=64, help="Training points per IVF list.")
@@ -70,14 +95,19 @@ def main(argv: list[str] | None = None) -> int:
     faiss.omp_set_num_threads(args.threads)
 
     t = time.perf_counter()
-    x = synthetic(args.n, args.dim, args.clusters, 0)
+    if args.from_npy:
+        x = rotated_copies(np.load(args.from_npy), args.n, 0)
+        args.dim = x.shape[1]
+    else:
+        x = synthetic(args.n, args.dim, args.clusters, 0)
     rng = np.random.default_rng(1)
     # queries: perturbed copies of random database points (near-duplicates and topical neighbours exist)
     base = x[rng.choice(args.n, args.queries, replace=False)]
     q = base + 0.35 * rng.normal(size=base.shape).astype(np.float32) / np.sqrt(args.dim)
     q /= np.linalg.norm(q, axis=1, keepdims=True)
     gen_s = time.perf_counter() - t
-    res: dict = {"n": args.n, "dim": args.dim, "clusters": args.clusters, "queries": args.queries,
+    res: dict = {"n": args.n, "dim": args.dim, "clusters": None if args.from_npy else args.clusters,
+                 "data": f"rotated copies of {args.from_npy}" if args.from_npy else "synthetic clusters", "queries": args.queries,
                  "threads": args.threads, "vectors_mb": round(x.nbytes / 2**20, 1), "generate_s": round(gen_s, 1)}
     flat = faiss.IndexFlatIP(args.dim)
     flat.add(x)

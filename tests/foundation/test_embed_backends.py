@@ -36,7 +36,7 @@ def test_model_ids_name_what_changes_the_vectors() -> None:
     assert SentenceTransformerBackend(None, precision="bf16", max_tokens=128).model_id == BUNDLED_EMBEDDER_ID + "+bf16@128"
     assert get_embedder("local:fp32", cache=False).model_id == BUNDLED_EMBEDDER_ID
     local = get_embedder("local", cache=False).model_id
-    assert local.startswith(BUNDLED_EMBEDDER_ID) and ("+bf16" in local) == bf16_native()
+    assert local.startswith(BUNDLED_EMBEDDER_ID) and ("+bf16" in local) == bf16_native() and local.endswith("@128")
 
 
 def test_bf16_vectors_are_close_to_fp32_but_not_the_same(fp32: np.ndarray) -> None:
