@@ -94,8 +94,14 @@ def test_bundled_embedder_is_normalised_and_cached(tmp_path) -> None:
     np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, rtol=1e-5)
     sims = v @ v.T
     assert sims[0, 1] > sims[0, 2]
-    # cross-check against sentence-transformers directly
-    raw = e.backend.model.encode(texts, normalize_embeddings=True)
+    # cross-check against sentence-transformers directly, in the backend's precision
+    import contextlib
+
+    import torch
+
+    bf16 = e.backend.precision == "bf16"
+    with torch.autocast("cpu", dtype=torch.bfloat16) if bf16 else contextlib.nullcontext():
+        raw = e.backend.model.encode(texts, normalize_embeddings=True)
     np.testing.assert_allclose(v, raw, atol=1e-5)
     e2 = get_embedder("local", cache=VectorCache(tmp_path / "v.sqlite"))
     np.testing.assert_array_equal(e2.encode(texts), v)

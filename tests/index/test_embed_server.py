@@ -93,7 +93,7 @@ def test_server_embeddings_equal_local_and_concurrency_is_bounded(server, tmp_pa
     got = emb.encode(texts)
     assert server.requests >= 10
     assert server.max_in_flight == 3  # ten batches, at most three in flight, and overlap did happen
-    local = get_embedder("local", cache=False).encode(texts)
+    local = get_embedder("local:fp32", cache=False).encode(texts)
     assert np.allclose(got, local, atol=1e-5)  # same model, order kept despite reversed 'data'
     before = server.requests
     assert np.array_equal(emb.encode(texts), got) and server.requests == before  # cached: no request
@@ -123,7 +123,7 @@ def test_onnx_export_matches_the_pytorch_model(tmp_path: Path):
 
     q = export_onnx(tmp_path / "onnx", int8=True)
     texts = ["Graph neural networks for molecules", "A robot hand grasps unknown objects\n\nWe learn grasps."]
-    ref = get_embedder("local", cache=False).encode(texts)
+    ref = get_embedder("local:fp32", cache=False).encode(texts)
     fp32 = get_embedder(f"local:{tmp_path / 'onnx' / 'model.onnx'}", cache=False)
     int8 = get_embedder(f"local:{q}", cache=False)
     assert fp32.model_id.endswith("onnx/model.onnx") and int8.model_id != fp32.model_id

@@ -137,3 +137,37 @@ def test_cli_novelty_score_with_year_filters(files, tmp_path: Path):
     assert bad.exit_code == 2 and "--index" in bad.output
     bad = CliRunner().invoke(app, ["novelty", "score", "--papers", str(papers)])
     assert bad.exit_code == 2 and "exactly one of --pool" in bad.output
+
+
+def test_index_pool_without_vectors_states_the_time_and_asks(tmp_path: Path, monkeypatch):
+    """An index pool lacking vectors: a probe batch is embedded and timed; a long fill needs embed_missing."""
+    import noveval.index.novelty as nov
+    from noveval.index.novelty import fill_pool_vectors
+
+    pool = write_jsonl(tmp_path / "big.jsonl", [
+        {"id": f"p{i}", "title": f"Paper {i} graph", "abstract": "robot planning " * (1 + i % 5), "year": 2020}
+        for i in range(80)])
+    papers = write_jsonl(tmp_path / "q.jsonl", QUERIES[:1])
+    emb = embedder_for(tmp_path, batch_size=8)
+    idx = build_index(pool, tmp_path / "idx", embedder=emb, bm25=BM25Params(stem=False))
+    assert idx.dense_coverage() == (0, 80)
+    with pytest.raises(InputError) as e:
+        fill_pool_vectors(idx, emb, np.arange(80), ask_s=0.0)
+    msg = str(e.value)
+    # 1 warm-up + 64 probe texts embedded and kept; the rest is what the estimate covers
+    assert "15 pool papers have no vector" in msg and "texts/s on 64 of them" in msg
+    assert "--embed-missing" in msg and "noveval index embed" in msg
+    assert idx.dense_coverage() == (65, 80)
+    monkeypatch.setattr(nov, "EMBED_ASK_S", 0.0)
+    idx2 = build_index(pool, tmp_path / "idx2", embedder=embedder_for(tmp_path / "other"),
+                       bm25=BM25Params(stem=False))
+    with pytest.raises(InputError, match="--embed-missing"):
+        score_papers(papers, index=idx2.path, metrics=["Yin"], embedder=embedder_for(tmp_path / "other"))
+    rows = score_papers(papers, index=idx2.path, metrics=["Yin"], embedder=embedder_for(tmp_path / "other"),
+                        embed_missing=True)
+    assert rows[0]["pool"]["size"] == 80
+    from noveval.index.store import open_index
+
+    assert open_index(idx2.path).dense_coverage() == (80, 80)
+    # a filled index asks nothing, whatever the threshold
+    assert fill_pool_vectors(open_index(idx2.path), emb, np.arange(80), ask_s=0.0)["missing"] == 0

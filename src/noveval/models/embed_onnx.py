@@ -1,4 +1,4 @@
-"""A faster CPU path for the bundled MiniLM: ONNX Runtime, optionally int8-quantised.
+"""The bundled MiniLM on ONNX Runtime (``-e local:onnx``), optionally int8-quantised.
 
 :func:`export_onnx` writes ``model.onnx`` (mean pooling included, so the graph returns the
 sentence embedding sentence-transformers computes before normalisation) and, with
@@ -6,7 +6,11 @@ sentence embedding sentence-transformers computes before normalisation) and, wit
 ``onnxruntime.quantization.quantize_dynamic``) next to a copy of the tokenizer.
 :class:`OnnxBackend` runs such a file; use it as ``-e local:/path/to/model-int8.onnx``.
 Its model id names the file, so its vectors never mix with the PyTorch model's in the
-vector cache or in an index. Needs ``onnx`` and ``onnxruntime`` (export also needs torch).
+vector cache or in an index — except the fp32 export of the bundled MiniLM made by
+:func:`bundled_onnx_path` (``-e local:onnx``), whose vectors equal PyTorch fp32's to 1e-5
+(tests/foundation/test_embed_backends.py) and which therefore shares its model id. On this
+project's 2-core machine it is *not* faster per CPU-second than PyTorch (docs/performance.md).
+Needs ``onnx`` and ``onnxruntime`` (export also needs torch).
 """
 
 from __future__ import annotations
@@ -18,9 +22,10 @@ import numpy as np
 
 from noveval.errors import ConfigError
 
-__all__ = ["OnnxBackend", "export_onnx"]
+__all__ = ["OnnxBackend", "bundled_onnx_path", "export_onnx"]
 
 _MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length in sentence-transformers
+_BUNDLED_FOLDER = "all-MiniLM-L6-v2-onnx"
 
 
 def export_onnx(out_dir: str | Path, *, model_dir: str | Path | None = None, int8: bool = True) -> Path:
@@ -66,6 +71,25 @@ def export_onnx(out_dir: str | Path, *, model_dir: str | Path | None = None, int
     return q
 
 
+def bundled_onnx_path() -> Path:
+    """The bundled MiniLM exported to ONNX fp32 under ``<cache dir>/models/`` (exported on first use, seconds)."""
+    import shutil
+
+    from noveval.settings import cache_dir
+
+    target = cache_dir() / "models" / _BUNDLED_FOLDER
+    if (target / "model.onnx").is_file():
+        return target / "model.onnx"
+    tmp = target.with_name(f"{target.name}.tmp{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    export_onnx(tmp, int8=False)
+    try:
+        tmp.rename(target)
+    except OSError:  # another process finished first
+        shutil.rmtree(tmp, ignore_errors=True)
+    return target / "model.onnx"
+
+
 class OnnxBackend:
     """Embeds with an ONNX file from :func:`export_onnx` (tokenizer in the same folder).
 
@@ -84,10 +108,13 @@ class OnnxBackend:
         self.path = Path(path)
         if not self.path.is_file():
             raise ConfigError(f"ONNX model not found: {path}")
-        self.model_id = f"local/{self.path.parent.name}/{self.path.name}"
+        from noveval.models.embed import BUNDLED_EMBEDDER_ID, default_threads
+        from noveval.settings import cache_dir
+
+        bundled = self.path.resolve() == (cache_dir() / "models" / _BUNDLED_FOLDER / "model.onnx").resolve()
+        self.model_id = BUNDLED_EMBEDDER_ID if bundled else f"local/{self.path.parent.name}/{self.path.name}"
         opts = ort.SessionOptions()
-        env = os.environ.get("NOVEVAL_THREADS")
-        opts.intra_op_num_threads = threads or (int(env) if env else max(1, (os.cpu_count() or 2) // 2))
+        opts.intra_op_num_threads = threads or default_threads()
         opts.inter_op_num_threads = 1
         self._sess = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
         self._tok = AutoTokenizer.from_pretrained(str(self.path.parent))
