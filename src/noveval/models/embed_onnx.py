@@ -37,7 +37,7 @@ def export_onnx(out_dir: str | Path, *, model_dir: str | Path | None = None, int
     import torch
     from transformers import AutoModel, AutoTokenizer
 
-    from noveval.models.embed import bundled_minilm_path
+    from noveval.models.bundled import bundled_minilm_path
 
     src = Path(model_dir) if model_dir else bundled_minilm_path()
     out = Path(out_dir)
@@ -108,7 +108,7 @@ class OnnxBackend:
         self.path = Path(path)
         if not self.path.is_file():
             raise ConfigError(f"ONNX model not found: {path}")
-        from noveval.models.embed import BUNDLED_EMBEDDER_ID, default_threads
+        from noveval.models.bundled import BUNDLED_EMBEDDER_ID, default_threads
         from noveval.settings import cache_dir
 
         bundled = self.path.resolve() == (cache_dir() / "models" / _BUNDLED_FOLDER / "model.onnx").resolve()
