@@ -22,7 +22,9 @@ BENCHMARK = declare(__name__, "claimcheck", ClaimcheckOptions,
                     greater_is_better=True,
                     demo=".cli:demo",
                     score_command=".cli:score",
-                    commands=".cli:app")
+                    commands=".cli:app",
+                    yardsticks=".yardsticks:baselines",
+                    published="published.json")
 """CLAIMCHECK's declaration (read by the registry, the CLI, the report, compare and export).
 
 The primary metric is per task (``scores.json``'s ``primary_metric``: verified_rate,

@@ -25,7 +25,9 @@ BENCHMARK = declare(__name__, "focus", FocusOptions,
                     model_help="Model spec of the reviewing model (also the annotator unless --annotator): local | local:/path.gguf | "
                                "openai/<model> | openai-compatible/<model>@<url>.",
                     demo=".cli:demo",
-                    commands=".cli:app")
+                    commands=".cli:app",
+                    yardsticks=".yardsticks:baselines",
+                    published="published.json")
 """The focus-level system's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)

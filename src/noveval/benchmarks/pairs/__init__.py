@@ -21,7 +21,9 @@ BENCHMARK = declare(__name__, "novelty-pairs", PairsOptions,
                     data_option="data",
                     paper=False,
                     primary_metric="accuracy",
-                    greater_is_better=True)
+                    greater_is_better=True,
+                    yardsticks=".yardsticks:baselines",
+                    no_published="our own task (pairs of papers with human novelty ratings): no paper to quote")
 """The pairwise task's declaration."""
 
 run, score = entry_points(BENCHMARK)

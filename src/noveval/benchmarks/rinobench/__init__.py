@@ -29,7 +29,9 @@ BENCHMARK = declare(__name__, "rinobench", RINoBenchOptions,
                     answer=Answer("predicted_score", "ordinal", prediction="novelty_score"),
                     demo=".cli:demo",
                     score_command=".cli:score",
-                    commands=".cli:app")
+                    commands=".cli:app",
+                    yardsticks=".yardsticks:baselines",
+                    published="published.json")
 """RINoBench's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 _LAZY = {
