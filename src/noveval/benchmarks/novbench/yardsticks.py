@@ -109,13 +109,10 @@ def _shuffled(records: list[Any], outputs: dict[str, str | None], scores: dict[s
     rows = score_outputs(pairs, outs, embedder=emb, relevance_embedder=rel, perplexity=None,
                          tau=float(extra.get("tau") or 0.7), placeholders=str(extra.get("placeholders") or "drop"))
     what = f"on {n} of {n_all} papers (seeded sample)" if n < n_all else ""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for key in ("relevance", "coverage", "dist_acc"):
-        m = np.array([np.nan if r[key] is None else float(r[key]) for r in rows], dtype=float).reshape(n, n)
-        y = shuffled_matrix_yardstick(m, name="shuffled pairing (another paper's gold)", seed=seed, what=what)
-        if y is not None:
-            out[key] = [y]
-    return out
+    got = {key: shuffled_matrix_yardstick(
+        np.array([np.nan if r[key] is None else float(r[key]) for r in rows], dtype=float).reshape(n, n),
+        name="shuffled pairing (another paper's gold)", seed=seed, what=what) for key in ("relevance", "coverage", "dist_acc")}
+    return {key: [y] for key, y in got.items() if y is not None}
 
 
 def baselines(run_folder: Path | None, scores: dict[str, Any]) -> dict[str, list[dict[str, Any]]] | str:

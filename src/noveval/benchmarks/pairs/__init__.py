@@ -23,7 +23,7 @@ BENCHMARK = declare(__name__, "novelty-pairs", PairsOptions,
                     primary_metric="accuracy",
                     greater_is_better=True,
                     yardsticks=".yardsticks:baselines",
-                    no_published="our own task (pairs of papers with human novelty ratings): no paper to quote")
+                    no_published="our own task (pairs of RINoBench ideas or NeurIPS 2025 papers with human novelty scores): no paper to quote")
 """The pairwise task's declaration."""
 
 run, score = entry_points(BENCHMARK)
