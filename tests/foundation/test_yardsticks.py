@@ -247,3 +247,23 @@ def test_compare_prints_the_yardsticks_of_the_compared_metric(two_scored_runs: t
     assert r.exit_code == 0, r.output
     line = next(ln for ln in r.stdout.splitlines() if ln.startswith("yardsticks of f1_macro"))
     assert "uniform random" in line and "paper (Table 3): GPT-5 0.172" in line
+
+
+def test_axioms_table_gets_the_papers_all_row_and_the_random_metric() -> None:
+    from noveval.benchmarks.axioms.views import axioms_tables
+    from noveval.benchmarks.axioms.yardsticks import baselines
+    from noveval.report.model import RunData
+
+    cols = ["Ax1", "Ax3grad", "Avg"]
+    table = {"columns": cols, "by_field": {"ML": {"RND": {"Ax1": 90.0, "Ax3grad": 10.0, "Avg": 50.0}}},
+             "overall": {"RND": {"Ax1": 90.0, "Ax3grad": 10.0, "Avg": 50.0}},
+             "by_task": {"t": {"RND": {"n": {"Ax1": 100, "Ax3grad": 100}}}}}
+    scores = {"metrics": {"RND": {"mean": 50.0}}, "extra": {"table": table}}
+    scores["baselines"] = baselines(None, scores)
+    run = RunData(path=Path("x"), benchmark="axioms", config={}, scores=scores, predictions=[], judgments=[],
+                  per_item=[], label="r")
+    (t,), _ = axioms_tables([run])
+    rows = {name: cells for name, cells in t.rows}
+    assert [c.text for c in rows["paper · All · RND (Table 2)"]] == ["99.0", "6.0", "71.5"]
+    rnd = rows["yardstick · random metric (chance)"]
+    assert [c.text for c in rnd] == ["50.0", "16.7", f"{(50 + 100 / 6) / 2:.1f}"] and not any(c.best for c in rnd)

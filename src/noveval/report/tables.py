@@ -104,8 +104,9 @@ def reference_rows(runs: list[RunData], columns: list[tuple[str, str]], scale: f
                    ) -> list[tuple[str, list[Cell]]]:
     """Reference rows for a paper table (one column per metric): yardsticks, then the paper's rows.
 
-    Rows are labelled ``yardstick · <name>`` and ``paper · <model> (<table>)``; their cells carry
-    the value (scaled like the table) and how it was made as hover text, and are never bold.
+    Rows are labelled ``yardstick · <name> (<kind>)`` and ``paper · <model> (<table>)``; their cells
+    carry the value (scaled like the table) and, as hover text, how it was made or the paper's
+    source and setting; they are never bold.
     """
     yrows: dict[str, dict[str, dict]] = {}
     prows: dict[str, dict[str, dict]] = {}
@@ -114,7 +115,10 @@ def reference_rows(runs: list[RunData], columns: list[tuple[str, str]], scale: f
         for y in ys:
             yrows.setdefault(f"yardstick · {y.get('name')} ({y.get('kind')})", {}).setdefault(key, y)
         for row in pub:
-            label = f"paper · {row.get('model')} ({row.get('table')}, {row.get('setting')})"
+            label = f"paper · {row.get('model')} ({row.get('table')})"
+            first = next(iter(prows.get(label, {}).values()), row)
+            if first.get("setting") != row.get("setting"):  # the same model twice in one table: say which
+                label = f"paper · {row.get('model')} ({row.get('table')}, {row.get('setting')})"
             prows.setdefault(label, {}).setdefault(key, row)
     out = []
     for label, by_key in [*yrows.items(), *prows.items()]:
@@ -126,7 +130,7 @@ def reference_rows(runs: list[RunData], columns: list[tuple[str, str]], scale: f
                 continue
             cell = metric_cell({"mean": ref.get("value"), "ci_low": ref.get("ci_low"), "ci_high": ref.get("ci_high")},
                                scale=scale)
-            cell.title = str(ref.get("how") or f"{ref.get('source')}, {ref.get('table')}")
+            cell.title = str(ref.get("how") or f"{ref.get('source')}; {ref.get('setting')}")
             cells.append(cell)
         out.append((label, cells))
     return out
