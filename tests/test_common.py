@@ -88,6 +88,33 @@ GENERIC_RUN_PARAMS = {"out", "model", "json_out"}
 """Parameters of every generated ``run <name>`` that are not run options (where to write, which model, how to print)."""
 
 
+PUBLISHED_ROW_FIELDS = {"model", "setting", "metric", "value", "table", "source"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_system_declares_yardsticks_and_published_rows_or_says_why(name: str) -> None:
+    """Issue 29: every system has yardsticks (a hook) or says why none is meaningful, and the paper's
+    main-table rows (package data with model, setting, metric, value, table, source) or says why none exist."""
+    from noveval.benchmarks import resolve
+    from noveval.benchmarks._benchmark import published_rows
+
+    b = BENCHMARKS[name]
+    if b.yardsticks is None:
+        assert b.no_yardsticks and len(b.no_yardsticks) > 20, "say why the system has no yardstick"
+    else:
+        assert callable(resolve(b.yardsticks, b.package))
+    if b.published is None:
+        assert b.no_published and len(b.no_published) > 20, "say why there are no published rows"
+        return
+    rows = published_rows(b)
+    assert rows, "a declared published file holds rows"
+    for row in rows:
+        assert PUBLISHED_ROW_FIELDS <= set(row), row
+        assert isinstance(row["value"], (int, float)) and not isinstance(row["value"], bool), row
+    main = published_rows(b, detail=False)
+    assert main and all(not r.get("detail") for r in main)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_cli_run_options_are_the_options_fields(name: str) -> None:
     """`noveval run <name>` has exactly the options model's fields, with their flags; the Python API accepts each."""
@@ -175,6 +202,14 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
             assert scores.metrics[metric].mean == pytest.approx(m.mean), metric
             assert scores.metrics[metric].n == m.n, metric
     assert read_json(folder / "config.json")["benchmark"] == name
+    raw = read_json(folder / "scores.json")  # issue 29: yardsticks and published rows, or why none
+    assert {"baselines", "baselines_note", "published", "published_note"} <= set(raw)
+    assert raw["baselines"] or raw["baselines_note"]
+    assert "could not be computed" not in str(raw["baselines_note"])
+    assert raw["published"] or raw["published_note"]
+    for ys in raw["baselines"].values():
+        assert all(y["kind"] in ("chance", "trivial", "shuffled", "human", "ceiling") and y["how"] for y in ys)
+    assert set(scores.model_extra or {}) >= {"baselines", "published"}, "noveval.score returns them too"
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if n in __import__("noveval.prompts").prompts.packages()])

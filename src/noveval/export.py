@@ -18,7 +18,16 @@ systems share one table; a column a system does not have is empty (NaN) for its 
 ``label``, ``metric``, ``mean``, ``ci_low``, ``ci_high`` (95% bootstrap CI), ``n``, ``primary``
 (the system's primary metric), ``greater_is_better``, ``complete`` (False: model calls
 failed or the budget stopped the run; the numbers are not a result), ``cost_usd`` (the
-run folder's model calls; empty when unknown).
+run folder's model calls; empty when unknown), ``yardsticks`` (the metric's yardsticks on the
+run's own gold as text, e.g. ``uniform random 0.185 · class-frequency random 0.199 [0.154,
+0.247]``; brackets: the range 95% of random draws fall in, or a CI).
+
+**References** (``FILE.references.<suffix>``, one row per run, metric and reference): the
+yardsticks and the paper's published rows of every metric (issue 29): ``run``, ``system``,
+``task``, ``model``, ``metric``, ``row`` (``yardstick`` or ``published``), ``name`` (the
+yardstick, or the published model), ``kind`` (chance, trivial, shuffled, human, ceiling; a
+published row: ``published``), ``value``, ``ci_low``, ``ci_high``, ``how``, ``setting``,
+``table``, ``source``.
 """
 
 from __future__ import annotations
@@ -35,7 +44,7 @@ from noveval.io import complete_rows
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["RunResults", "load_run", "export_runs", "items_frame", "scores_frame", "FORMATS"]
+__all__ = ["RunResults", "load_run", "export_runs", "items_frame", "scores_frame", "references_frame", "FORMATS"]
 
 FORMATS = (".csv", ".parquet", ".jsonl")
 """File types :func:`export_runs` writes, chosen by the output name's suffix."""
@@ -43,7 +52,9 @@ FORMATS = (".csv", ".parquet", ".jsonl")
 _MARKERS = ("config.json", "scores.json", "per_item.jsonl")
 ID_COLUMNS = ("run", "system", "task", "model", "label", "item_id")
 SCORE_COLUMNS = ("run", "system", "task", "model", "label", "metric", "mean", "ci_low", "ci_high", "n", "primary",
-                 "greater_is_better", "complete", "cost_usd")
+                 "greater_is_better", "complete", "cost_usd", "yardsticks")
+REFERENCE_COLUMNS = ("run", "system", "task", "model", "label", "metric", "row", "name", "kind", "value", "ci_low",
+                     "ci_high", "how", "setting", "table", "source")
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,7 @@ class RunResults:
         cost_usd: Dollars the run folder's model calls cost; None when unknown.
         config: The run's ``config.json``.
         raw_scores: The run's ``scores.json``.
+        references: One row per metric and yardstick or published row (see the module docstring).
     """
 
     path: Path
@@ -72,6 +84,7 @@ class RunResults:
     cost_usd: float | None
     config: dict[str, Any] = field(default_factory=dict)
     raw_scores: dict[str, Any] = field(default_factory=dict)
+    references: pd.DataFrame | None = None
 
 
 def _read_json(p: Path) -> dict[str, Any]:
@@ -167,10 +180,37 @@ def load_run(path: str | Path) -> RunResults:
         m = m if isinstance(m, dict) else {"mean": m}
         srows.append({**ident, "metric": name, "mean": m.get("mean"), "ci_low": m.get("ci_low"),
                       "ci_high": m.get("ci_high"), "n": m.get("n"), "primary": name == primary,
-                      "greater_is_better": scores.get("greater_is_better"), "complete": complete, "cost_usd": cost_usd})
+                      "greater_is_better": scores.get("greater_is_better"), "complete": complete, "cost_usd": cost_usd,
+                      "yardsticks": _yardstick_text(scores, name)})
     scores_df = pd.DataFrame(srows, columns=list(SCORE_COLUMNS))
+    refs = pd.DataFrame(_reference_rows(ident, scores), columns=list(REFERENCE_COLUMNS))
     return RunResults(path=p, system=system, model=model, items=_uniform(items_df), scores=scores_df,
-                      complete=complete, cost_usd=cost_usd, config=config, raw_scores=scores)
+                      complete=complete, cost_usd=cost_usd, config=config, raw_scores=scores, references=refs)
+
+
+def _yardstick_text(scores: dict[str, Any], metric: str) -> str | None:
+    from noveval.metrics.yardsticks import reference_text, references_of
+
+    ys, _ = references_of(scores, metric)
+    return " · ".join(reference_text(y) for y in ys) or None
+
+
+def _reference_rows(ident: dict[str, Any], scores: dict[str, Any]) -> list[dict[str, Any]]:
+    """The run's yardsticks and published rows, one row each (see the module docstring)."""
+    from noveval.metrics.yardsticks import references_of
+
+    out = []
+    for metric in scores.get("metrics") or {}:
+        ys, pub = references_of(scores, metric)
+        for y in ys:
+            out.append({**ident, "metric": metric, "row": "yardstick", "name": y.get("name"), "kind": y.get("kind"),
+                        "value": y.get("value"), "ci_low": y.get("ci_low"), "ci_high": y.get("ci_high"),
+                        "how": y.get("how")})
+        for r in pub:
+            out.append({**ident, "metric": metric, "row": "published", "name": r.get("model"), "kind": "published",
+                        "value": r.get("value"), "setting": r.get("setting"), "table": r.get("table"),
+                        "source": r.get("source")})
+    return out
 
 
 def items_frame(runs: list[RunResults]) -> pd.DataFrame:
@@ -193,6 +233,22 @@ def scores_frame(runs: list[RunResults]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True, sort=False)
 
 
+def references_frame(runs: list[RunResults]) -> pd.DataFrame:
+    """The yardsticks and published rows of several runs in one table."""
+    import pandas as pd
+
+    frames = [r.references for r in runs if r.references is not None and len(r.references)]
+    if not frames:
+        return pd.DataFrame(columns=list(REFERENCE_COLUMNS))
+    return pd.concat(frames, ignore_index=True, sort=False)
+
+
+def references_path(out: str | Path) -> Path:
+    """Where :func:`export_runs` writes the references: ``FILE.references.<suffix>``."""
+    p = Path(out)
+    return p.with_name(f"{p.stem}.references{p.suffix}")
+
+
 def scores_path(out: str | Path) -> Path:
     """Where :func:`export_runs` writes the scores: ``FILE.scores.<suffix>`` beside ``FILE.<suffix>``."""
     p = Path(out)
@@ -210,15 +266,16 @@ def _encode(df: pd.DataFrame, suffix: str) -> bytes:
     return buf.getvalue()
 
 
-def export_runs(paths: list[str | Path], out: str | Path) -> tuple[Path, Path, int, int]:
-    """Write the items and scores of run folders to ``out`` and ``FILE.scores.<suffix>``.
+def export_runs(paths: list[str | Path], out: str | Path) -> tuple[Path, Path, int, int, Path, int]:
+    """Write the items, scores and references of run folders to ``out``, ``FILE.scores.<suffix>``
+    and ``FILE.references.<suffix>``.
 
     Args:
         paths: Run folders, or folders that contain run folders (searched 3 levels deep).
         out: ``FILE.csv``, ``FILE.parquet`` or ``FILE.jsonl``.
 
     Returns:
-        ``(items_file, scores_file, n_item_rows, n_score_rows)``.
+        ``(items_file, scores_file, n_item_rows, n_score_rows, references_file, n_reference_rows)``.
 
     Raises:
         InputError: an unknown suffix, no run folder found, or a folder that is not a run.
@@ -241,8 +298,11 @@ def export_runs(paths: list[str | Path], out: str | Path) -> tuple[Path, Path, i
 
     for r, label in zip(runs, model_labels([r.model or r.path.name for r in runs], folders=found), strict=True):
         r.items["label"], r.scores["label"] = label, label
-    items, scores = items_frame(runs), scores_frame(runs)
-    so = scores_path(o)
+        if r.references is not None:
+            r.references["label"] = label
+    items, scores, refs = items_frame(runs), scores_frame(runs), references_frame(runs)
+    so, ro = scores_path(o), references_path(o)
     _atomic_write_bytes(o, _encode(items, o.suffix))
     _atomic_write_bytes(so, _encode(scores, o.suffix))
-    return o, so, len(items), len(scores)
+    _atomic_write_bytes(ro, _encode(_uniform(refs), o.suffix))
+    return o, so, len(items), len(scores), ro, len(refs)

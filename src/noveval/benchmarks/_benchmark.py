@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from noveval.options import RunOptions
 
-__all__ = ["About", "Answer", "Benchmark", "EvalPlan", "EvalRun", "declare", "lazy_exports", "resolve"]
+__all__ = ["About", "Answer", "Benchmark", "EvalPlan", "EvalRun", "declare", "lazy_exports", "published_rows", "resolve"]
 
 
 @dataclass(frozen=True)
@@ -196,6 +196,17 @@ class Benchmark:
         suite: ``eval_plan(data_dir, *, limit, judge, protocol) -> EvalPlan`` (or
             ``"module:attr"``): what the system runs in ``noveval eval`` (None: the system
             is not part of the eval).
+        yardsticks: ``baselines(run_folder, scores) -> {metric: [yardstick, ...]} | str`` (or
+            ``"module:attr"``, e.g. ``".yardsticks:baselines"``): what chance, a constant
+            answer or a shuffled pairing score on the run's own gold
+            (:mod:`noveval.metrics.yardsticks`); a string says why this run has none.
+            ``run_folder`` may be None (scores that were not saved). None: see ``no_yardsticks``.
+        no_yardsticks: Why the system has no meaningful yardstick (with ``yardsticks=None``).
+        published: The package data file of the paper's main-table rows (``"published.json"``:
+            ``{"source", "rows": [{model, setting, metric, value, table, ...}]}``, values on
+            the metric's scale in ``scores.json``); read with :func:`published_rows`. None:
+            see ``no_published``.
+        no_published: Why there are no published rows (e.g. a task of our own).
         package: The package that declares it (relative references resolve against it).
     """
 
@@ -221,6 +232,10 @@ class Benchmark:
     model_help: str | None = None
     model_default: str = "local"
     suite: str | None = None
+    yardsticks: str | Callable[..., Any] | None = None
+    no_yardsticks: str | None = None
+    published: str | None = None
+    no_published: str | None = None
     package: str = field(default="", compare=False)
 
     def run_fn(self) -> Callable[..., Any]:
@@ -290,3 +305,56 @@ class Benchmark:
         spec = importlib.util.find_spec(self.package) if self.package else None
         locs = list(spec.submodule_search_locations or []) if spec is not None else []
         return any((Path(p) / "prompts").is_dir() for p in locs)
+
+
+def _published_file(bench: Benchmark) -> dict[str, Any]:
+    """The declaration's published-rows file (``{"source", "rows"}``; empty when none is declared)."""
+    import json
+    from importlib import resources
+
+    if bench.published is None or not bench.package:
+        return {}
+    text = resources.files(bench.package).joinpath(bench.published).read_text(encoding="utf-8")
+    got = json.loads(text)
+    return got if isinstance(got, dict) else {}
+
+
+def _applies(row: dict[str, Any], scores: dict[str, Any] | None) -> bool:
+    """A row's ``match`` (``{key: value}``) holds for a run's scores (top-level key or ``extra``)."""
+    match = row.get("match") or {}
+    if scores is None or not match:
+        return True
+    got = scores.get("extra")
+    extra: dict[str, Any] = got if isinstance(got, dict) else {}
+    return all(scores.get(k, extra.get(k)) == v for k, v in match.items())
+
+
+def published_rows(bench: Benchmark, metric: str | None = None, scores: dict[str, Any] | None = None, *,
+                   detail: bool = True) -> list[dict[str, Any]]:
+    """The paper's published rows a system declares (pure: reads its package data).
+
+    Each row: ``model, setting, metric`` (the ``scores.json`` key), ``value`` (on that
+    metric's scale), ``table``, ``source``, and where it applies ``n``, ``match`` (the run
+    settings it belongs to, e.g. ``{"task": "wl"}``), ``detail`` (a cell of a breakdown:
+    per axiom, per facet) and the breakdown's keys.
+
+    Args:
+        bench: The declaration.
+        metric: Keep rows of this metric only.
+        scores: Keep rows whose ``match`` holds for this run's ``scores.json``.
+        detail: Keep breakdown cells (False: the main rows only, as ``scores.json`` holds).
+
+    Returns:
+        The rows, in the file's order (empty when the system declares none).
+    """
+    data = _published_file(bench)
+    source = data.get("source")
+    rows = []
+    for row in data.get("rows") or []:
+        if metric is not None and row.get("metric") != metric:
+            continue
+        if not detail and row.get("detail"):
+            continue
+        if _applies(row, scores):
+            rows.append({**row, "source": row.get("source") or source})
+    return rows

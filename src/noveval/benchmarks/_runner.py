@@ -196,14 +196,14 @@ def _folders(result: Any, out: Path) -> tuple[list[Path], RunGroup | None]:
 
 
 def _mark(ledger: Any, folders: list[Path], before: int) -> bool:
-    """Write the ledger's outcome into each folder this run touched; True when all are complete."""
-    from noveval.runs import mark_complete
+    """Write the yardsticks and the ledger's outcome into each folder this run touched; True when all are complete."""
+    from noveval.benchmarks._yardsticks import mark_folder
 
     dirs = [(p if p.is_dir() else p.parent).resolve() for p in folders]
     complete = True
     for d in dict.fromkeys([*list(ledger.run_dirs)[before:], *dirs]):
         if d.is_dir():
-            complete = mark_complete(d, ledger)["complete"] and complete
+            complete = mark_folder(d, ledger)["complete"] and complete
     return complete
 
 
@@ -292,15 +292,22 @@ def _unusable_answers(folders: list[Path]) -> str | None:
 def score_benchmark(bench: Benchmark, run: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
     """Scores of a run folder of ``bench`` from its saved outputs alone (the scores.json dict).
 
+    With the yardsticks and published rows of :mod:`noveval.benchmarks._yardsticks`.
+
     Raises:
         InputError: not a run folder of this system, or a bad scoring option.
     """
+    from noveval.benchmarks._yardsticks import attach_references, with_references
+
     fn = bench.score_fn()
     if bench.score_options is None:
         if options:
             raise InputError(None, None, "options", f"{bench.name} has no scoring options")
-        return dict(fn(Path(run), None))
-    return dict(fn(Path(run), as_options(bench.score_options, options)))
+        got = dict(fn(Path(run), None))
+    else:
+        got = dict(fn(Path(run), as_options(bench.score_options, options)))
+    attach_references(Path(run))  # the folder's scores.json, when the system (re)wrote it
+    return with_references(got, Path(run))
 
 
 def entry_points(bench: Benchmark) -> tuple[RunFunction, ScoreFunction]:

@@ -13,11 +13,12 @@ from noveval.cli.common import cli_errors
 @cli_errors
 def export(
     runs: Annotated[list[Path], typer.Argument(help="Run folders (or folders that contain them).")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="FILE.csv | FILE.parquet | FILE.jsonl; the scores go to FILE.scores.<same suffix>.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="FILE.csv | FILE.parquet | FILE.jsonl; the scores go to FILE.scores.<same suffix>, the yardsticks and the papers' rows to FILE.references.<same suffix>.")],
 ) -> None:
-    """Write one row per item (run, system, model, item id, every per-item metric) and a scores table."""
+    """Write one row per item (run, system, model, item id, every per-item metric), a scores table and a references table."""
     from noveval.export import export_runs
 
-    items, scores, n_items, n_scores = export_runs(list(runs), out)
+    items, scores, n_items, n_scores, refs, n_refs = export_runs(list(runs), out)
     typer.echo(f"items:  {n_items} rows -> {items}")
     typer.echo(f"scores: {n_scores} rows -> {scores}")
+    typer.echo(f"references: {n_refs} rows (yardsticks and the papers' rows) -> {refs}")

@@ -57,10 +57,13 @@ __all__ = ["run_command", "model_command", "finish", "EXIT_INCOMPLETE", "EXIT_BU
 
 
 def mark_complete(run_dir: Path, ledger: Any) -> dict[str, Any]:
-    """:func:`noveval.runs.mark_complete` (imported when first used: the CLI starts fast)."""
-    from noveval.runs import mark_complete as mark
+    """The run folder's yardsticks and published rows, then :func:`noveval.runs.mark_complete`.
 
-    return mark(run_dir, ledger)
+    (:func:`noveval.benchmarks._yardsticks.mark_folder`, imported when first used: the CLI starts fast.)
+    """
+    from noveval.benchmarks._yardsticks import mark_folder
+
+    return mark_folder(run_dir, ledger)
 
 
 def _scores_of(run_dir: Path) -> dict[str, Any]:
@@ -147,8 +150,10 @@ def finish(result: Any, ledger: Any, *, json_out: bool = False) -> bool:
         return complete
     docs: list[tuple[dict[str, Any], Path | None]] = [(_scores_of(d), d) for d in dirs]
     if isinstance(result, dict):
+        from noveval.benchmarks._yardsticks import with_references
+
         o = ledger.outcome(None)
-        result = {**result, "complete": o["complete"], "cost": o["cost"],
+        result = {**with_references(result), "complete": o["complete"], "cost": o["cost"],
                   "calls": {k: v for k, v in o.items() if k not in ("complete", "cost")}}
         complete = complete and o["complete"]
         docs.append((result, None))

@@ -1,6 +1,7 @@
 """The one terminal summary every benchmark prints at the end of ``run`` / ``score``.
 
-A table of the run's metrics (mean, 95% bootstrap CI, n) from ``scores.json``, then one
+A table of the run's metrics (mean, 95% bootstrap CI, n) from ``scores.json``, each metric
+beside its yardsticks and the paper's rows (:func:`reference_lines`), then one
 line on the items (how many, how many the model answered unparseably, how many failed),
 one on the model calls (how many of how many failed, the first error), one on what they
 cost (:func:`format_cost`), and the run folder. ``--json`` prints ``scores.json`` instead. Nothing here computes a metric: it
@@ -16,7 +17,7 @@ from typing import Any
 
 from noveval.scores import Scores, read_scores
 
-__all__ = ["format_summary", "item_counts", "format_calls", "format_cost"]
+__all__ = ["format_summary", "item_counts", "format_calls", "format_cost", "reference_lines"]
 
 _STREAMS = ("predictions", "judgments")
 
@@ -135,6 +136,45 @@ def _system_lines(name: str, scores: dict[str, Any]) -> list[str] | None:
     return list(fn(scores)) if fn is not None else None
 
 
+_MOST_METRICS = 6
+
+
+def reference_lines(scores: dict[str, Any]) -> list[str]:
+    """Each metric beside its yardsticks, and the paper's rows of the primary metric (issue 29).
+
+    ``f1_macro * 0.210 vs uniform random 0.185 · class-frequency random 0.199 [0.154, 0.247] · ...``
+    then ``paper (Table 3): GPT-5 0.172 · ...``; brackets hold the range 95% of random
+    draws fall in (or a CI). Nothing when the scores carry neither.
+    """
+    from noveval.metrics.yardsticks import published_summary, reference_text, references_of
+    from noveval.scores import lower_is_better_by_name
+
+    got = scores.get("metrics")
+    metrics: dict[str, Any] = got if isinstance(got, dict) else {}
+    primary = scores.get("primary_metric")
+    headline = primary if primary in metrics else None  # the paper's rows of this metric (else of every metric shown)
+    names = sorted((k for k in metrics if references_of(scores, k)[0] or (k == headline and references_of(scores, k)[1])),
+                   key=lambda k: k != primary)
+    lines: list[str] = []
+    for k in names[:_MOST_METRICS]:
+        ys, pub = references_of(scores, k)
+        m = metrics[k] if isinstance(metrics[k], dict) else {"mean": metrics[k]}
+        label = f"{k} *" if k == primary else k
+        if ys:
+            lines.append(f"  {label} {_num(m.get('mean'))} vs " + " · ".join(reference_text(y) for y in ys))
+        if pub and headline in (None, k):
+            lower = scores.get("greater_is_better") is False if k == primary else lower_is_better_by_name(k)
+            lines.append(("    " if ys else f"  {label} {_num(m.get('mean'))} vs ")
+                         + published_summary(pub, greater_is_better=not lower))
+    if len(names) > _MOST_METRICS:
+        lines.append(f"  … yardsticks of {len(names) - _MOST_METRICS} more metric(s) in scores.json")
+    if lines:
+        lines.insert(0, "yardsticks (on this run's gold; [range of 95% of random draws, or CI]) and the paper's rows:")
+    elif scores.get("baselines_note"):
+        lines.append(f"yardsticks: none ({scores['baselines_note']})")
+    return lines
+
+
 def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) -> str:
     """The terminal summary of one run (see module docstring).
 
@@ -190,6 +230,7 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
             lines.append(f"  * primary metric ({better} is better)")
     else:
         lines.append("  no metrics (nothing to score against: no gold, or not scored yet)")
+    lines.extend(reference_lines(scores))
     if run_dir is not None:
         c = item_counts(run_dir)
         if c["items"]:

@@ -134,6 +134,29 @@ def _agreement(c: Comparison) -> list[str]:
     return lines
 
 
+def _yardsticks(c: Comparison) -> list[str]:
+    """One line: the yardsticks of the compared (primary or leaderboard) metric, from the first run carrying them.
+
+    They are the runs' own (same gold) and shown for reference; their numbers are whole-run
+    values, not restricted to the matched items.
+    """
+    from noveval.metrics.yardsticks import published_summary, reference_text, references_of
+
+    metric = next((m.name for m in c.metrics if m.primary), None) or (c.leaderboards[0].metric if c.leaderboards else None)
+    if metric is None:
+        return []
+    for r in c.runs:
+        ys, pub = references_of(r.scores, metric)
+        if ys or pub:
+            parts = [reference_text(y) for y in ys]
+            lower = next((m.lower_is_better for m in c.metrics if m.name == metric),
+                         c.leaderboards[0].lower_is_better if c.leaderboards else False)
+            if pub:
+                parts.append(published_summary(pub, greater_is_better=not lower, most=2))
+            return [f"yardsticks of {metric} (from run {r.label}'s gold; whole run, for reference): " + " · ".join(parts)]
+    return []
+
+
 def format_comparison(c: Comparison) -> str:
     """The comparison as terminal text (no trailing newline).
 
@@ -149,6 +172,7 @@ def format_comparison(c: Comparison) -> str:
     lines += _pair_table(c) if len(c.runs) == 2 else [x for lb in c.leaderboards for x in _board(lb, s["alpha"])]
     if len(c.runs) > 2 and not c.leaderboards:
         lines.append("  no leaderboard (see the notes)")
+    lines += _yardsticks(c)
     lines += _runs(c)
     lines += _agreement(c)
     if c.skipped:

@@ -13,7 +13,11 @@ from noveval.report.fmt import lower_is_better, mark_best, metric_cell, pretty_n
 from noveval.report.model import Cell, RunData, Table
 from noveval.scores import MetricValue
 
-__all__ = ["by_run", "headline_table", "missing_gaps"]
+__all__ = ["by_run", "headline_table", "missing_gaps", "reference_rows"]
+
+REFERENCE_NOTE = ("Rows marked “yardstick ·” are what random, constant or shuffled answers score on the same gold "
+                  "(brackets: the range 95% of random draws fall in, or a CI); rows marked “paper ·” are the paper's "
+                  "published numbers (its data and models: hover a value). Neither competes for bold.")
 
 
 def _metrics(run: RunData) -> dict[str, MetricValue]:
@@ -25,9 +29,12 @@ def _task_headline(runs: list[RunData]) -> Table:
     for r in runs:
         prim = str(r.typed.primary_metric or next(iter(_metrics(r)), ""))
         cell = metric_cell(_metrics(r).get(prim))
-        rows.append((r.label, [Cell(str(r.scores.get("task") or r.config.get("task") or "–")), Cell(pretty_name(prim)), cell]))
-    return Table("Headline results", ["Task", "Primary metric", "Value"], rows, kind="headline",
-                 caption="Runs of different tasks: each run's primary metric (mean, 95% bootstrap CI). "
+        task = Cell(str(r.scores.get("task") or r.config.get("task") or "–"))
+        rows.append((r.label, [task, Cell(pretty_name(prim)), cell, _reference_cell([r], prim)]))
+    return Table("Headline results", ["Task", "Primary metric", "Value", "Yardsticks · paper (reference)"], rows,
+                 kind="headline",
+                 caption="Runs of different tasks: each run's primary metric (mean, 95% bootstrap CI), beside its "
+                         "yardsticks on the same gold and the paper's best rows (reference, never bold). "
                          "All metrics are in the task tables below.")
 
 
@@ -48,25 +55,103 @@ def headline_table(runs: list[RunData]) -> Table:
                 names.append(k)
     names.sort(key=lambda k: 0 if k in primaries else 1)
     rows = []
+    ref_cells = {k: _reference_cell(runs, k) for k in names}
+    refs = any(c.text != "–" for c in ref_cells.values())
     for k in names:
         cells = [metric_cell(_metrics(r).get(k)) for r in runs]
         gib = {r.typed.greater_is_better for r in runs if r.typed.primary_metric == k}
         mark_best(cells, (gib == {False}) if len(gib) == 1 and None not in gib else lower_is_better(k))
         label = pretty_name(k) + (" ★" if k in primaries else "")
-        rows.append((label, cells))
+        rows.append((label, [*cells, ref_cells[k]] if refs else cells))
     caption = "Mean with 95% bootstrap CI in brackets; hover a value for n. ★ primary metric; best run in bold."
-    return Table("Headline results", [r.label for r in runs], rows, caption=caption, kind="headline")
+    if refs:
+        caption += (" Last column: yardsticks on the same gold (brackets: the range 95% of random draws fall in, "
+                    "or a CI) and the paper's best rows, for reference: not runs, never bold.")
+    header = [r.label for r in runs] + (["Yardsticks · paper (reference)"] if refs else [])
+    return Table("Headline results", header, rows, caption=caption, kind="headline")
+
+
+def _references(runs: list[RunData], metric: str) -> tuple[list[dict], list[dict]]:
+    """Yardsticks (distinct by name and value) and published rows (distinct) of a metric over runs."""
+    from noveval.metrics.yardsticks import references_of
+
+    ys: dict[tuple[str, float | None], dict] = {}
+    pub: dict[tuple[str, str, float | None], dict] = {}
+    for r in runs:
+        got_y, got_p = references_of(r.scores, metric)
+        for y in got_y:
+            ys.setdefault((str(y.get("name")), y.get("value")), y)
+        for row in got_p:
+            pub.setdefault((str(row.get("model")), str(row.get("setting")), row.get("value")), row)
+    return list(ys.values()), list(pub.values())
+
+
+def _reference_cell(runs: list[RunData], metric: str) -> Cell:
+    """One text cell: the metric's yardsticks and the paper's best rows (value None: never bold)."""
+    from noveval.metrics.yardsticks import published_summary, reference_text
+
+    ys, pub = _references(runs, metric)
+    parts = [reference_text(y) for y in ys]
+    if pub:
+        parts.append(published_summary(pub, greater_is_better=not lower_is_better(metric), most=2))
+    if not parts:
+        return Cell("–", title="no yardstick or published row for this metric")
+    how = "; ".join(f"{y.get('name')}: {y.get('how')}" for y in ys)
+    return Cell(" · ".join(parts), title=how)
+
+
+def reference_rows(runs: list[RunData], columns: list[tuple[str, str]], scale: float = 1.0,
+                   ) -> list[tuple[str, list[Cell]]]:
+    """Reference rows for a paper table (one column per metric): yardsticks, then the paper's rows.
+
+    Rows are labelled ``yardstick · <name> (<kind>)`` and ``paper · <model> (<table>)``; their cells
+    carry the value (scaled like the table) and, as hover text, how it was made or the paper's
+    source and setting; they are never bold.
+    """
+    yrows: dict[str, dict[str, dict]] = {}
+    prows: dict[str, dict[str, dict]] = {}
+    for key, _ in columns:
+        ys, pub = _references(runs, key)
+        for y in ys:
+            yrows.setdefault(f"yardstick · {y.get('name')} ({y.get('kind')})", {}).setdefault(key, y)
+        for row in pub:
+            label = f"paper · {row.get('model')} ({row.get('table')})"
+            first = next(iter(prows.get(label, {}).values()), row)
+            if first.get("setting") != row.get("setting"):  # the same model twice in one table: say which
+                label = f"paper · {row.get('model')} ({row.get('table')}, {row.get('setting')})"
+            prows.setdefault(label, {}).setdefault(key, row)
+    out = []
+    for label, by_key in [*yrows.items(), *prows.items()]:
+        cells = []
+        for key, _ in columns:
+            ref = by_key.get(key)
+            if ref is None:
+                cells.append(Cell("–", title="not available"))
+                continue
+            cell = metric_cell({"mean": ref.get("value"), "ci_low": ref.get("ci_low"), "ci_high": ref.get("ci_high")},
+                               scale=scale)
+            cell.title = str(ref.get("how") or f"{ref.get('source')}; {ref.get('setting')}")
+            cells.append(cell)
+        out.append((label, cells))
+    return out
 
 
 def by_run(runs: list[RunData], columns: list[tuple[str, str]], title: str, caption: str,
            row_label: Callable[[RunData], str] | None = None, scale: float = 1.0) -> Table:
-    """One row per run, one column per ``(metric, header)``; the best run per column in bold."""
+    """One row per run, one column per ``(metric, header)``; the best run per column in bold.
+
+    Then the reference rows of :func:`reference_rows` (yardsticks and the paper's rows), never bold.
+    """
     rows = []
     for r in runs:
         m = _metrics(r)
         rows.append(((row_label or (lambda x: x.label))(r), [metric_cell(m.get(key), scale=scale) for key, _ in columns]))
     for j, (key, _) in enumerate(columns):
         mark_best([cells[j] for _, cells in rows], lower_is_better(key))
+    refs = reference_rows(runs, columns, scale=scale)  # after the best marks: reference rows are never bold
+    if refs:
+        rows.extend(refs)
+        caption = f"{caption} {REFERENCE_NOTE}".strip()
     return Table(title, [h for _, h in columns], rows, caption=caption, kind="paper")
 
 

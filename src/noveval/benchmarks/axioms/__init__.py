@@ -21,7 +21,9 @@ BENCHMARK = declare(__name__, "axioms", AxiomsOptions,
                     demo=".cli:demo",
                     suite=".suite:eval_plan",
                     commands=".cli:app",
-                    model_help="Chat model for the Ax2 paraphrases ('none' skips Ax2).")
+                    model_help="Chat model for the Ax2 paraphrases ('none' skips Ax2).",
+                    yardsticks=".yardsticks:baselines",
+                    published="published.json")
 """The axiomatic benchmark's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)

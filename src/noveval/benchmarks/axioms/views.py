@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from noveval.report.figures import png_uri, pyplot
 from noveval.report.fmt import mark_best, metric_cell
-from noveval.report.model import Figure, RunData, Table
+from noveval.report.model import Cell, Figure, RunData, Table
 
 
 def axioms_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
@@ -36,8 +36,12 @@ def axioms_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
             group = [c for name, c in rows if name.startswith(f"{field} · ")]
             for j in range(len(cols)):
                 mark_best([c[j] for c in group], lower=False)
+        rows += _reference_rows(r, cols)  # after the best marks: never bold
         caption = ("Rows: field · novelty metric; Avg = mean over applicable checks; "
-                   "– = check not applicable or no items; best metric per field in bold.")
+                   "– = check not applicable or no items; best metric per field in bold. "
+                   "“paper ·” rows: Table 2's all-domain rows; “yardstick ·”: a random metric (each "
+                   "two-variant check passes with probability 1/2, Ax3grad 1/6; Avg with the range of "
+                   "95% of 10,000 simulated random metrics on this run's checks); neither is bold.")
         for metric, agree in (tab.get("seed_agreement") or {}).items():
             share, n = agree["all"]
             if share is not None:
@@ -45,6 +49,28 @@ def axioms_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
                             f"decision on {100 * share:.1f}% of {n} checks.")
         tables.append(Table(f"Table 2 — axiom pass rates (%), {r.label}", cols, rows, caption=caption, kind="paper"))
     return tables, gaps
+
+
+def _reference_rows(r: RunData, cols: list[str]) -> list[tuple[str, list[Cell]]]:
+    """Table 2's all-domain row of each metric the run scores, then the random metric (issue 29)."""
+    from noveval.benchmarks import BENCHMARKS
+    from noveval.benchmarks._benchmark import published_rows
+    from noveval.benchmarks.axioms.yardsticks import PASS_PROBABILITY
+
+    out = []
+    for metric in r.metrics:
+        cells = {row["axiom"]: row for row in published_rows(BENCHMARKS["axioms"], metric=metric)
+                 if row.get("domain") == "All"}
+        if cells:
+            out.append((f"paper · All · {metric} (Table 2)", [  # printed in % like this table
+                metric_cell(cells[c]["value"], digits=1) if c in cells else Cell("–") for c in cols]))
+    ys = next(iter((r.scores.get("baselines") or {}).values()), None)
+    if ys:
+        y = ys[0]
+        avg = Cell(f"{y['value']:.1f}", ci=f"[{y['ci_low']:.1f}, {y['ci_high']:.1f}]", title=str(y.get("how")))
+        out.append(("yardstick · random metric (chance)",
+                    [avg if c == "Avg" else Cell(f"{100 * PASS_PROBABILITY.get(c, 0.5):.1f}") for c in cols]))
+    return out
 
 
 def _pct_scale(tab: dict) -> float:

@@ -17,7 +17,9 @@ BENCHMARK = declare(__name__, "chat", ChatOptions,
                     paper=False,
                     primary_metric="exact_match",
                     greater_is_better=True,
-                    score_command=".cli:score")
+                    score_command=".cli:score",
+                    yardsticks=".yardsticks:baselines",
+                    no_published="a generic task over the user's own prompts: no paper to quote")
 """The chat task's declaration."""
 
 run, score = entry_points(BENCHMARK)

@@ -23,7 +23,9 @@ BENCHMARK = declare(__name__, "claimcheck", ClaimcheckOptions,
                     demo=".cli:demo",
                     suite=".suite:eval_plan",
                     score_command=".cli:score",
-                    commands=".cli:app")
+                    commands=".cli:app",
+                    yardsticks=".yardsticks:baselines",
+                    published="published.json")
 """CLAIMCHECK's declaration (read by the registry, the CLI, the report, compare and export).
 
 The primary metric is per task (``scores.json``'s ``primary_metric``: verified_rate,

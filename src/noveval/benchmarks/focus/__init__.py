@@ -26,7 +26,9 @@ BENCHMARK = declare(__name__, "focus", FocusOptions,
                                "openai/<model> | openai-compatible/<model>@<url>.",
                     demo=".cli:demo",
                     suite=".suite:eval_plan",
-                    commands=".cli:app")
+                    commands=".cli:app",
+                    yardsticks=".yardsticks:baselines",
+                    published="published.json")
 """The focus-level system's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)

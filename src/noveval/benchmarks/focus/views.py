@@ -9,6 +9,7 @@ from __future__ import annotations
 from noveval.report.figures import PALETTE, png_uri, pyplot
 from noveval.report.fmt import mark_best, metric_cell
 from noveval.report.model import Cell, Figure, RunData, Table
+from noveval.report.tables import REFERENCE_NOTE, reference_rows
 
 
 def focus_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
@@ -32,12 +33,16 @@ def focus_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
     header = ["Protocol", "KL mean", *(f"KL {d}" for d in dists), "F1 overall", "F1 strength", "F1 weakness"]
     for j in range(1, len(header)):
         mark_best([c[j] for _, c in rows], lower=j < 6)
-    t = Table("Table 3 — focus alignment with expert reviews", header, rows,
-              caption="KL(human ‖ model) per focus distribution (lower is better; – = left out: no "
-                      "labelled point on one side) and F1 of (target, aspect) labels (higher is better): "
-                      "protocol paper = rejected papers, meta-review chain, set F1; noveval = all papers, "
-                      "all reviewers' points, multiset F1 (docs/fidelity.md).", kind="paper")
-    return [t], gaps
+    caption = ("KL(human ‖ model) per focus distribution (lower is better; – = left out: no "
+               "labelled point on one side) and F1 of (target, aspect) labels (higher is better): "
+               "protocol paper = rejected papers, meta-review chain, set F1; noveval = all papers, "
+               "all reviewers' points, multiset F1 (docs/fidelity.md).")
+    keys = ["", "kl_mean", *("" for _ in dists), "f1_overall", "f1_strength", "f1_weakness"]
+    refs = reference_rows(runs, list(zip(keys, header, strict=True)))  # after the best marks: never bold
+    if refs:
+        rows += refs
+        caption += " " + REFERENCE_NOTE
+    return [Table("Table 3 — focus alignment with expert reviews", header, rows, caption=caption, kind="paper")], gaps
 
 
 def focus_figures(runs: list[RunData]) -> list[Figure]:

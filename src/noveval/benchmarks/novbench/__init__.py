@@ -30,7 +30,9 @@ BENCHMARK = declare(__name__, "novbench", NovBenchOptions,
                     demo=".cli:demo",
                     suite=".suite:eval_plan",
                     score_command=".cli:score",
-                    commands=".cli:app")
+                    commands=".cli:app",
+                    yardsticks=".yardsticks:baselines",
+                    published="published.json")
 """NovBench's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)

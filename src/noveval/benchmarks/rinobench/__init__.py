@@ -33,7 +33,9 @@ BENCHMARK = declare(__name__, "rinobench", RINoBenchOptions,
                     demo=".cli:demo",
                     suite=".suite:eval_plan",
                     score_command=".cli:score",
-                    commands=".cli:app")
+                    commands=".cli:app",
+                    yardsticks=".yardsticks:baselines",
+                    published="published.json")
 """RINoBench's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 _LAZY = {

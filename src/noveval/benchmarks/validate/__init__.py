@@ -27,7 +27,9 @@ BENCHMARK = declare(__name__, "validate", ValidateOptions,
                     suite=".suite:eval_plan",
                     commands=".cli:app",
                     model_help="Chat model spec for the LLM judges (local | openai/<model> | openai-compatible/<model>@<url>); "
-                               "'none' skips the judges.")
+                               "'none' skips the judges.",
+                    yardsticks=".yardsticks:baselines",
+                    no_published="our own validity study (human novelty ratings of NeurIPS 2025 papers): no paper to quote")
 """The validity study's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)
