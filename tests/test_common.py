@@ -61,7 +61,7 @@ def test_every_registered_system_is_in_this_table() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_registry_entry_is_whole(name: str) -> None:
-    from noveval.benchmarks import Benchmark, resolve
+    from noveval.benchmarks import Benchmark
     from noveval.options import RunOptions
 
     b = BENCHMARKS[name]
@@ -75,9 +75,9 @@ def test_registry_entry_is_whole(name: str) -> None:
     assert callable(pkg.run) and callable(pkg.score), "every system package exports run and score"
     if b.data_option is not None:
         assert b.data_option in b.options.model_fields
-    for ref in (b.demo, b.score_command, b.commands):
-        if ref is not None:
-            assert resolve(ref) is not None
+    for hook in ("demo", "score_command", "commands", "suite", "yardsticks", "used_prompts", "planned_config"):
+        if getattr(b, hook, None) is not None:
+            assert b.hook(hook) is not None, hook
     from noveval.prompts import packages
 
     if b.has_prompts:
