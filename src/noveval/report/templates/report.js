@@ -237,7 +237,7 @@
       });
       if (!shown.length) {
         var none = el("tr", "none");
-        var td = el("td", null, "No item matches.");
+        var td = el("td", null, rows.length ? "No item matches." : opts.empty || "No items.");
         td.colSpan = cols.length;
         none.appendChild(td);
         tbody.appendChild(none);
@@ -394,7 +394,7 @@
       var ta = a.cols[answerCol(a) - 1], tb = b.cols[answerCol(b) - 1];
       cols.push({ name: "A", label: "run A", title: ta.name + " of " + a.label, type: ta.type, cat: "auto" });
       cols.push({ name: "B", label: "run B", title: tb.name + " of " + b.label, type: tb.type, cat: "auto" });
-      Grid(host, cols, d.rows, { pageSize: DIS_PAGE, noun: "differing item",
+      Grid(host, cols, d.rows, { pageSize: DIS_PAGE, noun: "differing item", empty: "The two runs answer every item they share alike.",
                                  text: function (i) { return detailText(a)(d.refs[i][0]) + "\n" + detailText(b)(d.refs[i][1]); },
                                  pick: function (i) { showPair(panel, a, b, d.refs[i], group.answer); } });
     }
