@@ -165,7 +165,7 @@ def test_a_run_shows_its_cost_and_a_cached_rerun_costs_nothing(tmp_path: Path) -
         rep = _cli(tmp_path, "report", str(tmp_path / "r"), "-o", str(tmp_path / "report.html"))
         assert rep.exit_code == 0, rep.output
         html = (tmp_path / "report.html").read_text()
-        assert "<b>Cost</b> — " in html and "$0.000089 for this run folder" in html
+        assert '<div class="costs"><b>Cost</b>' in html and "$0.000089 for this run folder" in html
 
 
 def test_a_model_without_a_price_has_an_unknown_cost_never_zero(tmp_path: Path) -> None:

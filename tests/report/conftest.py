@@ -98,3 +98,77 @@ def hand_runs(tmp_path: Path) -> list[Path]:
 def make_rinobench_run():
     """The RINoBench run-directory writer, ``(root, model, f1) -> Path``."""
     return rinobench_run
+
+
+_WORDS = ("retrieval contrastive decoding graph sparse attention diffusion prior benchmark curriculum adapter "
+          "distillation calibration uncertainty tokenizer pruning routing memory planner verifier").split()
+
+
+def big_rinobench_run(root: Path, name: str, model: str, n: int, flip: frozenset[int], price_of: str | None = None) -> Path:
+    """A scored RINoBench run folder of ``n`` invented items, written by noveval's own code.
+
+    The gold file (``test.json`` format) and the predictions are invented; ``flip`` holds the
+    item positions whose predicted score this run moves by one from the shared base answer
+    (two runs with different ``flip`` sets disagree exactly there). Scores, per-item rows and
+    ``evaluation.json`` come from RINoBench's scorer (:func:`~noveval.benchmarks.rinobench.scoring.ascore`,
+    200 bootstrap resamples), the folder from :class:`~noveval.runs.RunDir`; ``price_of`` books
+    the tokens at that model's shipped price into ``scores.json`` ``cost`` (:class:`~noveval.models.costs.CostBook`).
+    Item ``k`` with ``k % 97 == 5`` mentions "photonic" in its reasoning (a search target).
+    """
+    import random
+
+    from noveval.benchmarks.rinobench.data import Prediction, load_items
+    from noveval.benchmarks.rinobench.scoring import ascore
+    from noveval.io import write_json
+    from noveval.models.client import run_async
+    from noveval.models.costs import CostBook, load_prices
+    from noveval.runs import RunDir
+
+    rng = random.Random(7)  # the same items and base answers for every run
+    gold_file = root / "gold-test.json"
+    records = []
+    preds = []
+    for k in range(n):
+        words = [rng.choice(_WORDS) for _ in range(12)]
+        gold = rng.randint(1, 5)
+        base = gold if rng.random() < 0.45 else rng.randint(1, 5)
+        answer = None if k % 151 == 0 else base  # an unparseable answer now and then
+        if k in flip:
+            answer = (answer or 3) % 5 + 1
+        reasoning = (f"Item {k}: the idea applies {' '.join(words[:6])} to {' '.join(words[6:])}. "
+                     + ("It relies on photonic hardware. " if k % 97 == 5 else "")
+                     + "Prior work covers parts of it; the combination is the contribution. " * 4)
+        records.append({"id": f"idea-{k:04d}", "source": f"https://openreview.net/forum?id=x{k}",
+                        "venueid": "ICLR.cc/2024/Conference",
+                        "research_idea": {"objective": f"Make {words[0]} {words[1]} cheaper.",
+                                          "problem_statement": f"{words[2]} is slow on {words[3]}.",
+                                          "solution_approach": f"Combine {words[4]} with {words[5]}."},
+                        "novelty_score": gold, "novelty_reasoning": f"Gold reasoning {k}.", "related_works": []})
+        raw = json.dumps({"reasoning": reasoning, "novelty_score": answer})
+        preds.append({"id": f"idea-{k:04d}", "reasoning": reasoning, "novelty_score": answer,
+                      "parse_status": "ok" if answer is not None else "no_score", "parse_method": "json" if answer else None,
+                      "raw": raw if answer is not None else "I cannot decide.", "error": None, "finish_reason": "stop",
+                      "cached": False})
+    if not gold_file.exists():
+        write_json(gold_file, records)
+    items = load_items(gold_file)
+    cfg = {"benchmark": "rinobench", "items": str(gold_file), "n_items": n, "model": model, "judge": None,
+           "prompts": {"judge_novelty": "885090b7bdf4"}, "protocol": "noveval",
+           "params": {"prompt": "judge_novelty", "structured": True, "max_tokens": 1024, "temperature": 0.0, "seed": 0},
+           "f1_labels": "fixed"}
+    rd = RunDir.create(root / name, cfg, overwrite=True)
+    rd.write("predictions", preds)
+    scores = run_async(ascore(items, [Prediction.model_validate(p) for p in preds], run=rd, model=model,
+                              n_resamples=200, progress=None))
+    if price_of is not None:
+        book = CostBook()
+        book.add(price_of, load_prices().lookup(price_of), prompt_tokens=900 * n, completion_tokens=180 * n, requests=n)
+        scores["cost"] = {**book.to_json(), "this_invocation_usd": book.usd}
+        rd.write_scores(scores)
+    return rd.path
+
+
+@pytest.fixture
+def make_big_rinobench_run():
+    """The many-item RINoBench run writer, :func:`big_rinobench_run`."""
+    return big_rinobench_run

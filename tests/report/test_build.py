@@ -62,17 +62,23 @@ def test_config_shows_models_prompts_versions(hand_runs: list[Path]) -> None:
 
 def test_items_join_by_id(hand_runs: list[Path]) -> None:
     run = load_run(hand_runs[0])
-    data = run_items(run)
-    assert data["total"] == 2
-    first = data["items"][0]
+    data = run_items(run, ("predicted_score", "novelty_score"))
+    assert data["total"] == 2 and [r[0] for r in data["rows"]] == ["idea-1", "idea-2"]
+    first = data["details"][0]
     kinds = {s["kind"]: s for s in first["sections"]}
-    assert {"input", "output", "gold", "judge", "scores"} <= set(kinds)
+    assert {"input", "output", "judge"} <= set(kinds)
     assert kinds["output"]["fields"][0][0] in ("reasoning", "raw", "novelty_score")
-    assert any(k == "gold_score" for k, _ in kinds["gold"]["fields"])
     assert any("ALIGNED" in v for _, v in kinds["judge"]["fields"])
+    # the per-item fields are table columns (gold and answer first), not repeated in the details;
+    # the page puts them back into the panel's Gold / Scores sections
+    cols = {c["name"]: c for c in data["cols"]}
+    assert [c["name"] for c in data["cols"]][:2] == ["gold_score", "predicted_score"]
+    assert cols["gold_score"]["role"] == "gold" and cols["gold_score"]["sec"] == "gold"
+    assert cols["predicted_score"]["role"] == "answer" and cols["correct"]["sec"] == "scores"
+    assert data["rows"][1][1:3] == [2, 4] and "gold_score" not in json.dumps(data["details"])
     # focus: several judgment rows per paper_id all land on the paper
     focus = run_items(load_run(hand_runs[2]))
-    assert focus["total"] == 1 and "[1] text" in json.dumps(focus["items"][0])
+    assert focus["total"] == 1 and "[1] text" in json.dumps(focus["details"][0])
 
 
 def test_tolerant_loading(tmp_path: Path, make_rinobench_run) -> None:
@@ -106,17 +112,22 @@ def test_cli_report(hand_runs: list[Path], tmp_path: Path) -> None:
     assert res.exit_code == 2
 
 
-def test_page_size_is_bounded(tmp_path: Path) -> None:
+def test_every_item_is_in_the_page_and_its_size_is_bounded(tmp_path: Path) -> None:
+    """No cap on the item count: 4,000 items of 25,000-character outputs are all in the table,
+    each with its details, fields cut to the smallest cap (said in the field)."""
     from noveval.report import write_report
-    from noveval.report.items import MAX_ITEMS
+    from noveval.report.items import CAPS
 
     d = tmp_path / "big"
     d.mkdir()
     (d / "scores.json").write_text(json.dumps({"benchmark": "big", "metrics": {"acc": {"mean": 0.5}}}))
-    rows = [{"id": f"i{i}", "output": "word " * 5000, "acc": 1.0} for i in range(MAX_ITEMS + 50)]
+    rows = [{"id": f"i{i}", "output": "word " * 5000, "acc": float(i % 2)} for i in range(4000)]
     (d / "per_item.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     data = run_items(load_run(d))
-    assert data["total"] == MAX_ITEMS + 50 and data["shown"] == MAX_ITEMS
+    assert data["total"] == len(data["rows"]) == len(data["details"]) == 4000
+    assert data["rows"][3999] == ["i3999", 1.0] and data["cap"] == CAPS[-1]
+    text = data["details"][3999]["sections"][0]["fields"][0][1]
+    assert text.startswith("word word") and f"[{25_000 - CAPS[-1]:,} more characters not included" in text
     html = write_report([d], tmp_path / "r.html")
     assert html.stat().st_size < 2_500_000
 

@@ -6,6 +6,7 @@ Needs Debian ``chromium`` at ``/usr/bin/chromium`` (``scripts/setup.sh --browser
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -61,7 +62,7 @@ def check_report(html: Path, shot: Path, benchmarks: list[str], *, min_figures: 
                 sec = page.locator(f"section.bench[data-benchmark='{b}']")
                 assert sec.count() == 1, f"section {b} missing"
                 assert sec.locator("table.num[data-kind='headline'] tbody tr").count() >= 1, f"{b}: empty headline table"
-                assert sec.locator(".items .itemlist button.item").count() >= 1, f"{b}: no drill-down items"
+                assert sec.locator(".items tr.item").count() >= 1, f"{b}: no items in the item table"
                 assert sec.locator("details.cfg").count() >= 1, f"{b}: no run configuration"
 
             figs = page.locator("figure img, figure svg")
@@ -76,15 +77,15 @@ def check_report(html: Path, shot: Path, benchmarks: list[str], *, min_figures: 
             # drill-down: click the first item of each benchmark; the panel shows its sections
             for b in benchmarks:
                 sec = page.locator(f"section.bench[data-benchmark='{b}']")
-                sec.locator(".itemlist button.item").first.click()
-                panel = sec.locator(".panel")
+                sec.locator(".items tr.item").first.click()
+                panel = sec.locator(".items .panel")
                 assert panel.locator(".sec").count() >= 1, f"{b}: panel empty after click"
                 assert panel.locator("h4").inner_text().strip(), f"{b}: panel has no item id"
 
             page.screenshot(path=str(shot), full_page=True)
             facts = {"html": page.content(), "page": None}
             facts["failures"] = page.locator("#failures .fail").evaluate_all("els => els.map(e => e.dataset.benchmark)")
-            facts["panels"] = {b: page.locator(f"section.bench[data-benchmark='{b}'] .panel").inner_text() for b in benchmarks}
+            facts["panels"] = {b: page.locator(f"section.bench[data-benchmark='{b}'] .items .panel").inner_text() for b in benchmarks}
         finally:
             browser.close()
     assert not errors, f"console errors: {errors}"
@@ -121,9 +122,9 @@ def test_show_more_and_escaping(hand_runs: list[Path], tmp_path: Path) -> None:
             page = browser.new_page()
             page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
             page.goto(html.resolve().as_uri())
-            items = page.locator(".itemlist button.item")
+            items = page.locator(".items tr.item")
             items.nth(0).click()
-            panel = page.locator(".panel")
+            panel = page.locator(".items .panel")
             short = len(panel.inner_text())
             panel.locator("a.toggle").first.click()
             assert len(panel.inner_text()) > short + 500
@@ -159,3 +160,123 @@ def test_demo_report_renders(tmp_path: Path) -> None:
     shot = tmp_path / "report-demo.png"
     check_report(html, shot, fast, min_figures=2)
     _screenshot_copy(shot, "report-demo.png")
+
+
+def _rows(run: Path, name: str) -> list[dict]:
+    return [json.loads(line) for line in (run / f"{name}.jsonl").read_text().splitlines() if line.strip()]
+
+
+def _matching(box) -> int:
+    return int(box.locator(".count").get_attribute("data-matching"))
+
+
+def _ids(box) -> list[str]:
+    return box.locator("tbody tr.item").evaluate_all("rs => rs.map(r => r.dataset.id)")
+
+
+def _browse_items(page, per: list[dict], preds: list[dict]) -> None:
+    """Pages, filters, search and sort of run A's 2,000 items against values computed here."""
+    box = page.locator(".items[data-bench='rinobench']")
+    assert _matching(box) == 2000 and box.locator("tbody tr.item").count() == 50
+    assert "page 1 of 40" in box.locator(".pageinfo").inner_text()
+    box.locator("button.next").click()
+    assert _ids(box)[0] == per[50]["id"]
+    gold3 = [r for r in per if r["gold_score"] == 3]
+    box.locator("select.f[data-col='gold_score']").select_option("number:3")
+    assert _matching(box) == len(gold3) and "page 1 of" in box.locator(".pageinfo").inner_text()
+    box.locator("select.f[data-col='correct']").select_option("number:0")
+    wrong3 = [r["id"] for r in gold3 if r["correct"] == 0.0]
+    assert 0 < _matching(box) == len(wrong3) < len(gold3) and _ids(box) == wrong3[:50]
+    for col in ("gold_score", "correct"):
+        box.locator(f"select.f[data-col='{col}']").select_option("")
+    photonic = [p["id"] for p in preds if "photonic" in p["reasoning"]]
+    box.locator("input.q").fill("Photonic")
+    page.wait_for_function("n => document.querySelector(\".items .count\").dataset.matching == n", arg=str(len(photonic)))
+    assert _ids(box) == photonic[:50]
+    box.locator("input.q").fill("")
+    page.wait_for_function("() => document.querySelector(\".items .count\").dataset.matching == '2000'")
+    sort = box.locator("th[data-col='absolute_error'] button.sort")
+    sort.click()
+    sort.click()  # descending; missing values last either way, ties in item order
+    assert box.locator("th[data-col='absolute_error']").get_attribute("aria-sort") == "descending"
+    order = sorted(range(len(per)), key=lambda k: (per[k]["absolute_error"] is None, -(per[k]["absolute_error"] or 0), k))
+    assert _ids(box) == [per[k]["id"] for k in order[:50]]
+    box.locator("tbody tr.item").nth(1).click()
+    panel = box.locator(".panel")
+    k = order[1]
+    assert panel.locator("h4").inner_text().startswith(per[k]["id"])
+    assert preds[k]["reasoning"][:60] in panel.inner_text()
+    assert panel.locator(".sec.gold").inner_text().split() == ["GOLD", "gold_score", str(per[k]["gold_score"])]
+
+
+def _browse_disagreement(page, per_a: list[dict], per_b: list[dict]) -> None:
+    """The items where run A and run B answer differently, side by side with the gold."""
+    box = page.locator(".disagree")
+    assert box.count() == 1
+    differ = [(a, b) for a, b in zip(per_a, per_b, strict=True) if a["predicted_score"] != b["predicted_score"]]
+    assert len(differ) == 38  # the items run B's writer moved (every 53rd from the 4th)
+    summary = box.locator(".dis-summary")
+    assert summary.get_attribute("data-differ") == str(len(differ)) and summary.get_attribute("data-common") == "2000"
+    assert _ids(box) == [a["id"] for a, _ in differ[:20]]
+    first = box.locator("tbody tr.item").first
+    a, b = differ[0]
+    assert first.locator("td").all_inner_texts() == [str(a["gold_score"]), str(a["predicted_score"] or "–"), str(b["predicted_score"] or "–")]
+    first.click()
+    panel = box.locator(".panel")
+    assert panel.locator("h4").inner_text() == a["id"] and panel.locator(".side").count() == 2
+    assert f"gold_score\n{a['gold_score']}" in panel.locator(".sec.gold").first.inner_text()
+    sides = panel.locator(".side .ans").all_inner_texts()
+    assert sides == [f"predicted_score = {a['predicted_score']}", f"predicted_score = {b['predicted_score']}"]
+    box.locator("select.pick-a").select_option(index=1)  # B against A: the same items
+    box.locator("select.pick-b").select_option(index=0)
+    assert summary.get_attribute("data-differ") == str(len(differ))
+
+
+def _no_sideways_overflow(page) -> None:
+    for width in (1280, 1400, 1920):
+        page.set_viewport_size({"width": width, "height": 900})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, f"page overflows sideways at {width} px"
+        cards = page.locator(".card.scroll:has(table[data-kind='comparison'])")
+        assert cards.count() >= 1
+        wide = cards.evaluate_all("cs => cs.filter(c => c.scrollWidth > c.clientWidth + 1).length")
+        assert wide == 0, f"a comparison table overflows its card at {width} px"
+
+
+@pytest.mark.slow
+def test_a_2000_item_report_can_be_browsed(tmp_path: Path, make_big_rinobench_run) -> None:
+    """Two RINoBench runs of 2,000 invented items that answer 38 items differently: the item
+    table pages, filters, searches and sorts them; the disagreement view lists exactly those 38
+    with the gold; cost is one line a run; nothing overflows sideways at 1,280-1,920 px."""
+    from noveval.report import write_report
+
+    root = tmp_path / "runs"
+    root.mkdir()
+    a = make_big_rinobench_run(root, "run-a", "openai/gpt-4o-mini", 2000, frozenset(), price_of="openai/gpt-4o-mini")
+    b = make_big_rinobench_run(root, "run-b", "openai/gpt-4o-mini", 2000, frozenset(range(3, 2000, 53)), price_of="openai/gpt-4o-mini")
+    html = write_report([a, b], tmp_path / "report.html")
+    assert html.stat().st_size < 6_000_000, html.stat().st_size
+    per_a, per_b, preds_a = _rows(a, "per_item"), _rows(b, "per_item"), _rows(a, "predictions")
+    errors: list[str] = []
+    requests: list[str] = []
+    with _playwright()() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(html.resolve().as_uri())
+            shot = tmp_path / "report-browse-first-screen.png"
+            page.screenshot(path=str(shot))
+            _screenshot_copy(shot, shot.name)
+            sec = page.locator("section.bench[data-benchmark='rinobench']")
+            assert sec.locator(".costs li").count() == 2 and sec.locator(".note.cost").count() == 0
+            assert "$0.486 for this run folder" in sec.locator(".costs").inner_text()
+            assert sec.locator("details.notes[open]").count() == 0
+            _browse_items(page, per_a, preds_a)
+            _browse_disagreement(page, per_a, per_b)
+            _no_sideways_overflow(page)
+        finally:
+            browser.close()
+    assert not errors, f"console errors: {errors}"
+    assert not [u for u in requests if not (u.startswith("file://") or u.startswith("data:"))]

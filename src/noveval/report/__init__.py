@@ -3,8 +3,9 @@
 ``write_report(run_dirs, out)`` loads each run (config.json, scores.json,
 predictions/judgments/per_item JSONL), groups runs by benchmark and renders, per
 benchmark, a headline table (runs side by side, means with 95% CIs), the paper-shaped
-tables, figures (inline PNG), a per-item drill-down and the run configuration.
-Benchmarks the report does not know get the generic table and drill-down.
+tables, figures (inline PNG), the paired comparison and where two runs disagree, a
+table of every item (search, filter, sort, details on click) and the run configuration.
+Benchmarks the report does not know get the generic table and the item table.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from noveval.report.load import find_runs, load_run
 from noveval.report.model import BenchmarkView, DemoBanner, Figure, ReportView, RunData
 from noveval.report.tables import headline_table
 
-__all__ = ["build_report", "build_benchmark", "run_config"]
+__all__ = ["build_report", "build_benchmark", "cost_summary", "run_config"]
 
 log = logging.getLogger("noveval")
 
@@ -85,7 +85,7 @@ def _label_runs(runs: list[RunData]) -> None:
 
 
 def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
-    """The view of one benchmark: headline table, paper tables, figures, configs, items."""
+    """The view of one benchmark: headline table, paper tables, figures, comparisons, configs, items."""
     from noveval.benchmarks import BENCHMARKS
     from noveval.report.figures import saved_figures
 
@@ -102,9 +102,10 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
             r.label = f"{r.label} (incomplete)"
     title, blurb = (bench.title, bench.summary) if bench is not None else (
         name, "A benchmark this installation does not know (no registered system of this name): generic tables "
-              "and drill-down.")
+              "and the item table.")
     view = BenchmarkView(name=name, title=title, blurb=blurb, runs=runs, headline=headline_table(runs),
-                         incomplete=incomplete, costs=[f"{r.label}: {cost_line(r)}" for r in runs if cost_line(r)])
+                         incomplete=incomplete)
+    view.costs, view.cost_notes = cost_summary(runs)
     if not view.headline.rows:
         view.gaps.append("no metrics in scores.json")
     if make_tables is not None:
@@ -137,7 +138,13 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
     view.comparisons, more_gaps = comparison_tables(runs)
     view.gaps += more_gaps
     view.configs = [(r.label, run_config(r)) for r in runs]
-    view.items = {r.slug: {"label": r.label, **run_items(r)} for r in runs}
+    from noveval.report.compare import answer_spec, disagreement_groups
+
+    spec = answer_spec(name, runs)
+    answer = (spec[0], spec[1]) if spec is not None else None
+    view.items = {r.slug: {"label": r.label, "path": str(r.path), **run_items(r, answer)} for r in runs}
+    view.disagree, more_gaps = disagreement_groups(runs, view.items, spec)
+    view.gaps += more_gaps
     return view
 
 
@@ -147,6 +154,27 @@ def cost_line(run: RunData) -> str:
 
     lines = [x.strip() for x in cost_lines(run.typed.cost)]
     return " · ".join(x.removeprefix("cost: ") for x in lines)
+
+
+def cost_summary(runs: list[RunData]) -> tuple[list[str], list[str]]:
+    """What each run's model calls cost, one line per run, and the notes the lines share (prices used).
+
+    Returns:
+        ``(lines, notes)``: ``label: $0.0123 for this run folder: ... tokens`` per run that
+        recorded its cost, and each distinct "prices ..." line once.
+    """
+    from noveval.models.costs import cost_lines
+
+    lines: list[str] = []
+    notes: list[str] = []
+    for r in runs:
+        got = [x.strip() for x in cost_lines(r.typed.cost)]
+        if not got:
+            continue
+        own = [x.removeprefix("cost: ") for x in got if not x.startswith("prices")]
+        lines.append(f"{r.label}: " + " · ".join(own))
+        notes += [x for x in got if x.startswith("prices") and x not in notes]
+    return lines, notes
 
 
 def incomplete_line(run: RunData) -> str:

@@ -1,10 +1,16 @@
-"""The report's comparison tables: runs of one system (and task) that share items, tested item by item.
+"""The report's comparison tables and its "where the runs disagree" view: runs of one system (and
+task) that share items, tested and compared item by item.
 
 The section appears on its own whenever a benchmark has two or more scored runs whose
 ``per_item.jsonl`` share item ids (the same :func:`noveval.compare.compare_runs` as
 ``noveval compare``, same defaults, so the page and the terminal agree). Two runs: one
 row per metric with B - A, its paired bootstrap 95% CI and the permutation p. Three or
 more: the leaderboard on the primary metric with Holm-corrected marks against the best.
+
+:func:`disagreement_groups` names, per task, the runs whose per-item answers the page
+sets side by side (the page computes which items differ, for any two runs the reader
+picks): the system's declared answer (:func:`noveval.compare.agreement.declared_answer`),
+else the per-item value of its primary metric.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from typing import Any
 
 from noveval.report.model import Cell, RunData, Table
 
-__all__ = ["comparison_tables"]
+__all__ = ["answer_spec", "comparison_tables", "disagreement_groups"]
 
 log = logging.getLogger(__name__)
 
@@ -172,3 +178,65 @@ def _pair_or_board(comp: Any, name: dict[str, str], task: str, suffix: str) -> l
                                  "(the CIs are each test's own, not adjusted).",
                          kind="comparison"))
     return out
+
+
+def answer_spec(system: str, runs: list[RunData]) -> tuple[str, str | None, str] | None:
+    """What "the runs' answer to an item" is for ``system``: ``(per-item field, predictions field, how)``.
+
+    The system's declared answer (RINoBench: ``predicted_score``, read from
+    ``predictions.jsonl`` ``novelty_score`` for runs without per-item rows); else the
+    per-item value of the primary metric (``f1_overall``, or ``x`` for ``mean_x``) when
+    the first run with per-item rows has it as a number; else None.
+    """
+    from noveval.compare.agreement import declared_answer
+
+    declared = declared_answer(system)
+    if declared is not None:
+        return declared[0], declared[2], "the system's declared per-item answer"
+    for r in runs:
+        if not r.per_item:
+            continue
+        primary = str(r.typed.primary_metric or "")
+        for name in (primary, primary.removeprefix("mean_")):
+            vals = [row.get(name) for row in r.per_item]
+            if name and any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+                return name, None, f"the per-item {name} (the primary metric; the system declares no answer)"
+        return None
+    return None
+
+
+def disagreement_groups(runs: list[RunData], items: dict[str, dict[str, Any]],
+                        spec: tuple[str, str | None, str] | None) -> tuple[list[dict[str, Any]], list[str]]:
+    """The run groups of the "where the runs disagree" view, and why a group has none.
+
+    Args:
+        runs: The benchmark's runs (labelled, with slugs).
+        items: Slug -> the run's item table data (:func:`noveval.report.items.run_items`).
+        spec: :func:`answer_spec` of the benchmark.
+
+    Returns:
+        ``(groups, gaps)``: each group ``{"title", "runs": [slug, ...], "answer", "how"}``
+        holds two or more runs of one task that share item ids and have the answer column.
+    """
+    groups: dict[str, list[RunData]] = {}
+    for r in runs:
+        groups.setdefault(_task(r), []).append(r)
+    out: list[dict[str, Any]] = []
+    gaps: list[str] = []
+    for task, group in groups.items():
+        if len(group) < 2:
+            continue
+        where = f"where the runs disagree{' (' + task + ')' if task else ''}"
+        if spec is None:
+            gaps.append(f"{where}: the system declares no per-item answer and its primary metric has no per-item value")
+            continue
+        have = [r for r in group if any(c["role"] == "answer" for c in items[r.slug]["cols"])]
+        if len(have) < 2:
+            gaps.append(f"{where}: fewer than two runs have the per-item answer {spec[0]}")
+            continue
+        ids = [{row[0] for row in items[r.slug]["rows"]} for r in have]
+        if not set.intersection(*ids):
+            gaps.append(f"{where}: the runs share no item id")
+            continue
+        out.append({"title": task, "runs": [r.slug for r in have], "answer": spec[0], "how": spec[2]})
+    return out, gaps

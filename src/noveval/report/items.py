@@ -1,28 +1,46 @@
-"""Per-item drill-down data: join predictions, judgments and per-item rows by id.
+"""Per-item data of the report's item table: join predictions, judgments and per-item rows by id.
 
-Each item becomes ``{"id", "summary": [[name, text]], "sections": [{"title", "fields":
-[[key, text]]}]}`` for the page's inline JS panel. Fields are sorted into *Input*,
-*Model output*, *Gold*, *Judge* and *Scores* by key name, so benchmarks the report
-does not know still get a sensible panel.
+Every item of a run is kept (no cap on the count). Each run becomes ``{"total", "cols",
+"rows", "details", "cap"}``: ``cols`` name the table's columns (the per-item row's short
+scalar fields, the gold and the declared answer first), ``rows`` hold one array per item
+(id first) for the page's client-side table (filter, search, sort, pages), and
+``details[k]`` is what a click on row ``k`` opens: ``{"sections": [{"title", "kind",
+"fields": [[key, text]]}]}``. Fields are sorted into *Input*, *Model output*, *Gold*,
+*Judge*, *Scores* and *Call details* by key name, so systems the report does not know
+still get a sensible panel. A per-item field shown as a column is not repeated in the
+details: the page puts it back into the panel's *Gold* or *Scores* section (the column's
+``sec``).
+
+Size: a run's details are kept within :data:`RUN_BUDGET` characters by cutting every
+field to the largest of :data:`CAPS` that fits (the cut is said in the field); at the
+smallest cap every item keeps its details all the same, so a page grows by roughly 1 KB
+an item past that.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
 from noveval.report.fmt import num
 from noveval.report.model import RunData
 
-__all__ = ["run_items", "item_id", "MAX_ITEMS", "MAX_CHARS"]
+__all__ = ["run_items", "item_id", "CAPS", "MAX_CHARS", "MAX_COLUMNS", "RUN_BUDGET"]
 
-MAX_ITEMS = 300
-"""Items per run kept in the page."""
 MAX_CHARS = 8000
-"""Characters kept per field (the page shows the first part and a "show more" link)."""
-RUN_BUDGET = 1_500_000
-"""Characters of item data per run; past it fields are cut harder (2,000 then 600)."""
+"""Characters kept per field at most (the page shows the first 700 and a "show more" link)."""
+CAPS = (MAX_CHARS, 2000, 1000, 600, 400, 240)
+"""Characters kept per field, tried in turn until a run's details fit :data:`RUN_BUDGET`."""
+RUN_BUDGET = 2_000_000
+"""Characters of item details per run in the page."""
+MAX_COLUMNS = 10
+"""Table columns per run besides the id (the rest are in the row's details and searchable)."""
+_SHORT = 40
+"""A string field longer than this on any item is text for the details, not a table column."""
+_CATEGORIES = 12
+"""A column with at most this many distinct values (missing included) gets a filter."""
 
 _ID_KEYS = ("id", "item_id", "paper_id", "key", "review_id", "focal_id")
 _GOLD = re.compile(r"^(gold|human|reference|references|expected|label|labels|target_claims|annotation)", re.I)
@@ -62,22 +80,6 @@ def _text(v: Any, cap: int = MAX_CHARS) -> str:
     return s
 
 
-def _summary(per: dict[str, Any], pred: list[dict[str, Any]]) -> list[list[str]]:
-    out = []
-    for k, v in per.items():
-        if k in _ID_KEYS or isinstance(v, (dict, list)):
-            continue
-        if isinstance(v, (int, float)) and not isinstance(v, bool):
-            out.append([k, num(v)])
-        elif isinstance(v, str) and len(v) <= 24:
-            out.append([k, v])
-    if not out and pred:
-        for k, v in pred[0].items():
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in _BOOKKEEPING:
-                out.append([k, num(v)])
-    return out[:6]
-
-
 def _split_prediction(rows: list[dict[str, Any]], cap: int) -> tuple[list[list[str]], list[list[str]], list[list[str]], list[list[str]]]:
     inp, outp, gold, meta = [], [], [], []
     many = len(rows) > 1
@@ -98,45 +100,36 @@ def _split_prediction(rows: list[dict[str, Any]], cap: int) -> tuple[list[list[s
     return inp, outp, gold, meta
 
 
-def _build(iid: str, per: dict[str, Any], preds: list[dict], judg: list[dict], cap: int) -> dict[str, Any]:
+def _build(per: dict[str, Any], preds: list[dict], judg: list[dict], cap: int, shown: frozenset[str] = frozenset()) -> dict[str, Any]:
     inp, outp, gold, meta = _split_prediction(preds, cap)
     # the model's output first (the most-read field), input-like keys of the per-item row go to Input
     outp.sort(key=lambda kv: 0 if _OUTPUT.search(kv[0]) else 1)
     scores = []
     for k, v in per.items():
-        if k in _ID_KEYS:
+        if k in _ID_KEYS or k in shown:
             continue
         if _GOLD.match(k):
             gold.append([k, _text(v, cap)])
         else:
             scores.append([k, _text(v, cap)])
     sections = []
-    if inp:
-        sections.append({"title": "Input", "fields": inp, "kind": "input"})
-    if outp:
-        sections.append({"title": "Model output", "fields": outp, "kind": "output"})
-    if gold:
-        sections.append({"title": "Gold", "fields": gold, "kind": "gold"})
+    for title, kind, fields in (("Input", "input", inp), ("Model output", "output", outp), ("Gold", "gold", gold)):
+        if fields:
+            sections.append({"title": title, "fields": fields, "kind": kind})
     if judg:
         jf: list[list[str]] = []
         for i, row in enumerate(judg):
             pre = f"[{i}] " if len(judg) > 1 else ""
             jf.extend([pre + k, _text(v, cap)] for k, v in row.items() if k not in _ID_KEYS)
         sections.append({"title": "Judge", "fields": jf, "kind": "judge"})
-    if scores:
-        sections.append({"title": "Scores", "fields": scores, "kind": "scores"})
-    if meta:
-        sections.append({"title": "Call details", "fields": meta, "kind": "meta"})
-    return {"id": iid, "summary": _summary(per, preds), "sections": sections}
+    for title, kind, fields in (("Scores", "scores", scores), ("Call details", "meta", meta)):
+        if fields:
+            sections.append({"title": title, "fields": fields, "kind": kind})
+    return {"sections": sections}
 
 
-def run_items(run: RunData) -> dict[str, Any]:
-    """Drill-down payload of one run: up to :data:`MAX_ITEMS` items joined by id.
-
-    Returns:
-        ``{"items": [...], "total": n, "shown": k}``; items keep the per-item order
-        (then predictions-only ids, then judgments-only ids).
-    """
+def _join(run: RunData) -> tuple[list[str], dict[str, dict], dict[str, list[dict]], dict[str, list[dict]]]:
+    """Item ids in order (per-item order, then predictions-only, then judgments-only) and the rows of each."""
     order: list[str] = []
     per: dict[str, dict] = {}
     preds: dict[str, list[dict]] = {}
@@ -152,9 +145,98 @@ def run_items(run: RunData) -> dict[str, Any]:
             if iid not in per and iid not in preds and iid not in judg:
                 order.append(iid)
             target.setdefault(iid, []).append(r)
-    shown = order[:MAX_ITEMS]
-    for cap in (MAX_CHARS, 2000, 600):
-        items = [_build(i, per.get(i, {}), preds.get(i, []), judg.get(i, []), cap) for i in shown]
-        if len(json.dumps(items, ensure_ascii=False, default=str)) <= RUN_BUDGET:
+    return order, per, preds, judg
+
+
+def _cell(v: Any) -> str | float | int | None:
+    """A table value: numbers stay numbers (NaN: missing), booleans become yes/no."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v if v is None or isinstance(v, (int, float, str)) else None
+
+
+def _scalar_keys(rows: list[dict[str, Any]], skip: set[str]) -> list[str]:
+    """Keys whose value is a number, a boolean, a short string or missing on every row (first-seen order)."""
+    ok: dict[str, bool] = {}
+    for r in rows:
+        for k, v in r.items():
+            if k in skip:
+                continue
+            fine = v is None or isinstance(v, (bool, int, float)) or (isinstance(v, str) and len(v) <= _SHORT)
+            ok[k] = ok.get(k, True) and fine
+    return [k for k, fine in ok.items() if fine]
+
+
+def _column(name: str, values: list[Any], role: str) -> dict[str, Any]:
+    present = [v for v in values if v is not None]
+    numeric = bool(present) and all(isinstance(v, (int, float)) for v in present)
+    distinct = len({json.dumps(v) for v in values})
+    return {"name": name, "type": "num" if numeric else "text", "cat": distinct <= _CATEGORIES, "role": role,
+            "constant": distinct == 1}
+
+
+def _columns(order: list[str], per: dict[str, dict], preds: dict[str, list[dict]],
+             answer: tuple[str, str | None] | None) -> tuple[list[dict[str, Any]], list[list[Any]]]:
+    """The table's columns (gold, answer, varying ones first) and one value list per column."""
+    per_rows = [per[i] for i in order if i in per]
+    first_pred = {i: rows[0] for i, rows in preds.items() if rows}
+    skip = set(_ID_KEYS)
+    sources: list[tuple[str, dict[str, dict]]] = []
+    if per_rows:
+        sources += [(k, per) for k in _scalar_keys(per_rows, skip)]
+    elif first_pred:
+        sources += [(k, first_pred) for k in _scalar_keys(list(first_pred.values()), skip | _BOOKKEEPING)]
+    names = [k for k, _ in sources]
+    if answer is not None and answer[0] not in names and answer[1] and first_pred:
+        sources.append((answer[1], first_pred))  # runs without gold: the answer is in predictions.jsonl
+    answer_names = {answer[0], answer[1]} if answer is not None else set()
+    gold = next((k for k, _ in sources if _GOLD.match(k)), None)
+    cols, values = [], []
+    for k, src in sources:
+        vals = [_cell((src.get(i) or {}).get(k)) for i in order]
+        role = "gold" if k == gold else "answer" if k in answer_names else ""
+        if role != "answer" and all(v is None for v in vals):  # no answer at all is an answer (unparseable)
+            continue
+        col = _column(k, vals, role)
+        if src is per:  # shown from the row in the panel, not repeated in the details
+            col["sec"] = "gold" if _GOLD.match(k) else "scores"
+        cols.append(col)
+        values.append(vals)
+    rank = sorted(range(len(cols)), key=lambda c: ({"gold": 0, "answer": 1}.get(cols[c]["role"], 2), cols[c]["constant"]))
+    rank = rank[:MAX_COLUMNS]
+    return [cols[c] for c in rank], [values[c] for c in rank]
+
+
+def _details(order: list[str], per: dict[str, dict], preds: dict[str, list[dict]], judg: dict[str, list[dict]],
+             shown: frozenset[str], budget: int) -> tuple[list[dict[str, Any]], int]:
+    """Each item's details, fields cut to the largest of :data:`CAPS` that fits ``budget``: ``(details, cap)``."""
+    for cap in CAPS:
+        built = [_build(per.get(i, {}), preds.get(i, []), judg.get(i, []), cap, shown) for i in order]
+        if sum(len(json.dumps(d, ensure_ascii=False, default=str)) for d in built) <= budget:
             break
-    return {"items": items, "total": len(order), "shown": len(shown)}
+    return built, cap
+
+
+def run_items(run: RunData, answer: tuple[str, str | None] | None = None, budget: int = RUN_BUDGET) -> dict[str, Any]:
+    """The item table's data of one run: every item joined by id.
+
+    Args:
+        run: The run.
+        answer: ``(per-item field, predictions field)`` of the system's per-item answer
+            (:func:`noveval.report.compare.answer_spec`); its column is always in the table.
+        budget: Characters of details aimed at (see the module docstring).
+
+    Returns:
+        ``{"total", "cols", "rows", "details", "cap"}`` (module docstring); rows keep the
+        per-item order (then predictions-only ids, then judgments-only ids).
+    """
+    order, per, preds, judg = _join(run)
+    cols, values = _columns(order, per, preds, answer)
+    rows = [[iid, *(v[k] for v in values)] for k, iid in enumerate(order)]
+    shown = frozenset(c["name"] for c in cols if "sec" in c)
+    details, cap = _details(order, per, preds, judg, shown, budget)
+    for c in cols:
+        del c["constant"]
+    return {"total": len(order), "cols": cols, "rows": rows, "details": details, "cap": cap}

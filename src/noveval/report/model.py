@@ -135,6 +135,10 @@ class BenchmarkView:
     """One line per run whose model calls failed (shown above its numbers)."""
     costs: list[str] = field(default_factory=list)
     """One line per run on what its model calls cost (``scores.json`` ``"cost"``)."""
+    cost_notes: list[str] = field(default_factory=list)
+    """What the cost lines share, once (the prices used and where they come from)."""
+    disagree: list[dict[str, Any]] = field(default_factory=list)
+    """Groups of runs for the "where the runs disagree" view (:func:`noveval.report.compare.disagreement_groups`)."""
     comparisons: list[Table] = field(default_factory=list)
     """Paired comparisons of runs that share items (:mod:`noveval.report.compare`)."""
 
