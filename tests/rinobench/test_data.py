@@ -64,7 +64,7 @@ def test_a_score_that_cannot_be_right_is_an_input_error_with_its_line(tmp_path: 
     p.write_text(json.dumps(rows, indent=1))  # "[", " {", 2 fields, " },", then record [1] opens on line 6
     with pytest.raises(InputError) as e:
         load_predictions(p)
-    what = "is a string: write the score as a JSON number" if isinstance(bad, str) else "is not a score"
+    what = "is a string: write the score as a JSON number" if bad == "4" else "is not a score"
     assert str(e.value).startswith(f"{p}:6: [1].novelty_score: {json.dumps(bad)} {what}")
     jl = tmp_path / "preds.jsonl"
     jl.write_text("".join(json.dumps(r) + "\n" for r in rows))

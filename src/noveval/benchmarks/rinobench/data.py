@@ -202,7 +202,7 @@ def load_predictions(path: str | Path | Sequence[dict[str, Any] | Prediction]) -
             raise InputError(p, line, f"{where}.reasoning", "must be text or null")
         data = dict(row)
         raw = row["novelty_score"]
-        if isinstance(raw, str):
+        if isinstance(raw, str) and coerce_score(raw) is not None:
             raise InputError(p, line, f"{where}.novelty_score", f"{json.dumps(raw, ensure_ascii=False)} is a string: "
                              "write the score as a JSON number 1-5 (or null for a prediction without a score)")
         score = coerce_score(raw)
