@@ -162,7 +162,8 @@ class DataDirOption(BaseModel):
     """Mixin: the folder of the real datasets."""
 
     data_dir: Path | None = option(
-        None, help="Folder with the real datasets (default: $NOVEVAL_DATA_DIR, else ../shared/data).")
+        None, help="Folder with the real datasets (default: $NOVEVAL_DATA_DIR, else the user data folder "
+                   "`noveval data get` fills, else ../shared/data; `noveval data dir` prints it).")
 
 
 def as_options(cls: type[OptionsT], options: OptionsT | dict[str, Any] | None, **fill: Any) -> OptionsT:
