@@ -14,6 +14,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from noveval.errors import InputError
+from noveval.models.chat import ChatClientProtocol
+from noveval.models.types import ModelLike
 
 __all__ = ["RunOptions", "as_options", "client_of", "sample_file"]
 
@@ -65,7 +67,7 @@ def sample_file(system: str, name: str) -> Path:
     return Path(str(resources.files("noveval").joinpath("samples", system, name)))
 
 
-def client_of(model: Any, **kw: Any) -> Any:
+def client_of(model: ModelLike, **kw: Any) -> ChatClientProtocol:
     """A chat client: ``model`` itself when it is one, else :func:`noveval.models.client.get_client` of the spec."""
     if not isinstance(model, str):
         return model

@@ -31,6 +31,7 @@ from typing import Any, Protocol
 from noveval.benchmarks._benchmark import Benchmark
 from noveval.errors import InputError, NovevalError
 from noveval.models.chat import ChatClientProtocol
+from noveval.models.types import ModelLike
 from noveval.options import RunOptions, as_options
 from noveval.runs import Run, RunGroup
 from noveval.scores import Scores
@@ -136,7 +137,7 @@ def _folder_complete(out: Path) -> bool:
     return bool(done or (isinstance(scores, dict) and scores.get("complete") is True))
 
 
-def preflight(model: Any, opts: RunOptions, out: Path) -> None:
+def preflight(model: ModelLike, opts: RunOptions, out: Path) -> None:
     """Check every remote model, judge and embedder the run names with one short call, before any work.
 
     A run folder that is already complete is not checked (its re-run makes no model call);
@@ -172,7 +173,7 @@ def preflight(model: Any, opts: RunOptions, out: Path) -> None:
     ledger.ensure_checked()
 
 
-def _call(bench: Benchmark, model: Any, out: Path, opts: RunOptions) -> Any:
+def _call(bench: Benchmark, model: ModelLike, out: Path, opts: RunOptions) -> Any:
     """The system's run, through the batch driver when ``opts.batch``."""
     fn: Callable[[Any, Path, Any], Any] = bench.run_fn()
     if getattr(opts, "prompt_variants", None):  # once per prompt variant, then compared
@@ -219,7 +220,7 @@ def _leave_nothing(out: Path, existed: bool) -> None:
         shutil.rmtree(out, ignore_errors=True)
 
 
-def run_benchmark(bench: Benchmark, model: Any, out: str | os.PathLike[str], *, data: Any = None,
+def run_benchmark(bench: Benchmark, model: ModelLike, out: str | os.PathLike[str], *, data: Any = None,
                   options: Any = None) -> Run:
     """Run ``bench`` with ``model`` into ``out`` under the guarantees of this module.
 

@@ -39,6 +39,7 @@ from typing import Any
 
 from noveval.benchmarks._benchmark import Benchmark
 from noveval.errors import InputError
+from noveval.models.types import ModelLike
 
 __all__ = ["BASELINE", "BUNDLED", "PromptVariant", "bundled_folder", "export_bundled", "load_variants", "run_variants"]
 
@@ -202,7 +203,7 @@ def _check_out(out: Path, labels: Sequence[str], overwrite: bool) -> list[Path]:
     return stale
 
 
-def _plan(bench: Benchmark, model: Any, root: Path, options: Any, chosen: list[PromptVariant]) -> None:
+def _plan(bench: Benchmark, model: ModelLike, root: Path, options: Any, chosen: list[PromptVariant]) -> None:
     """Check every sub-run's folder before the first starts (systems that declare ``planned_config``)."""
     from noveval.prompts import using_overrides
     from noveval.runs import RunDir
@@ -215,7 +216,7 @@ def _plan(bench: Benchmark, model: Any, root: Path, options: Any, chosen: list[P
             RunDir.check_resumable(root / v.label, plan(model, root / v.label, options))
 
 
-def run_variants(bench: Benchmark, model: Any, out: Path, options: Any) -> Any:
+def run_variants(bench: Benchmark, model: ModelLike, out: Path, options: Any) -> Any:
     """The system's run once with the shipped prompts and once per variant, then their comparison.
 
     Everything is checked before any model call and before anything is written: the

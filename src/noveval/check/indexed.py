@@ -33,6 +33,7 @@ from noveval.check.opinion import CheckOptions, assemble, filter_phrase
 from noveval.check.retrieve import Neighbour
 from noveval.errors import InputError
 from noveval.models.chat import ChatClientProtocol
+from noveval.models.types import EmbedderLike, as_embedder
 
 __all__ = ["IndexView", "RetrievalOptions", "check_with_index", "open_or_build"]
 
@@ -88,7 +89,7 @@ class RetrievalOptions:
         return dict(vars(self))
 
 
-def open_or_build(index: str | Path, corpus: str | Path | None, embedder: Any) -> tuple[Any, float | None]:
+def open_or_build(index: str | Path, corpus: str | Path | None, embedder: EmbedderLike | None) -> tuple[Any, float | None]:
     """Open ``index``, or build it from ``corpus`` when the folder does not exist yet.
 
     Returns:
@@ -147,7 +148,7 @@ def check_with_index(
     corpus: str | Path | None = None,
     options: CheckOptions | None = None,
     retrieval: RetrievalOptions | None = None,
-    embedder: Any = None,
+    embedder: EmbedderLike | None = None,
     client: ChatClientProtocol | None = None,
     before_year: int | None = None,
     fields: list[str] | None = None,
@@ -173,30 +174,27 @@ def check_with_index(
     ropts = retrieval or RetrievalOptions()
     t0, c0 = time.perf_counter(), time.process_time()
     inp = input if isinstance(input, CheckInput) else load_input(input)
-    if embedder is None:
-        from noveval.models.embed import get_embedder
-
-        embedder = get_embedder(opts.embedder)
+    emb = as_embedder(opts.embedder if embedder is None else embedder)
     timings: dict[str, Any] = {}
-    idx, build_s = open_or_build(index, corpus, embedder)
+    idx, build_s = open_or_build(index, corpus, emb)
     if build_s is not None:
         timings["index_build_s"] = build_s
     mask = idx.mask(before_year=before_year, fields=fields)
     filters = {"before_year": before_year, "fields": list(fields or []) or None}
     if not mask.any():
         raise InputError(idx.path, None, "year" if before_year else "field", f"no paper left after the filters ({filters})")
-    if idx.embedder_id is not None and idx.embedder_id != embedder.model_id:
+    if idx.embedder_id is not None and idx.embedder_id != emb.model_id:
         raise InputError(idx.path, None, "embedder",
-                         f"the index holds {idx.embedder_id} vectors; this check uses {embedder.model_id} (-e)")
+                         f"the index holds {idx.embedder_id} vectors; this check uses {emb.model_id} (-e)")
     t1, c1 = time.perf_counter(), time.process_time()
     text = inp.embedding_text()
-    focal = np.asarray(embedder.encode([text]), dtype=np.float32)[0]
+    focal = np.asarray(emb.encode([text]), dtype=np.float32)[0]
     want = max(opts.pool_size, opts.top_k, ropts.rerank_depth if ropts.rerank else 0)
-    res = search(idx, text, mode=ropts.mode, k=want, mask=mask, embedder=embedder, qvec=focal,
+    res = search(idx, text, mode=ropts.mode, k=want, mask=mask, embedder=emb, qvec=focal,
                  depth=max(ropts.depth, opts.pool_size), rrf_k=ropts.rrf_k)
     pool_hits = res.hits[:opts.pool_size]
     pool_rows = np.asarray([h.row for h in pool_hits], dtype=np.int64)
-    vecs, _missing, now = row_vectors(idx, embedder, pool_rows)
+    vecs, _missing, now = row_vectors(idx, emb, pool_rows)
     papers = idx.papers(pool_rows)
     ranked = [Neighbour(h.rank, h.row, float(h.similarity if h.similarity is not None else float(v @ focal)), p["id"],
                         p["title"], p["abstract"], p["year"] or None) for h, p, v in zip(pool_hits, papers, vecs)]
@@ -209,13 +207,13 @@ def check_with_index(
     view = IndexView(idx, mask, filters)
     pool = f"the {len(pool_rows)} nearest {filter_phrase(before_year, fields)}papers by {ropts.mode} retrieval"
     summary = {**view.summary(), "metric_pool": int(len(pool_rows)), "metric_pool_source": pool,
-               "embedder": embedder.model_id}
+               "embedder": emb.model_id}
     extra = {"retrieval": {**ropts.to_dict(), "depth": max(ropts.depth, opts.pool_size), "dense_method": res.dense_method,
                            "missing_vectors": res.missing_vectors,
                            "note": res.note, "rerank": rerank_info,
                            "ranks": [{"bm25": h.bm25_rank, "dense": h.dense_rank} for h in res.hits[:opts.top_k]]}}
-    return assemble(inp, view, ranked, vecs, metrics, opts, corpus_summary=summary, client=client, embedder=embedder,
-                    before_year=before_year, timings=timings, t0=t0, c0=c0, order=_order(ropts, embedder.model_id),
+    return assemble(inp, view, ranked, vecs, metrics, opts, corpus_summary=summary, client=client, embedder=emb,
+                    before_year=before_year, timings=timings, t0=t0, c0=c0, order=_order(ropts, emb.model_id),
                     extra=extra, shown=shown)
 
 

@@ -36,6 +36,7 @@ from noveval.check.retrieve import Neighbour, nearest
 from noveval.corpus import Corpus, load_corpus
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
+from noveval.models.types import EmbedderLike, EmbedderProtocol, as_embedder
 
 __all__ = ["CheckOptions", "check_idea", "abstention", "prepare", "assemble", "BUNDLED_NOTE"]
 
@@ -143,7 +144,7 @@ def check_idea(
     corpus: str | Path | Corpus,
     *,
     options: CheckOptions | None = None,
-    embedder: Any = None,
+    embedder: EmbedderLike | None = None,
     client: ChatClientProtocol | None = None,
     before_year: int | None = None,
     fields: list[str] | None = None,
@@ -165,13 +166,10 @@ def check_idea(
     opts = options or CheckOptions()
     t0, c0 = time.perf_counter(), time.process_time()
     inp, c = prepare(input, corpus, before_year=before_year, fields=fields, max_papers=max_corpus, seed=opts.seed)
-    if embedder is None:
-        from noveval.models.embed import get_embedder
-
-        embedder = get_embedder(opts.embedder)
+    emb = as_embedder(opts.embedder if embedder is None else embedder)
     timings: dict[str, Any] = {}
-    mat = np.asarray(embedder.encode(c.texts(), batch_size=64, progress="check: embedding corpus"), dtype=np.float32)
-    focal = np.asarray(embedder.encode([inp.embedding_text()]), dtype=np.float32)[0]
+    mat = np.asarray(emb.encode(c.texts(), batch_size=64, progress="check: embedding corpus"), dtype=np.float32)
+    focal = np.asarray(emb.encode([inp.embedding_text()]), dtype=np.float32)[0]
     timings["embed_s"] = time.perf_counter() - t0
     ranked = nearest(focal, mat, c.papers, min(opts.pool_size, len(c)))
     pool_idx = np.asarray([n.index for n in ranked], dtype=np.int64)
@@ -181,9 +179,9 @@ def check_idea(
                              metrics=opts.metrics, seed=opts.seed)
     timings["metrics_s"] = time.perf_counter() - t1
     pool = f"the {len(pool_idx)} nearest {filter_phrase(before_year, fields)}papers by embedding similarity"
-    summary = {**c.summary(), "metric_pool": int(len(pool_idx)), "metric_pool_source": pool, "embedder": embedder.model_id}
+    summary = {**c.summary(), "metric_pool": int(len(pool_idx)), "metric_pool_source": pool, "embedder": emb.model_id}
     return assemble(inp, c, ranked, mat[pool_idx], metrics, opts, corpus_summary=summary, client=client,
-                    embedder=embedder, before_year=before_year, timings=timings, t0=t0, c0=c0,
+                    embedder=emb, before_year=before_year, timings=timings, t0=t0, c0=c0,
                     order="by cosine similarity to the input (exact search over every kept paper)")
 
 
@@ -192,7 +190,7 @@ def _works(ranked: list[Neighbour]) -> list[Work]:
 
 
 def assemble(inp: CheckInput, corpus: Any, ranked: list[Neighbour], pool_vectors: np.ndarray, metrics: list, opts: CheckOptions,
-             *, corpus_summary: dict[str, Any], client: ChatClientProtocol | None, embedder: Any, before_year: int | None,
+             *, corpus_summary: dict[str, Any], client: ChatClientProtocol | None, embedder: EmbedderProtocol, before_year: int | None,
              timings: dict[str, Any], t0: float, c0: float, order: str, extra: dict[str, Any] | None = None,
              shown: list[Neighbour] | None = None) -> dict[str, Any]:
     """Evidence, abstention, model judgments and the result dict (shared by the corpus-file and index paths).

@@ -36,6 +36,7 @@ from noveval.errors import InputError
 from noveval.index.bm25 import BM25Params
 from noveval.index.lexical import LexicalIndex, LexicalParams
 from noveval.index.store import FORMAT_VERSION, CorpusIndex
+from noveval.models.types import EmbedderLike, EmbedderProtocol, as_embedder
 
 __all__ = ["as_embedder", "read_corpus", "build_index", "add_papers", "fill_vectors", "fill_from_cache"]
 
@@ -88,7 +89,7 @@ def build_index(
     corpus: str | Path,
     out: str | Path,
     *,
-    embedder: Any = None,
+    embedder: EmbedderLike | None = None,
     bm25: LexicalParams | BM25Params | None = None,
     embed_missing: bool = False,
     overwrite: bool = False,
@@ -162,15 +163,6 @@ def build_index(
     return CorpusIndex(out)
 
 
-def as_embedder(embedder: Any) -> Any:
-    """An :class:`~noveval.models.embed.Embedder` from a spec string (or the embedder itself)."""
-    if isinstance(embedder, str):
-        from noveval.models.embed import get_embedder
-
-        return get_embedder(embedder)
-    return embedder
-
-
 def _grow_vectors(folder: Path, old_n: int, new_n: int, dim: int) -> None:
     """Create or extend ``vectors.f32`` / ``vectors.done`` to ``new_n`` rows (new rows unfilled)."""
     for name, row_bytes in (("vectors.f32", 4 * dim), ("vectors.done", 1)):
@@ -179,7 +171,7 @@ def _grow_vectors(folder: Path, old_n: int, new_n: int, dim: int) -> None:
             fh.truncate(new_n * row_bytes)
 
 
-def _check_embedder(idx: CorpusIndex, emb: Any) -> None:
+def _check_embedder(idx: CorpusIndex, emb: EmbedderProtocol) -> None:
     if idx.embedder_id is None:
         raise InputError(idx.path, None, "embedder", "this index has no dense part (it was built without -e)")
     if emb.model_id != idx.embedder_id:
@@ -187,10 +179,11 @@ def _check_embedder(idx: CorpusIndex, emb: Any) -> None:
                          f"the index holds {idx.embedder_id} vectors; got embedder {emb.model_id}")
 
 
-def fill_from_cache(idx: CorpusIndex, embedder: Any, *, chunk: int = 5000) -> int:
+def fill_from_cache(idx: CorpusIndex, embedder: EmbedderProtocol, *, chunk: int = 5000) -> int:
     """Copy vectors of unfilled rows from the embedder's vector cache; returns rows filled."""
     _check_embedder(idx, embedder)
-    if embedder.cache is None:
+    cache = getattr(embedder, "cache", None)
+    if cache is None:
         return 0
     from noveval.models.embed import text_hash
 
@@ -200,7 +193,7 @@ def fill_from_cache(idx: CorpusIndex, embedder: Any, *, chunk: int = 5000) -> in
     for s in range(0, len(todo), chunk):
         rows = todo[s:s + chunk]
         hashes = [text_hash(t) for t in idx.texts(rows)]
-        found = embedder.cache.get_many(embedder.model_id, hashes)
+        found = cache.get_many(embedder.model_id, hashes)
         hit = [(r, found[h]) for r, h in zip(rows, hashes) if h in found]
         if not hit:
             continue
@@ -214,7 +207,7 @@ def fill_from_cache(idx: CorpusIndex, embedder: Any, *, chunk: int = 5000) -> in
     return got
 
 
-def fill_vectors(idx: CorpusIndex, embedder: Any, rows: Sequence[int] | np.ndarray | None = None, *,
+def fill_vectors(idx: CorpusIndex, embedder: EmbedderProtocol, rows: Sequence[int] | np.ndarray | None = None, *,
                  chunk: int = 512, progress: str | None = "index: embedding") -> int:
     """Embed unfilled rows (all, or those of ``rows``) and store them; resumable.
 
@@ -317,7 +310,7 @@ def _drop_old_generations(folder: Path, keep: set[str]) -> None:
 
 
 def add_papers(index: str | Path | CorpusIndex, sources: str | Path | Sequence[str | Path], *, fmt: str = "auto",
-               embedder: Any = None, log: Callable[[str], None] | None = None) -> tuple[CorpusIndex, int, int]:
+               embedder: EmbedderLike | None = None, log: Callable[[str], None] | None = None) -> tuple[CorpusIndex, int, int]:
     """Append papers from metadata dumps to an index, incrementally.
 
     Args:

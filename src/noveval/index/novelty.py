@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from noveval.errors import InputError
+from noveval.models.types import EmbedderLike, EmbedderProtocol, as_embedder
 from noveval.novelty.pool import ScorePool, pool_limit, score_group
 
 __all__ = ["EMBED_ASK_S", "load_papers", "score_papers", "index_pool", "fill_pool_vectors"]
@@ -62,7 +63,7 @@ def _groups(papers: list[dict[str, Any]], path: Path, prior_only: bool) -> dict[
     return groups
 
 
-def score_papers(papers: Path, pool: Path | None = None, *, metrics: Sequence[str], embedder: str | object = "local",
+def score_papers(papers: Path, pool: Path | None = None, *, metrics: Sequence[str], embedder: EmbedderLike = "local",
                  top_k: int = 5, index: str | Path | None = None, before_year: int | None = None,
                  prior_only: bool = False, fields: Sequence[str] | None = None,
                  embed_missing: bool = False) -> list[dict]:
@@ -91,26 +92,23 @@ def score_papers(papers: Path, pool: Path | None = None, *, metrics: Sequence[st
     ppath = Path(papers)
     ps = load_papers(ppath)
     groups = _groups(ps, ppath, prior_only)
-    if isinstance(embedder, str):
-        from noveval.models.embed import get_embedder
-
-        embedder = get_embedder(embedder)
+    emb = as_embedder(embedder)
     need_vec = any(m != "FastTextLOF" for m in metrics) or top_k > 0
-    pvecs = (np.asarray(embedder.encode([paper_text(p["title"], p["abstract"]) for p in ps],  # type: ignore[attr-defined]
+    pvecs = (np.asarray(emb.encode([paper_text(p["title"], p["abstract"]) for p in ps],
                                         progress="embed papers")) if need_vec else None)
     out: list[dict[str, Any] | None] = [None] * len(ps)
     if index is not None:
         from noveval.index.store import open_index
 
         idx = open_index(index)
-        if need_vec and idx.embedder_id != embedder.model_id:  # type: ignore[attr-defined]
+        if need_vec and idx.embedder_id != emb.model_id:
             raise InputError(idx.path, None, "embedder", f"the index holds {idx.embedder_id} vectors; "
-                             f"scoring with {embedder.model_id} (-e)")  # type: ignore[attr-defined]
+                             f"scoring with {emb.model_id} (-e)")
         pools = {year: np.flatnonzero(idx.mask(before_year=pool_limit(before_year, year), fields=fields))
                  for year in groups}
         if need_vec:
             every = np.unique(np.concatenate(list(pools.values()))) if pools else np.zeros(0, dtype=np.int64)
-            fill_pool_vectors(idx, embedder, every, embed_missing=embed_missing)
+            fill_pool_vectors(idx, emb, every, embed_missing=embed_missing)
         for year, members in groups.items():
             lim = pool_limit(before_year, year)
             rows = pools[year]
@@ -119,7 +117,7 @@ def score_papers(papers: Path, pool: Path | None = None, *, metrics: Sequence[st
             _score_into(out, ps, members, pvecs, sp, metrics, top_k)
     else:
         pl = load_papers(Path(pool))  # type: ignore[arg-type]
-        plv = (np.asarray(embedder.encode([paper_text(p["title"], p["abstract"]) for p in pl],  # type: ignore[attr-defined]
+        plv = (np.asarray(emb.encode([paper_text(p["title"], p["abstract"]) for p in pl],
                                           progress="embed pool")) if need_vec else None)
         pyears = np.asarray([p["year"] or 0 for p in pl])
         if (before_year is not None or prior_only) and not (pyears > 0).any():
@@ -134,7 +132,7 @@ def score_papers(papers: Path, pool: Path | None = None, *, metrics: Sequence[st
     return [r for r in out if r is not None]
 
 
-def fill_pool_vectors(idx: Any, embedder: Any, rows: np.ndarray, *, embed_missing: bool = False,
+def fill_pool_vectors(idx: Any, embedder: EmbedderProtocol, rows: np.ndarray, *, embed_missing: bool = False,
                       ask_s: float | None = None) -> dict[str, Any]:
     """Fill the missing vectors of ``rows``, first measuring how long that will take.
 

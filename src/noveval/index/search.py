@@ -33,6 +33,7 @@ import numpy as np
 
 from noveval.errors import InputError
 from noveval.index.store import CorpusIndex
+from noveval.models.types import EmbedderProtocol
 
 __all__ = ["MODES", "Hit", "SearchResult", "rrf", "search", "query_vector", "row_vectors"]
 
@@ -117,7 +118,7 @@ class SearchResult:
         return [h.row for h in self.hits]
 
 
-def query_vector(idx: CorpusIndex, embedder: Any, text: str) -> np.ndarray:
+def query_vector(idx: CorpusIndex, embedder: EmbedderProtocol, text: str) -> np.ndarray:
     """The query's embedding, refusing an embedder other than the index's."""
     if idx.embedder_id is not None and embedder.model_id != idx.embedder_id:
         raise InputError(idx.path, None, "embedder",
@@ -125,7 +126,7 @@ def query_vector(idx: CorpusIndex, embedder: Any, text: str) -> np.ndarray:
     return np.asarray(embedder.encode([text]), dtype=np.float32)[0]
 
 
-def row_vectors(idx: CorpusIndex, embedder: Any, rows: Any,
+def row_vectors(idx: CorpusIndex, embedder: EmbedderProtocol | None, rows: Any,
                 progress: str | None = "embedding papers the index has no vector for") -> tuple[np.ndarray, int, int]:
     """Vectors of ``rows`` (in order): from the index where filled, else through ``embedder``.
 
@@ -152,12 +153,12 @@ def row_vectors(idx: CorpusIndex, embedder: Any, rows: Any,
     return out, int(len(missing)), int(computed)
 
 
-def _encoded(embedder: Any) -> int | None:
+def _encoded(embedder: EmbedderProtocol) -> int | None:
     stats = getattr(embedder, "stats", None)
     return int(stats.get("encoded", 0)) if isinstance(stats, dict) else None
 
 
-def _dense_ranking(idx: CorpusIndex, res: SearchResult, keep: np.ndarray, qvec: Any, embedder: Any,
+def _dense_ranking(idx: CorpusIndex, res: SearchResult, keep: np.ndarray, qvec: Any, embedder: EmbedderProtocol | None,
                    bm_rows: np.ndarray, deep: int, coverage: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, dict[int, float]]:
     """The dense ranking: over every kept row when all have vectors, else the BM25 candidates re-ranked.
 
@@ -188,7 +189,7 @@ def search(
     mode: str = "hybrid",
     k: int = 10,
     mask: np.ndarray | None = None,
-    embedder: Any = None,
+    embedder: EmbedderProtocol | None = None,
     qvec: np.ndarray | None = None,
     depth: int = 100,
     rrf_k: int = 60,

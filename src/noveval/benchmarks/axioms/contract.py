@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from noveval.benchmarks.axioms.options import AxiomsOptions
+from noveval.models.types import ModelLike
 
 __all__ = ["AxiomsOptions", "build_config", "combined_table", "input_paths", "metric_names", "run", "score"]
 
@@ -110,7 +111,7 @@ def build_config(o: AxiomsOptions, *, paraphrase_model: str | None) -> Any:
         fasttext_variant=o.fasttext_variant, semnovel_metric=o.semnovel_metric, semnovel_seeds=o.seeds)
 
 
-def paraphraser_of(model: Any, o: AxiomsOptions) -> Callable[[list[tuple[str, str]]], list[tuple[str, str] | None]]:
+def paraphraser_of(model: ModelLike, o: AxiomsOptions) -> Callable[[list[tuple[str, str]]], list[tuple[str, str] | None]]:
     """The Ax2 paraphraser: one chat client (``model``: a spec or a client) built with the options' client settings."""
     from noveval.benchmarks._contract import client_of
     from noveval.benchmarks.axioms.paraphrase import paraphrase_many
@@ -123,7 +124,7 @@ def paraphraser_of(model: Any, o: AxiomsOptions) -> Callable[[list[tuple[str, st
     return paraphrase
 
 
-def run(model: str | Any, out: Path, options: AxiomsOptions) -> Path:
+def run(model: ModelLike | None, out: Path, options: AxiomsOptions) -> Path:
     """Run (or resume) the axiomatic benchmark into ``out``; finished tasks are not redone.
 
     Args:
@@ -144,7 +145,7 @@ def run(model: str | Any, out: Path, options: AxiomsOptions) -> Path:
 
     spec = None if model is None or model == "none" else (model if isinstance(model, str) else model.model_id)
     cfg = build_config(options, paraphrase_model=spec)
-    paraphraser = paraphraser_of(model, options) if spec is not None else None
+    paraphraser = paraphraser_of(model, options) if spec is not None and model is not None else None
     run_benchmark(cfg, out, paraphraser=paraphraser, overwrite=options.overwrite)
     return Path(out)
 

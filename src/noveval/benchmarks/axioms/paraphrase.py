@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+
+from noveval.models.types import ModelLike
 
 
 def make_messages(title: str, abstract: str) -> list[dict[str, str]]:
@@ -95,7 +96,7 @@ def usable(original: str, rewritten: str, *, min_len_ratio: float = 0.4, min_dis
     return len(words) < 50 or len(set(words)) / len(words) >= min_distinct
 
 
-def paraphrase_many(papers: Sequence[tuple[str, str]], *, model: str | Any = "local",
+def paraphrase_many(papers: Sequence[tuple[str, str]], *, model: ModelLike = "local",
                     max_tokens: int = 400, seed: int = 0, progress: str | None = "paraphrase",
                     ) -> list[tuple[str, str] | None]:
     """Paraphrase (title, abstract) pairs with a chat model.

@@ -40,6 +40,7 @@ from noveval.benchmarks.axioms.pools import (
     select_focals,
 )
 from noveval.corpus import Corpus, load_corpus
+from noveval.models.types import EmbedderLike, EmbedderProtocol, as_embedder
 
 log = logging.getLogger("noveval")
 
@@ -430,7 +431,7 @@ Paraphraser = Callable[[list[tuple[str, str]]], list[tuple[str, str] | None]]
 
 
 def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | None = None,
-                  refs: References | None = None, embedder: Any = None, paraphraser: Paraphraser | None = None,
+                  refs: References | None = None, embedder: EmbedderLike | None = None, paraphraser: Paraphraser | None = None,
                   overwrite: bool = False) -> dict:
     """Run (or resume) the benchmark into ``out_dir``; returns the ``scores.json`` dict ({} in a batch's collect pass).
 
@@ -462,10 +463,7 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
     corpus = corpus or load_corpus(cfg.corpus)  # inputs first: a bad file leaves no run folder behind
     refs = refs if refs is not None else (load_references(cfg.fulltext, corpus) if cfg.fulltext else References())
     rd = RunDir.create(out_dir, {"benchmark": "axioms", "config": conf}, overwrite=overwrite)  # resumes a run with this config
-    if embedder is None:
-        from noveval.models.embed import get_embedder
-
-        embedder = get_embedder(cfg.embedder)
+    emb = as_embedder(cfg.embedder if embedder is None else embedder)
     done = rd.done("per_item")  # finished focal papers (a torn last line is skipped, as in every run)
     fit_cache = default_fit_cache() if {"SemNovel", "FastTextLOF"} & set(cfg.metrics) else None
     timings: dict[str, float] = {}
@@ -477,7 +475,7 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
             if not (items and all(it.item_id in done for it in items)):
                 para = _paraphrases(cfg, task, items, paraphraser)
                 if not collecting():  # a batch's collect pass only gathers the paraphrase requests
-                    rows, stats[spec.name] = _score(cfg, task, items, para, embedder, fit_cache, timings, t0)
+                    rows, stats[spec.name] = _score(cfg, task, items, para, emb, fit_cache, timings, t0)
                     for row in rows:
                         if row["id"] not in done:
                             rd.append("per_item", row)
@@ -511,7 +509,7 @@ def _paraphrases(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem],
 
 
 def _score(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem], para: dict[str, tuple[str, str] | None],
-           embedder: Any, fit_cache: Any, timings: dict[str, float], t0: float) -> tuple[list[dict], dict]:
+           embedder: EmbedderProtocol, fit_cache: Any, timings: dict[str, float], t0: float) -> tuple[list[dict], dict]:
     """One task's ``per_item`` rows and statistics: variants, embeddings, every metric, the checks.
 
     ``t0``: when the task began (``prep_s`` counts from there to the embeddings).

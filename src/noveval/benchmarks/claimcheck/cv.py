@@ -20,8 +20,6 @@ checked against the paper text (``evidence_verified``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from noveval.benchmarks.claimcheck._common import (
     CVEvidenceReply,
     CVGenerateReply,
@@ -51,7 +49,7 @@ def _checked(fulltext: str, quotes: list[str]) -> list[bool]:
 
 
 async def verify_claim(
-    client: ChatClientProtocol, item: WeaknessItem, *, options: ClaimcheckOptions, judge: Any | None = None
+    client: ChatClientProtocol, item: WeaknessItem, *, options: ClaimcheckOptions, judge: ChatClientProtocol | None = None
 ) -> tuple[dict, dict]:
     """Run distil, generate and judge for one focal claim.
 

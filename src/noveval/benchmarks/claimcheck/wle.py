@@ -33,7 +33,6 @@ import hashlib
 import random
 import re
 from pathlib import Path
-from typing import Any
 
 from noveval.benchmarks.claimcheck._common import (
     WLEJudgeReply,
@@ -186,7 +185,7 @@ def outcome_of(choice: str, revised_is_a: bool) -> str:
     return "win" if (c == "a") == revised_is_a else "loss"
 
 
-async def judge_pair(judge: Any, row: dict, *, options: ClaimcheckOptions) -> dict:
+async def judge_pair(judge: ChatClientProtocol, row: dict, *, options: ClaimcheckOptions) -> dict:
     """Blinded pairwise specificity judgment of (original, revised).
 
     Returns:

@@ -27,6 +27,7 @@ from noveval.benchmarks.novbench.data import CorpusPaper, NovBenchRecord
 from noveval.benchmarks.novbench.options import NovBenchOptions, Prompting
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
+from noveval.models.types import EmbedderProtocol
 
 __all__ = [
     "PROMPTINGS",
@@ -75,7 +76,7 @@ def _norm_title(t: str) -> str:
 def retrieve_references(
     records: Sequence[NovBenchRecord],
     corpus: Sequence[CorpusPaper],
-    embedder: Any,
+    embedder: EmbedderProtocol,
     *,
     k: int = 5,
 ) -> dict[str, list[tuple[str, str]]]:

@@ -26,6 +26,7 @@ from noveval.benchmarks.novbench._prompts import messages
 from noveval.benchmarks.novbench.data import IntroSentence, ReviewSentence
 from noveval.benchmarks.novbench.evaluation_text import StructuredEvaluation, parse_evaluation
 from noveval.models.chat import ChatClientProtocol
+from noveval.models.types import EmbedderLike, EmbedderProtocol, as_embedder
 
 __all__ = [
     "DESCRIPTION_STRATEGIES",
@@ -197,7 +198,7 @@ async def aextract_descriptions(
     return _decision_rows(ids, sentences, resps, "step1", step1)
 
 
-def _nearest(queries: Sequence[str], pool: Sequence[str], embedder: Any, k: int) -> list[list[str]]:
+def _nearest(queries: Sequence[str], pool: Sequence[str], embedder: EmbedderProtocol, k: int) -> list[list[str]]:
     import numpy as np
 
     q = embedder.encode(list(queries), progress=None)
@@ -223,7 +224,7 @@ async def aextract_evaluations(
     *,
     strategy: EvaluationStrategy = "zero-shot",
     pool: Sequence[str] | None = None,
-    embedder: Any = None,
+    embedder: EmbedderLike | None = None,
     k: int = 5,
     constrained: bool = False,
     max_tokens: int = 8,
@@ -254,7 +255,7 @@ async def aextract_evaluations(
     if strategy == "rag":
         if not pool or embedder is None:
             raise ValueError("the rag strategy needs a sentence pool and an embedder")
-        examples = _nearest([s.sentence for s in sentences], pool, embedder, k)
+        examples = _nearest([s.sentence for s in sentences], pool, as_embedder(embedder), k)
     params = _params(max_tokens, constrained, seed)
     reqs = []
     for i, s in enumerate(sentences):

@@ -41,6 +41,7 @@ from noveval.benchmarks.novbench.data import NovBenchRecord
 from noveval.benchmarks.novbench.evaluation_text import parse_evaluation
 from noveval.benchmarks.novbench.options import NovBenchScoreOptions
 from noveval.metrics import novbench as M
+from noveval.models.types import EmbedderProtocol
 
 __all__ = [
     "METRICS",
@@ -87,7 +88,7 @@ def models_note(embedder: str, relevance_embedder: str, perplexity_model: str | 
 class _Vectors:
     """Embeds each distinct text once (the embedder caches across runs)."""
 
-    def __init__(self, embedder: Any, texts: Sequence[str]) -> None:
+    def __init__(self, embedder: EmbedderProtocol, texts: Sequence[str]) -> None:
         uniq = list(dict.fromkeys(t for t in texts))
         vecs = embedder.encode(uniq, progress="embedding") if uniq else np.zeros((0, 1))
         self._index = {t: i for i, t in enumerate(uniq)}
@@ -128,7 +129,7 @@ def _score(
     records: Sequence[NovBenchRecord],
     items_by_id: dict[str, list[tuple[str, str]]],
     *,
-    embedder: Any,
+    embedder: EmbedderProtocol,
     relevance_embedder: Any | None,
     perplexity: Any | None,
     tau: float,
@@ -194,7 +195,7 @@ def score_outputs(
     records: Sequence[NovBenchRecord],
     outputs: dict[str, str | None],
     *,
-    embedder: Any,
+    embedder: EmbedderProtocol,
     relevance_embedder: Any | None = None,
     perplexity: Any | None = None,
     tau: float = M.COVERAGE_TAU,
@@ -237,7 +238,7 @@ def score_outputs(
 def score_human(
     records: Sequence[NovBenchRecord],
     *,
-    embedder: Any,
+    embedder: EmbedderProtocol,
     relevance_embedder: Any | None = None,
     perplexity: Any | None = None,
     placeholders: str = "drop",

@@ -61,6 +61,7 @@ from pydantic import BaseModel, Field
 from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, RINoBenchItem, rubric_text
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
+from noveval.models.types import ModelLike
 from noveval.records import Idea, Paper, RelatedWork, Review
 
 __all__ = [
@@ -382,7 +383,7 @@ def construct(
     reviews: str | Path,
     out: str | Path,
     *,
-    model: str | Any = "local",
+    model: ModelLike = "local",
     binning: Literal["fixed", "blended"] = "fixed",
     quantile_mix: float = 0.7,
     max_disagreement: int = 1,

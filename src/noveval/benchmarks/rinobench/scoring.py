@@ -23,6 +23,7 @@ from noveval.benchmarks.rinobench.data import Prediction, RINoBenchItem
 from noveval.benchmarks.rinobench.judge import JUSTIFICATION_METRICS, JudgeOptions, ajudge_item
 from noveval.errors import InputError
 from noveval.metrics import rinobench as M
+from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["UNPARSEABLE_RULE", "align_predictions", "per_item_rows", "aggregate", "ascore"]
 
@@ -171,7 +172,7 @@ def aggregate(
     return metrics, extra
 
 
-async def _judgments(pairs: list[tuple[RINoBenchItem, Prediction]], judge: Any, opts: JudgeOptions, run: Any,
+async def _judgments(pairs: list[tuple[RINoBenchItem, Prediction]], judge: ChatClientProtocol, opts: JudgeOptions, run: Any,
                      progress: str | None) -> dict[str, dict[str, Any]]:
     """The judge's verdicts per item id (resumable in ``run``'s ``judgments.jsonl`` when given)."""
 
@@ -195,7 +196,7 @@ async def ascore(
     predictions: Sequence[Prediction],
     *,
     run: Any = None,
-    judge: Any = None,
+    judge: ChatClientProtocol | None = None,
     judge_options: JudgeOptions | None = None,
     predictions_path: str | Path | None = None,
     model: str | None = None,

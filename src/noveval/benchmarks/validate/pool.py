@@ -32,6 +32,7 @@ import numpy as np
 
 from noveval.benchmarks.validate.options import MAX_POOL
 from noveval.errors import InputError
+from noveval.models.types import EmbedderProtocol
 
 __all__ = ["POOL_MODES", "MAX_POOL", "Candidates", "Retrieval", "build_candidates", "retrieve", "field_pools",
            "excluded_titles"]
@@ -75,7 +76,7 @@ class Candidates:
 
 def build_candidates(
     corpus: Any,
-    embedder: Any,
+    embedder: EmbedderProtocol,
     *,
     before_year: int,
     field: str | None = None,

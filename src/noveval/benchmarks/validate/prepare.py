@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from noveval.errors import InputError
+from noveval.models.types import EmbedderProtocol
 
 __all__ = ["Prepared", "prepare"]
 
@@ -62,7 +63,7 @@ def _paper_fields(corpus: Any, titles: list[str]) -> list[str | None]:
     return [by_title.get(normalize_title(t)) for t in titles]
 
 
-def prepare(reviews: str | Path, corpus: str | Path, opts: Any, embedder: Any) -> Prepared:
+def prepare(reviews: str | Path, corpus: str | Path, opts: Any, embedder: EmbedderProtocol) -> Prepared:
     """Load and check the inputs, embed, retrieve prior work and build each paper's pool.
 
     Args:
