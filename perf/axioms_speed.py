@@ -32,7 +32,7 @@ from noveval.benchmarks.axioms.pools import (
     load_references,
     select_focals,
 )
-from noveval.benchmarks.axioms.run import build_variants
+from noveval.benchmarks.axioms.runner import build_variants
 from noveval.corpus import load_corpus
 from noveval.novelty import RND, FastTextLOF, SemNovel, Yin
 

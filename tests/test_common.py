@@ -72,6 +72,12 @@ def test_registry_entry_is_whole(name: str) -> None:
     assert about.task and about.needs and about.data, "every system has its prose for `noveval benchmarks`"
     assert callable(b.run_fn()) and callable(b.score_fn())
     assert issubclass(b.options, RunOptions), "the options class extends the shared run options"
+    # importing a submodule binds it on the package: one named run.py or score.py would hide the
+    # function once anything imported it, so import them all first
+    import pkgutil
+
+    for mod in pkgutil.iter_modules(pkg.__path__):
+        importlib.import_module(f"{b.package}.{mod.name}")
     assert callable(pkg.run) and callable(pkg.score), "every system package exports run and score"
     if b.data_option is not None:
         assert b.data_option in b.options.model_fields

@@ -7,7 +7,7 @@ import pytest
 
 from noveval.benchmarks.axioms import engine
 from noveval.benchmarks.axioms.pools import SAMPLE_TASKS, PoolRules, build_task, select_focals
-from noveval.benchmarks.axioms.run import build_variants
+from noveval.benchmarks.axioms.runner import build_variants
 from noveval.novelty import RND, FastTextLOF, SemNovel, Yin
 
 RULES = PoolRules(min_refs=20, min_cited=5, ax7_min_pool=40, ax8_min_newer=10, slice_size=20)

@@ -7,7 +7,7 @@ import json
 from noveval.benchmarks.axioms.axioms import AXIOMS
 from noveval.benchmarks.axioms.contract import build_config
 from noveval.benchmarks.axioms.options import AxiomsOptions
-from noveval.benchmarks.axioms.run import run_benchmark
+from noveval.benchmarks.axioms.runner import run_benchmark
 
 
 def _cfg(**kw):
@@ -74,7 +74,7 @@ def test_exact_semnovel_fits_are_shared_across_run_dirs(tmp_path, monkeypatch, s
 def test_ax3_unseen_counts_edits_that_embed_like_the_original():
     import numpy as np
 
-    from noveval.benchmarks.axioms.run import ax3_unseen
+    from noveval.benchmarks.axioms.runner import ax3_unseen
 
     emb = np.array([[1.0, 0.0], [1.0, 0.0], [0.9, 0.1], [1.0, 0.0], [0.5, 0.5]])
     extra = {"a": {"nn": 0, "cov1": 1, "cov2": 2, "cov4": 3}, "b": {"paraphrase": 4}}

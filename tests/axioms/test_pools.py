@@ -17,7 +17,7 @@ from noveval.benchmarks.axioms.pools import (
     oldest_slice,
     select_focals,
 )
-from noveval.benchmarks.axioms.run import build_variants
+from noveval.benchmarks.axioms.runner import build_variants
 from noveval.corpus import match_reference_to_title, normalize_title, parse_references
 
 RULES = PoolRules(min_refs=20, min_cited=5, ax7_min_pool=40, ax8_min_newer=10, slice_size=20)

@@ -19,7 +19,7 @@ from noveval.benchmarks.axioms.pools import (
     fulltext_quota,
     select_focals,
 )
-from noveval.benchmarks.axioms.run import format_table, table
+from noveval.benchmarks.axioms.runner import format_table, table
 
 
 def _row(task, field, checks, by_seed=None):

@@ -15,7 +15,7 @@ from noveval.benchmarks.claimcheck.data import (
 )
 from noveval.benchmarks.claimcheck.items import weakness_items
 from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
-from noveval.benchmarks.claimcheck.score import score_predictions
+from noveval.benchmarks.claimcheck.scoring import score_predictions
 from noveval.benchmarks.claimcheck.wi import identify_weaknesses
 from noveval.metrics.spans import edit_similarity
 

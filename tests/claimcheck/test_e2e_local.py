@@ -12,7 +12,7 @@ from noveval.benchmarks.claimcheck.cv import VERDICTS
 from noveval.benchmarks.claimcheck.data import load_fulltext_papers
 from noveval.benchmarks.claimcheck.generate import run_task
 from noveval.benchmarks.claimcheck.options import ClaimcheckOptions, ClaimcheckScoreOptions
-from noveval.benchmarks.claimcheck.score import score_run
+from noveval.benchmarks.claimcheck.scoring import score_run
 from noveval.io import read_jsonl
 
 pytestmark = [pytest.mark.integration, pytest.mark.realdata]

@@ -19,7 +19,7 @@ from noveval.benchmarks.claimcheck.data import (
 )
 from noveval.benchmarks.claimcheck.generate import arun_task, resolve_seeds
 from noveval.benchmarks.claimcheck.options import ClaimcheckOptions, ClaimcheckScoreOptions
-from noveval.benchmarks.claimcheck.score import farthest_label, score_predictions, score_run
+from noveval.benchmarks.claimcheck.scoring import farthest_label, score_predictions, score_run
 from noveval.errors import InputError
 from noveval.io import read_jsonl
 from noveval.options import as_options

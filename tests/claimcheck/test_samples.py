@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from noveval.benchmarks.claimcheck.generate import arun_task
 from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
-from noveval.benchmarks.claimcheck.score import score_run
+from noveval.benchmarks.claimcheck.scoring import score_run
 from noveval.benchmarks.claimcheck.wl import combine_samples
 from noveval.errors import InputError
 from noveval.io import read_jsonl

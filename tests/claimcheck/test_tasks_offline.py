@@ -12,7 +12,7 @@ from noveval.benchmarks.claimcheck import cli
 from noveval.benchmarks.claimcheck.data import load_annotations, load_papers_file, sample_dir
 from noveval.benchmarks.claimcheck.generate import arun_task
 from noveval.benchmarks.claimcheck.options import ClaimcheckOptions, ClaimcheckScoreOptions
-from noveval.benchmarks.claimcheck.score import score_run
+from noveval.benchmarks.claimcheck.scoring import score_run
 from noveval.benchmarks.claimcheck.wle import (
     export_pairs_csv,
     import_human_choices,

@@ -242,7 +242,8 @@ def test_bundled_model_two_seeds_compare(tmp_path: Path) -> None:
     for seed in (0, 1):
         out = tmp_path / f"s{seed}"
         res = CliRunner().invoke(app, ["run", "rinobench", "--items", str(sample), "-n", "2", "--protocol", "paper",
-                                       "--seed", str(seed), "--max-tokens", "64", "--out", str(out), "--allow-failures"])
+                                       "--seed", str(seed), "--max-tokens", "64", "--out", str(out), "--allow-failures",
+                                       "--allow-unparseable"])  # the 135M model's answers parse on some CPUs only
         assert res.exit_code == 0, res.output
         outs.append(out)
     res = CliRunner().invoke(app, ["compare", *map(str, outs), "--json", "--resamples", "200"])

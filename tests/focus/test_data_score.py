@@ -6,7 +6,7 @@ import pytest
 
 from noveval.benchmarks.focus.data import load_papers, points_from_sections
 from noveval.benchmarks.focus.generate import paper_input, parse_review
-from noveval.benchmarks.focus.score import focus_report, per_paper_rows
+from noveval.benchmarks.focus.scoring import focus_report, per_paper_rows
 from noveval.errors import InputError
 
 

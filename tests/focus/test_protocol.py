@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from noveval.benchmarks.focus.data import FocusPaper, read_judgments
 from noveval.benchmarks.focus.protocol import PROTOCOLS, get_protocol, select_papers
-from noveval.benchmarks.focus.score import kl_table, per_paper_rows
+from noveval.benchmarks.focus.scoring import kl_table, per_paper_rows
 from noveval.errors import InputError
 from noveval.metrics.focus import kl_divergence
 
@@ -85,7 +85,7 @@ def test_text_similarity_mean_versus_best_reference():
     assert single[0] != single[1]
     rows_max = [{"id": "p"}]
     rows_mean = [{"id": "p"}]
-    from noveval.benchmarks.focus.score import _add_text_metrics
+    from noveval.benchmarks.focus.scoring import _add_text_metrics
 
     _add_text_metrics(rows_max, {"p": pred}, {"p": refs}, reduce="max")
     _add_text_metrics(rows_mean, {"p": pred}, {"p": refs}, reduce="mean")

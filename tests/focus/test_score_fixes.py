@@ -2,7 +2,7 @@
 
 import pytest
 
-from noveval.benchmarks.focus.score import focus_report, per_paper_rows
+from noveval.benchmarks.focus.scoring import focus_report, per_paper_rows
 
 
 def _pt(pol, target, aspect, pid="p"):

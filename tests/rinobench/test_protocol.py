@@ -43,7 +43,8 @@ def test_cli_run_protocol_paper_is_recorded(tmp_path: Path, sample_gold: Path) -
 
     out = tmp_path / "run"
     res = CliRunner().invoke(
-        app, ["run", "rinobench", "--out", str(out), "--items", str(sample_gold), "-n", "1", "--protocol", "paper", "--max-tokens", "96"]
+        app, ["run", "rinobench", "--out", str(out), "--items", str(sample_gold), "-n", "1", "--protocol", "paper", "--max-tokens", "96",
+              "--allow-unparseable"]  # whether the 135M model's free text parses differs between CPUs
     )
     assert res.exit_code == 0, res.output
     cfg = json.loads((out / "config.json").read_text())

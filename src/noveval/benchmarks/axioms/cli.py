@@ -63,7 +63,7 @@ def table_cmd(
 ) -> None:
     """Table 2 over the focal papers of several runs (pass rates per field and overall; mean ± SD over seeds)."""
     from noveval.benchmarks.axioms.contract import combined_table
-    from noveval.benchmarks.axioms.run import format_table
+    from noveval.benchmarks.axioms.runner import format_table
     from noveval.io import write_json
 
     with flag_errors(AxiomsOptions, _FLAGS):

@@ -9,7 +9,7 @@ model call, no metric recomputed). :func:`combined_table` puts runs split over f
 back together.
 
 :func:`build_config` is the one place the options become the engine's frozen
-:class:`~noveval.benchmarks.axioms.run.AxiomsConfig`.
+:class:`~noveval.benchmarks.axioms.runner.AxiomsConfig`.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def input_paths(o: AxiomsOptions) -> tuple[Path, Path]:
 
 
 def build_config(o: AxiomsOptions, *, paraphrase_model: str | None) -> Any:
-    """The engine's :class:`~noveval.benchmarks.axioms.run.AxiomsConfig` of the options (the one place).
+    """The engine's :class:`~noveval.benchmarks.axioms.runner.AxiomsConfig` of the options (the one place).
 
     ``o.sample`` selects the shipped sample's files, tasks and its scaled-down rules (pools
     of 20-40 papers instead of 100-500); otherwise the six default tasks and the paper's
@@ -85,7 +85,7 @@ def build_config(o: AxiomsOptions, *, paraphrase_model: str | None) -> Any:
         InputError: the corpus is missing (``options.corpus``) or a task is unknown (``options.task``).
     """
     from noveval.benchmarks.axioms.pools import AX56_RULES, DEFAULT_TASKS, SAMPLE_TASKS, PoolRules
-    from noveval.benchmarks.axioms.run import AxiomsConfig
+    from noveval.benchmarks.axioms.runner import AxiomsConfig
     from noveval.errors import InputError
 
     corpus, fulltext = input_paths(o)
@@ -141,7 +141,7 @@ def run(model: ModelLike | None, out: Path, options: AxiomsOptions) -> Path:
         InputError: a missing or bad corpus file, an unknown task, or a run with other
             settings in ``out`` (nothing is written then).
     """
-    from noveval.benchmarks.axioms.run import run_benchmark
+    from noveval.benchmarks.axioms.runner import run_benchmark
 
     spec = None if model is None or model == "none" else (model if isinstance(model, str) else model.model_id)
     cfg = build_config(options, paraphrase_model=spec)
@@ -168,7 +168,7 @@ def score(run: str | Path, options: None = None) -> dict[str, Any]:
     Raises:
         InputError: not an axioms run folder (no ``config.json`` / ``per_item.jsonl``).
     """
-    from noveval.benchmarks.axioms.run import write_results
+    from noveval.benchmarks.axioms.runner import write_results
     from noveval.io import complete_rows, read_json
 
     folder = Path(run)
@@ -215,7 +215,7 @@ def combined_table(runs: Sequence[str | Path], *, metrics: Sequence[str] | None 
 
     The default benchmark can be split over run folders (``options.task`` per folder, run side
     by side); this puts them back together: the pass rates of
-    :func:`~noveval.benchmarks.axioms.run.table` over the union of their ``per_item.jsonl``
+    :func:`~noveval.benchmarks.axioms.runner.table` over the union of their ``per_item.jsonl``
     rows (a torn last line is skipped), so a metric scored with several seeds gets
     mean ± SD over seeds. The runs must agree on every setting that changes the
     table's metrics (focal papers per task, seed, pool rules, embedder, paraphrase model
@@ -228,7 +228,7 @@ def combined_table(runs: Sequence[str | Path], *, metrics: Sequence[str] | None 
 
     Returns:
         ``{"table": ..., "metrics": [...], "runs": [{"path", "tasks", "items"}], "items": n}``
-        where ``table`` is :func:`~noveval.benchmarks.axioms.run.table`'s dict (pass
+        where ``table`` is :func:`~noveval.benchmarks.axioms.runner.table`'s dict (pass
         rates in %, 0-100, higher is better).
 
     Raises:
@@ -237,7 +237,7 @@ def combined_table(runs: Sequence[str | Path], *, metrics: Sequence[str] | None 
             paper in two runs (names the file, line and ``id``).
     """
     from noveval.benchmarks.axioms.options import METRIC_ORDER
-    from noveval.benchmarks.axioms.run import table
+    from noveval.benchmarks.axioms.runner import table
     from noveval.errors import InputError
     from noveval.io import complete_rows
 

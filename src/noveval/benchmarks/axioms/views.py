@@ -109,7 +109,7 @@ figures = axioms_figures
 
 def summary_lines(scores: dict) -> list[str]:
     """The terminal summary's metric lines: Table 2 (field and overall rows) and the metric timings."""
-    from noveval.benchmarks.axioms.run import format_table
+    from noveval.benchmarks.axioms.runner import format_table
 
     extra = scores.get("extra") or {}
     tab = extra.get("table")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from noveval.benchmarks.claimcheck.data import WEAKNESS_TYPES, ReviewAnnotation, normalize_ws
-from noveval.benchmarks.claimcheck.score import WL_LEVELS
+from noveval.benchmarks.claimcheck.scoring import WL_LEVELS
 
 __all__ = ["agreement_report", "wi_spans", "ca_targets", "wl_labels"]
 

@@ -54,7 +54,7 @@ def run(model: str | ChatClientProtocol, out: Path, options: ClaimcheckOptions) 
         InputError: a bad option or input file (file, line, field).
     """
     from noveval.benchmarks.claimcheck.generate import run_task
-    from noveval.benchmarks.claimcheck.score import score_run
+    from noveval.benchmarks.claimcheck.scoring import score_run
     from noveval.models.calls import collecting
 
     o = with_inputs(options)
@@ -76,6 +76,6 @@ def score(run: Path, options: ClaimcheckScoreOptions | None = None) -> dict[str,
         InputError: not a run folder (or a folder with ``predictions.jsonl`` and
             ``options.task``), or a bad annotation or judgments file.
     """
-    from noveval.benchmarks.claimcheck.score import score_run
+    from noveval.benchmarks.claimcheck.scoring import score_run
 
     return score_run(run, options)

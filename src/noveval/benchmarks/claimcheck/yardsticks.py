@@ -85,7 +85,7 @@ def _ca(pred: dict[str, dict[str, Any]], annotations: list[Any]) -> dict[str, li
     from collections import Counter
 
     from noveval.benchmarks.claimcheck.items import weakness_items
-    from noveval.benchmarks.claimcheck.score import _fail_kind
+    from noveval.benchmarks.claimcheck.scoring import _fail_kind
 
     items = [it for it in weakness_items(annotations) if it.id in pred]
     sizes = Counter(it.paper_id for it in items)
@@ -104,7 +104,7 @@ def _wl(pred: dict[str, dict[str, Any]], annotations: list[Any]) -> dict[str, li
 
     from noveval.benchmarks.claimcheck.data import WEAKNESS_TYPES
     from noveval.benchmarks.claimcheck.items import weakness_items
-    from noveval.benchmarks.claimcheck.score import WL_LEVELS
+    from noveval.benchmarks.claimcheck.scoring import WL_LEVELS
     from noveval.metrics.agreement import krippendorff_alpha
     from noveval.metrics.yardsticks import yardstick
 
@@ -156,7 +156,7 @@ def baselines(run_folder: Path | None, scores: dict[str, Any]) -> dict[str, list
         scores: The run's ``scores.json`` dict (``task`` picks the yardsticks).
     """
     from noveval.benchmarks.claimcheck.options import ClaimcheckScoreOptions
-    from noveval.benchmarks.claimcheck.score import _gold, _index
+    from noveval.benchmarks.claimcheck.scoring import _gold, _index
     from noveval.io import read_json, read_jsonl
 
     task = str(scores.get("task"))

@@ -332,7 +332,7 @@ class _Saved:
 
     def kl(self, proto: Protocol, eps: float, seed: int) -> dict[str, Any]:
         """``kl_mean`` with its bootstrap CI over papers."""
-        from noveval.benchmarks.focus.score import bootstrap_kl
+        from noveval.benchmarks.focus.scoring import bootstrap_kl
 
         return bootstrap_kl(self.human, self.model, self.paper_ids, epsilon=eps, present_only=proto.kl_present_only,
                             seed=seed)
@@ -358,7 +358,7 @@ def _saved(run: Any) -> _Saved:
 def _scored_rows(saved: _Saved, proto: Protocol, weakness_only: bool, *, text_metrics: bool,
                  seed: int) -> tuple[list[dict[str, Any]], dict[str, Any], Any]:
     """Per-paper rows, their bootstrap summaries, and the annotator's self-consistency (None: one sample)."""
-    from noveval.benchmarks.focus.score import (
+    from noveval.benchmarks.focus.scoring import (
         PER_ITEM_METRICS,
         annotator_consistency,
         per_paper_rows,
@@ -385,7 +385,7 @@ def _scored_rows(saved: _Saved, proto: Protocol, weakness_only: bool, *, text_me
 def _extra(saved: _Saved, cfg: dict[str, Any], proto: Protocol, run_proto: Protocol, consistency: Any, *,
            eps: float, weakness_only: bool) -> dict[str, Any]:
     """scores.json's ``extra``: Figure-4 data, protocol, selection, failures, truncation, notes."""
-    from noveval.benchmarks.focus.score import focus_report
+    from noveval.benchmarks.focus.scoring import focus_report
 
     preds = saved.preds
     extra = focus_report(saved.paper_ids, saved.human, saved.model, epsilon=eps, present_only=proto.kl_present_only,

@@ -30,7 +30,7 @@ MAX_PAPERS = 30
 
 
 def _kl(saved: Any, proto: Any, eps: float) -> list[dict[str, Any]]:
-    from noveval.benchmarks.focus.score import kl_table
+    from noveval.benchmarks.focus.scoring import kl_table
     from noveval.metrics.focus import ASPECTS, TARGETS
     from noveval.metrics.yardsticks import yardstick
 
@@ -70,7 +70,7 @@ def constant_review(human: list[dict[str, Any]], paper_ids: list[str]) -> list[d
 
 
 def _f1(saved: Any, proto: Any, weakness_only: bool, metrics: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    from noveval.benchmarks.focus.score import per_paper_rows
+    from noveval.benchmarks.focus.scoring import per_paper_rows
     from noveval.metrics.yardsticks import yardstick
 
     const = constant_review(saved.human, saved.paper_ids)
