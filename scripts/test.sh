@@ -1,12 +1,34 @@
 #!/usr/bin/env bash
 # Set up (incl. Debian chromium for the browser test), lint and type-check, then run the
-# whole test suite. ruff and mypy must report 0 (versions pinned in pyproject.toml).
+# whole test suite on every core (pytest-xdist; NOVEVAL_TEST_WORKERS overrides, 1 = one process).
+# ruff and mypy must report 0 (versions pinned in pyproject.toml).
 # Real-data tests read ../shared/data and skip with a reason when it is absent.
-# Extra arguments go to pytest.
+#   bash scripts/test.sh           everything (what CI runs)
+#   bash scripts/test.sh --fast    the edit loop: no setup once .venv exists, ruff, and the tests
+#                                  not marked slow, integration, realdata or browser (~2 min)
+# Further arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --browser
+fast=0
+if [ "${1:-}" = "--fast" ]; then
+  fast=1
+  shift
+fi
+if [ "$fast" = 1 ] && [ -x .venv/bin/python ]; then
+  :
+else
+  bash scripts/setup.sh --browser
+fi
 . .venv/bin/activate
+workers=${NOVEVAL_TEST_WORKERS:-$(python -c "import os; print(min(4, os.cpu_count() or 1))")}
+par=()
+if [ "$workers" -gt 1 ]; then
+  par=(-n "$workers" --dist worksteal)
+fi
 ruff check src tests
-mypy src
-python -m pytest -q -rs "$@"
+if [ "$fast" = 1 ]; then
+  python -m pytest -q "${par[@]}" -m "not (slow or integration or realdata or browser)" "$@"
+else
+  mypy src
+  python -m pytest -q -rs "${par[@]}" "$@"
+fi

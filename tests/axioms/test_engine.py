@@ -92,6 +92,7 @@ def test_fasttext_cache_skips_training_and_changes_nothing(prepared, approx, mon
         assert not any(k is None for k in cache)
 
 
+@pytest.mark.slow
 def test_process_pool_gives_the_same_scores(prepared):
     """n_jobs > 1 runs fits in spawned workers (no fork after torch); results do not change."""
     task, items, variants, _extra, emb = prepared

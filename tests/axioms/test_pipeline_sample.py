@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from noveval.benchmarks.axioms.axioms import AXIOMS
 from noveval.benchmarks.axioms.contract import build_config
 from noveval.benchmarks.axioms.options import AxiomsOptions
@@ -17,6 +19,7 @@ def _cfg(**kw):
     return build_config(AxiomsOptions(**base), paraphrase_model=None)
 
 
+@pytest.mark.slow
 def test_run_and_resume(tmp_path, sample, embedder, paraphraser):
     corpus, refs = sample
     cfg = _cfg(semnovel="approx", fasttext="approx")
@@ -42,6 +45,7 @@ def test_run_and_resume(tmp_path, sample, embedder, paraphraser):
     assert res2["extra"]["timings_s"] == {}
 
 
+@pytest.mark.slow
 def test_exact_semnovel_fits_are_shared_across_run_dirs(tmp_path, monkeypatch, sample, embedder, paraphraser):
     from noveval.novelty.fitcache import FitCache
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from noveval.check.judge import check_citations
@@ -40,6 +41,7 @@ Train L1-sparse probes, then ablate the selected dimensions and measure the chan
 """
 
 
+@pytest.mark.slow
 def test_check_end_to_end(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_text("\n".join(json.dumps({"id": f"c{i}", "title": t, "abstract": a, "year": y})

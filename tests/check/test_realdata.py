@@ -15,6 +15,8 @@ import pytest
 
 from noveval.check import CheckOptions, check_idea
 
+pytestmark = pytest.mark.realdata
+
 N = 300
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.realdata]
 
 GOLD = Path(__file__).parents[1] / "fixtures" / "claimcheck" / "gold_01hPO0uJhS.jsonl"
 PAPER_ID = "01hPO0uJhS"
-OPTIONS = {"max_tokens": 120, "chunk_chars": 1500, "max_chunks": 1, "context_chars": 1200, "timeout": 1500}
+OPTIONS = {"max_tokens": 80, "chunk_chars": 1000, "max_chunks": 1, "context_chars": 800, "timeout": 1500}
 
 
 @pytest.fixture(scope="module")

@@ -235,6 +235,7 @@ def seeded_reply(prompt: str) -> dict:
     return reply(prompt)
 
 
+@pytest.mark.slow
 def test_paper_protocol_averages_three_seeds(tmp_path, corpus):
     out, rows = run("ca", tmp_path, FakeClient(seeded_reply), corpus=corpus, protocol="paper")
     n = sum(len(r.weaknesses) for r in ANNS)

@@ -265,6 +265,7 @@ def test_the_local_model_is_free_so_a_zero_budget_allows_it(tmp_path: Path) -> N
     assert cost["usd"] == 0 and cost["models"]["local/SmolLM2-135M-Instruct-Q4_1"]["completion_tokens"] > 0
 
 
+@pytest.mark.slow
 def test_a_budget_stop_inside_the_judge_loses_nothing_that_was_paid_for(tmp_path: Path) -> None:
     """RINoBench with a judge whose items make several calls at once: the budget stops it mid-judging.
 

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from fake_openai import FakeOpenAIServer
 from noveval.models.openai_compat import PROBE_PROMPT
 
@@ -28,6 +30,7 @@ def _lines(p: Path) -> int:
     return len(p.read_text().splitlines()) if p.exists() else 0
 
 
+@pytest.mark.slow
 def test_sigkill_midway_then_resume(tmp_path: Path) -> None:
     prompts = tmp_path / "prompts.jsonl"
     n = 12
@@ -61,6 +64,7 @@ def test_sigkill_midway_then_resume(tmp_path: Path) -> None:
     assert cfg["resumed"] == 1
 
 
+@pytest.mark.slow
 def test_rerunning_a_finished_run_makes_zero_calls(tmp_path: Path) -> None:
     prompts = tmp_path / "p.jsonl"
     prompts.write_text("".join(json.dumps({"id": str(i), "prompt": f"q{i}"}) + "\n" for i in range(3)))

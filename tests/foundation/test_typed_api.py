@@ -7,6 +7,8 @@ import sys
 from importlib.resources import files
 from pathlib import Path
 
+import pytest
+
 import noveval
 
 USER_FILE = '''
@@ -32,6 +34,7 @@ def test_public_names_are_attributes_dir_sees() -> None:
         assert name in noveval.__all__, name
 
 
+@pytest.mark.slow
 def test_mypy_sees_function_types_in_a_user_file(tmp_path: Path) -> None:
     user = tmp_path / "user.py"
     user.write_text(USER_FILE, encoding="utf-8")

@@ -34,6 +34,7 @@ def test_length_mismatch():
         rouge_f1(["a"], [])
 
 
+@pytest.mark.slow
 def test_bertscore_bundled_minilm():
     f = bertscore_f1(PREDS + [REFS[0]], REFS + [REFS[0]])
     assert len(f) == 3

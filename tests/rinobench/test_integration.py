@@ -27,7 +27,11 @@ def test_score_with_local_judge(sample_gold: Path, tmp_path: Path) -> None:
     gold = tmp_path / "gold.json"
     gold.write_text(json.dumps(json.loads(sample_gold.read_text())[:2]))
     out = tmp_path / "run"
-    s = rinobench.score_predictions(_preds(tmp_path), gold, judge="local", out=out, n_resamples=100)
+    # the smallest judge that still runs every step: 2 arguments per kind, short replies, 3 related works
+    from noveval.benchmarks.rinobench.judge import JudgeOptions
+
+    small = JudgeOptions(max_arguments=2, max_tokens=160, max_related_works=3, max_abstract_chars=400)
+    s = rinobench.score_predictions(_preds(tmp_path), gold, judge="local", judge_options=small, out=out, n_resamples=100)
     ev = s["extra"]["evaluation"]
     for name in JUSTIFICATION_METRICS:
         assert f"mean_{name}" in ev
@@ -47,7 +51,7 @@ def test_score_with_local_judge(sample_gold: Path, tmp_path: Path) -> None:
     if m["known_aspects_hallucination_rate"] is not None:
         assert 0.0 <= m["known_aspects_hallucination_rate"] <= 1.0
     # a second scoring of the same run is served from the judgments file: no new calls
-    s2 = rinobench.score_predictions(_preds(tmp_path), gold, judge="local", out=out, n_resamples=100)
+    s2 = rinobench.score_predictions(_preds(tmp_path), gold, judge="local", judge_options=small, out=out, n_resamples=100)
     assert s2["extra"]["judge_cache"]["requests"] == 0
     assert s2["extra"]["evaluation"] == ev
 
