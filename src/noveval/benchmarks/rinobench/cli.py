@@ -121,6 +121,6 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
     if real and data_dir is not None and (Path(data_dir) / "rinobench" / "label_descriptions.json").exists():
         rubric = Path(data_dir) / "rinobench" / "label_descriptions.json"
     opts = RINoBenchOptions(judge=model, rubric=rubric, limit=2, max_tokens=256, overwrite=True)
-    # the demo's time budget: the paper's judge reads every argument; here at most 3 of each kind
-    jopts = JudgeOptions(max_arguments=3, max_tokens=256, max_related_works=3, max_abstract_chars=600)
+    # the demo's budget (issue 31): the paper's judge reads every argument; here at most 2 of each kind
+    jopts = JudgeOptions(max_arguments=2, max_tokens=160, max_related_works=2, max_abstract_chars=300)
     return [judge_run(model, Path(out_dir) / "run", opts, jopts=jopts)]
