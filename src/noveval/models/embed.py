@@ -160,15 +160,12 @@ class SentenceTransformerBackend:
 
         import torch
 
+        from noveval.models.bundled import torch_threads
+
         model = self.model
-        before = torch.get_num_threads()
-        torch.set_num_threads(self.threads)
         ctx = torch.autocast("cpu", dtype=torch.bfloat16) if self.precision == "bf16" else contextlib.nullcontext()
-        try:
-            with ctx:
-                out = model.encode(texts, batch_size=len(texts), convert_to_numpy=True, show_progress_bar=False)
-        finally:
-            torch.set_num_threads(before)
+        with torch_threads(self.threads), ctx:
+            out = model.encode(texts, batch_size=len(texts), convert_to_numpy=True, show_progress_bar=False)
         return np.asarray(out, dtype=np.float32)
 
 

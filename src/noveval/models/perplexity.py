@@ -196,13 +196,16 @@ class PerplexityScorer:
                 todo[h] = t
         new: dict[str, np.ndarray] = {}
         if todo:
-            self._load()
-            items = sorted(((h, self._ids(t)) for h, t in todo.items()), key=lambda x: len(x[1]))
-            for k in range(0, len(items), self.batch_size):
-                chunk = [x for x in items[k : k + self.batch_size] if len(x[1]) >= 2]
-                if chunk:
-                    for (h, _), v in zip(chunk, self._batch([ids for _, ids in chunk])):
-                        new[h] = np.array([v], dtype=np.float32)
+            from noveval.models.bundled import torch_threads
+
+            with torch_threads():  # torch's default (every core) is several times the CPU on a busy machine
+                self._load()
+                items = sorted(((h, self._ids(t)) for h, t in todo.items()), key=lambda x: len(x[1]))
+                for k in range(0, len(items), self.batch_size):
+                    chunk = [x for x in items[k : k + self.batch_size] if len(x[1]) >= 2]
+                    if chunk:
+                        for (h, _), v in zip(chunk, self._batch([ids for _, ids in chunk])):
+                            new[h] = np.array([v], dtype=np.float32)
             for i, h in enumerate(hashes):
                 if h in new:
                     out[i] = float(new[h][0])
