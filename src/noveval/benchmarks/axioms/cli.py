@@ -124,34 +124,24 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
          data_dir: Path | None = None) -> list[Path]:
     """Tiny configuration: the shipped sample (or 1 real task, 10 focal papers with ``real``), then ``combine``.
 
-    Demo-only caps (issue 31: every system cold in <= 180 CPU-s): one t-SNE seed, no worker
-    processes, one Ax2 paraphrase per task of at most 160 tokens (the sample's abstracts are
-    shorter; a run's default is 400).
+    The demo's budget (issue 31: every system cold in <= 180 CPU-s): one t-SNE seed, no
+    worker processes, Ax2 paraphrases of at most 160 tokens (the sample's abstracts are
+    about 60 tokens; a run's default is 400), 1 per task on the sample.
     """
-    from noveval.benchmarks._contract import client_of
     from noveval.benchmarks.axioms.combine import combine
-    from noveval.benchmarks.axioms.contract import build_config
-    from noveval.benchmarks.axioms.paraphrase import paraphrase_many
+    from noveval.benchmarks.axioms.contract import run
     from noveval.benchmarks.axioms.pools import DEFAULT_TASKS
-    from noveval.benchmarks.axioms.run import run_benchmark
     from noveval.io import read_json, read_jsonl, write_json
 
     out = Path(out_dir) / "axioms"
-    tiny: dict = {"embedder": embedder, "semnovel": "approx", "fasttext": "approx", "seeds": 1, "jobs": 1}
+    tiny: dict = {"embedder": embedder, "semnovel": "approx", "fasttext": "approx", "seeds": 1, "jobs": 1,
+                  "ax2_max_tokens": 160}
     if real:
         tiny |= {"data_dir": data_dir, "task": [DEFAULT_TASKS[3].name], "focal": 10, "ax2_limit": 3,
                  "metric": ["Yin", "RND"]}
     else:
         tiny |= {"sample": True, "focal": 6, "ax2_limit": 1}
-    opts = AxiomsOptions(**tiny)
-    spec = None if model in (None, "none") else model
-    client = client_of(model, **opts.client_kwargs()) if spec is not None else None
-
-    def paraphrase(papers: list[tuple[str, str]]) -> list[tuple[str, str] | None]:
-        return paraphrase_many(papers, model=client, max_tokens=160, seed=opts.seed, progress="paraphrase")
-
-    run_benchmark(build_config(opts, paraphrase_model=spec), out, paraphraser=paraphrase if spec else None,
-                  overwrite=opts.overwrite)
+    run(model, out, AxiomsOptions(**tiny))
     rows = read_jsonl(out / "per_item.jsonl")
     write_json(out / "combine.json", combine(rows, read_json(out / "config.json")["config"]["metrics"]))
     return [out]
