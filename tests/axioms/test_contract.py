@@ -48,6 +48,29 @@ def test_sample_config_is_the_scaled_down_one() -> None:
     assert (real.min_base, real.rnd_p, real.rnd_q, real.rules.min_cited, real.semnovel_seeds) == (100, 100, 50, 1, 3)
 
 
+
+def test_ax2_max_tokens_caps_the_paraphrase_requests_and_is_recorded_only_when_set() -> None:
+    from noveval.models.chat import ChatResponse
+
+    class Recorder:  # a chat client that keeps the requests and answers nothing usable
+        model_id = "recorder"
+
+        def __init__(self) -> None:
+            self.params: list = []
+
+        def complete_many(self, reqs, progress=None):
+            self.params += [r.params for r in reqs]
+            return [ChatResponse(text="") for _ in reqs]
+
+    rec = Recorder()
+    capped = AxiomsOptions(sample=True, ax2_max_tokens=160)
+    assert contract.paraphraser_of(rec, capped)([("A title", "An abstract."), ("B", "Another.")]) == [None, None]
+    assert [p.max_tokens for p in rec.params] == [160, 160]
+    assert contract.build_config(capped, paraphrase_model="local").to_json()["ax2_max_tokens"] == 160
+    default = contract.build_config(AxiomsOptions(sample=True), paraphrase_model="local")
+    assert default.ax2_max_tokens == 400 and "ax2_max_tokens" not in default.to_json()  # earlier runs resume
+
+
 def test_score_rebuilds_the_run_scores_from_rows_and_skips_a_torn_line(tmp_path: Path) -> None:
     out = noveval.run("axioms", "none", tmp_path / "r", options={"metric": ["Yin", "RND"], "focal": 4, "sample": True}).path
     written = json.loads((out / "scores.json").read_text())

@@ -85,6 +85,6 @@ def test_demo_marks_its_runs_and_ends_with_a_summary_and_the_report(demo_benchma
     from noveval.benchmarks import BENCHMARKS
 
     assert scores["demo"]["notes"] == list(BENCHMARKS["rinobench"].about.demo)  # the demo's caps, named
-    assert scores["demo"]["notes"][0] == "2 of 4 invented ideas, 256 answer tokens; the same bundled model is the judge"
+    assert scores["demo"]["notes"][0] == "1 of 4 invented ideas, 256 answer tokens; the same bundled model is the judge"
     assert scores["complete"] is True and scores["calls"]["requests"] == 0
     assert 'id="demo-banner"' in html.read_text()

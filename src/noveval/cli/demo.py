@@ -100,6 +100,71 @@ def _line(name: str, run_dir: Path, scores: dict[str, Any]) -> str:
     return f"  {name:<10} {run_dir.name:<22} {value:<48} {state}"
 
 
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process (all threads) and its finished child processes."""
+    import resource
+
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+class _Tally:
+    """What the demos left for the summary: run folders, failures, summary lines, times."""
+
+    def __init__(self) -> None:
+        self.runs: list[Path] = []
+        self.failures: list[tuple[str, str]] = []
+        self.lines: list[str] = []
+        self.times: list[str] = []
+        self.complete = True
+
+
+def _run_one(name: str, demo: Any, out: Path, tally: _Tally, **kwargs: Any) -> None:
+    """One benchmark's demo inside its own call ledger; its runs marked and summarised in ``tally``."""
+    from noveval.cli.common import fail
+    from noveval.models.calls import EndpointError, ledger_scope
+    from noveval.progress import heartbeat
+
+    t0, c0 = time.perf_counter(), cpu_seconds()
+    with ledger_scope() as ledger, heartbeat(f"demo {name}", status=ledger.progress_line):
+        try:
+            paths = demo(out / name, **kwargs)
+        except EndpointError as e:
+            fail(str(e))
+        except Exception as e:  # one broken benchmark must not take the others' report down
+            tally.failures.append((name, f"{type(e).__name__}: {e}"))
+            log.error("== demo %s FAILED after %.0fs: %s: %s", name, time.perf_counter() - t0, type(e).__name__, e)
+            log.debug("traceback of the failed demo", exc_info=True)
+            return
+        seconds = time.perf_counter() - t0
+        dirs = [(p if Path(p).is_dir() else Path(p).parent).resolve() for p in paths]
+        for d in dict.fromkeys([*dirs, *ledger.run_dirs]):
+            marker = demo_marker(name, d, model=kwargs["model"], embedder=kwargs["embedder"], real=kwargs["real"],
+                                 seconds=seconds)
+            scores = _mark(d, ledger, marker)
+            tally.complete = tally.complete and scores.get("complete", True) is not False
+            tally.lines.append(_line(name, d, scores))
+    tally.runs.extend(paths)
+    cpu = cpu_seconds() - c0
+    tally.times.append(f"{name} {seconds:.0f} s, {cpu:.0f} CPU-s")
+    log.info("== demo %s done in %.0f s (%.0f CPU-s)", name, seconds, cpu)
+
+
+def _todo(only: list[str] | None) -> list[tuple[str, Any]]:
+    """The (name, demo hook) of each benchmark to run, in registry order.
+
+    Raises:
+        InputError: ``only`` names a benchmark that is not registered.
+    """
+    from noveval.benchmarks import BENCHMARKS
+    from noveval.errors import InputError
+
+    unknown = sorted(set(only or []) - set(BENCHMARKS))
+    if unknown:
+        raise InputError(None, None, "--only", f"unknown benchmark(s): {', '.join(unknown)}; registered: {', '.join(BENCHMARKS)}")
+    return [(n, hook) for n, b in BENCHMARKS.items() if (not only or n in only) and (hook := b.hook("demo")) is not None]
+
+
 def run_demo(
     out: Path,
     *,
@@ -110,13 +175,13 @@ def run_demo(
     only: list[str] | None,
     allow_failures: bool = False,
 ) -> None:
-    """Run the demos and write the report (see module docstring). Exits via ``typer.Exit``."""
-    from noveval.benchmarks import BENCHMARKS
-    from noveval.cli.common import fail
+    """Run the demos and write the report (see module docstring). Exits via ``typer.Exit``.
+
+    The last lines give the wall time and the CPU seconds (this process and its worker
+    processes), in all and per benchmark.
+    """
     from noveval.errors import InputError
     from noveval.io import make_dir
-    from noveval.models.calls import EndpointError, ledger_scope
-    from noveval.progress import heartbeat
     from noveval.settings import data_dir as find_data_dir
 
     ddir = None
@@ -124,59 +189,40 @@ def run_demo(
         ddir = find_data_dir(data_dir)
         if ddir is None:
             raise InputError(data_dir, None, "--data-dir", "no real data folder found (give --data-dir)")
-    unknown = sorted(set(only or []) - set(BENCHMARKS))
-    if unknown:
-        raise InputError(None, None, "--only", f"unknown benchmark(s): {', '.join(unknown)}; registered: {', '.join(BENCHMARKS)}")
+    todo = _todo(only)
     make_dir(out, "--out")
-    todo = [(n, hook) for n, b in BENCHMARKS.items() if (not only or n in only) and (hook := b.hook("demo")) is not None]
-    runs: list[Path] = []
-    failures: list[tuple[str, str]] = []
-    lines: list[str] = []
-    times: list[str] = []
-    complete = True
-    t_all = time.perf_counter()
+    tally = _Tally()
+    t_all, c_all = time.perf_counter(), cpu_seconds()
     for i, (name, demo) in enumerate(todo, 1):
         log.info("== demo %d/%d: %s", i, len(todo), name)
-        t0 = time.perf_counter()
-        with ledger_scope() as ledger, heartbeat(f"demo {name}", status=ledger.progress_line):
-            try:
-                paths = demo(out / name, model=model, embedder=embedder, real=real, data_dir=ddir)
-            except EndpointError as e:
-                fail(str(e))
-            except Exception as e:  # one broken benchmark must not take the others' report down
-                failures.append((name, f"{type(e).__name__}: {e}"))
-                log.error("== demo %s FAILED after %.0fs: %s: %s", name, time.perf_counter() - t0, type(e).__name__, e)
-                log.debug("traceback of the failed demo", exc_info=True)
-                continue
-            seconds = time.perf_counter() - t0
-            dirs = [(p if Path(p).is_dir() else Path(p).parent).resolve() for p in paths]
-            for d in dict.fromkeys([*dirs, *ledger.run_dirs]):
-                scores = _mark(d, ledger, demo_marker(name, d, model=model, embedder=embedder, real=real, seconds=seconds))
-                complete = complete and scores.get("complete", True) is not False
-                lines.append(_line(name, d, scores))
-        runs.extend(paths)
-        times.append(f"{name} {seconds:.0f}s")
-        log.info("== demo %s done in %.0fs", name, seconds)
+        _run_one(name, demo, out, tally, model=model, embedder=embedder, real=real, data_dir=ddir)
     report_path = None
-    if runs or failures:
+    if tally.runs or tally.failures:
         from noveval.report import write_report
 
         log.info("== writing the report")
-        report_path = write_report(runs, out / "report.html", failures=failures)
-    elapsed = time.perf_counter() - t_all
-    if lines:
+        report_path = write_report(tally.runs, out / "report.html", failures=tally.failures)
+    _finish(tally, report_path, real=real, allow_failures=allow_failures,
+            wall=time.perf_counter() - t_all, cpu=cpu_seconds() - c_all)
+
+
+def _finish(tally: _Tally, report_path: Path | None, *, real: bool, allow_failures: bool, wall: float,
+            cpu: float) -> None:
+    """Print the summary, the times and the report path; exit 1 or 3 as the module docstring says."""
+    if tally.lines:
         typer.echo("demo summary (invented items and a tiny model: these numbers show the pipelines run, "
                    "not how good any model is)" if not real else "demo summary (a few real items, tiny model)")
-        typer.echo("\n".join(lines))
-        typer.echo(f"time: {elapsed:.0f}s ({', '.join(times)})")
+        typer.echo("\n".join(tally.lines))
+        typer.echo(f"time: {wall:.0f} s wall, {cpu:.0f} CPU-s ({'; '.join(tally.times)})")
     if report_path is not None:
         typer.echo(f"report: {report_path.resolve()}")
-    elif not runs:
+    elif not tally.runs:
         typer.echo("no benchmark demos are installed yet", err=True)
-    if failures:
-        typer.echo(f"WARNING: {len(failures)} demo(s) failed: {', '.join(n for n, _ in failures)} (listed in the report)", err=True)
+    if tally.failures:
+        typer.echo(f"WARNING: {len(tally.failures)} demo(s) failed: {', '.join(n for n, _ in tally.failures)} "
+                   "(listed in the report)", err=True)
         raise typer.Exit(1)
-    if not complete:
+    if not tally.complete:
         typer.echo("WARNING: some model calls failed; those runs are marked incomplete in the report", err=True)
         if not allow_failures:
             raise typer.Exit(3)

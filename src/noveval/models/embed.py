@@ -96,6 +96,28 @@ class EmbeddingBackend(Protocol):
         ...
 
 
+_st_models: dict[tuple[str, int | None], object] = {}
+_st_lock = threading.Lock()
+
+
+def _sentence_transformer(path: str, max_tokens: int | None):  # type: ignore[no-untyped-def]
+    """The SentenceTransformer of ``path`` reading ``max_tokens`` tokens, loaded once per process.
+
+    Every backend of the same folder and limit shares it (encoding does not change a model);
+    loading takes about a CPU-second, and a run or a test session makes many backends.
+    """
+    key = (str(path), max_tokens)
+    with _st_lock:
+        if key not in _st_models:
+            from sentence_transformers import SentenceTransformer
+
+            model = SentenceTransformer(str(path), device="cpu")
+            if max_tokens:
+                model.max_seq_length = max_tokens
+            _st_models[key] = model
+        return _st_models[key]
+
+
 class SentenceTransformerBackend:
     """sentence-transformers on CPU, offline.
 
@@ -127,13 +149,9 @@ class SentenceTransformerBackend:
 
     @property
     def model(self):  # type: ignore[no-untyped-def]
-        """The loaded SentenceTransformer (loaded on first use)."""
+        """The loaded SentenceTransformer (loaded on first use, once per process for a folder and token limit)."""
         if self._model is None:
-            from sentence_transformers import SentenceTransformer
-
-            self._model = SentenceTransformer(self.path, device="cpu")
-            if self.max_tokens:
-                self._model.max_seq_length = self.max_tokens
+            self._model = _sentence_transformer(self.path, self.max_tokens)
         return self._model
 
     def embed_batch(self, texts: list[str]) -> np.ndarray:
@@ -142,15 +160,12 @@ class SentenceTransformerBackend:
 
         import torch
 
+        from noveval.models.bundled import torch_threads
+
         model = self.model
-        before = torch.get_num_threads()
-        torch.set_num_threads(self.threads)
         ctx = torch.autocast("cpu", dtype=torch.bfloat16) if self.precision == "bf16" else contextlib.nullcontext()
-        try:
-            with ctx:
-                out = model.encode(texts, batch_size=len(texts), convert_to_numpy=True, show_progress_bar=False)
-        finally:
-            torch.set_num_threads(before)
+        with torch_threads(self.threads), ctx:
+            out = model.encode(texts, batch_size=len(texts), convert_to_numpy=True, show_progress_bar=False)
         return np.asarray(out, dtype=np.float32)
 
 

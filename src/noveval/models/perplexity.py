@@ -13,15 +13,47 @@ cache as 1-dimensional vectors keyed by (``ppl:<model id>``, text hash).
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import math
 import os
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from noveval.errors import ConfigError
+
+
+@contextlib.contextmanager
+def _gguf_parsed_once() -> Iterator[None]:
+    """Inside the block, ``gguf`` parses a file once and builds a tensor-name map once per architecture.
+
+    transformers reads the GGUF three times for one model (tokenizer, config, weights: each
+    parse walks the 49k-entry vocabulary and merges in Python) and rebuilds the name map for
+    every submodule (~400 times); sharing them takes the expansion from ~17 to ~8 CPU-s.
+    The tensors and values read are the same (a reader only reads). With a transformers that
+    no longer imports these names at call time the patch does nothing and it is just slower.
+    """
+    import gguf as gguf_module
+
+    gguf: Any = gguf_module  # its names are replaced for the block
+    saved_reader, saved_map = gguf.GGUFReader, gguf.get_tensor_name_map
+    readers: dict[tuple[str, str], Any] = {}
+
+    def reader(path: Any, mode: Any = "r") -> Any:
+        key = (str(path), mode)
+        if key not in readers:
+            readers[key] = saved_reader(path, mode)
+        return readers[key]
+
+    gguf.GGUFReader, gguf.get_tensor_name_map = reader, functools.lru_cache(maxsize=None)(saved_map)
+    try:
+        yield
+    finally:
+        gguf.GGUFReader, gguf.get_tensor_name_map = saved_reader, saved_map
 
 
 def _expanded_bundled_dir() -> Path:
@@ -34,8 +66,9 @@ def _expanded_bundled_dir() -> Path:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     gguf = bundled_gguf_path()
-    tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=BUNDLED_GGUF)
-    model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=BUNDLED_GGUF)
+    with _gguf_parsed_once():
+        tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=BUNDLED_GGUF)
+        model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=BUNDLED_GGUF)
     # A GGUF-loaded model refuses save_pretrained; save plain float weights + a config
     # without the quantisation entry, which from_pretrained then reads like any model.
     import shutil
@@ -54,6 +87,35 @@ def _expanded_bundled_dir() -> Path:
     shutil.rmtree(target, ignore_errors=True)
     tmp.rename(target)
     return target
+
+
+_loaded_models: dict[str | None, tuple[Any, Any]] = {}
+_loaded_lock = threading.Lock()
+
+
+def _loaded(model_path: str | None) -> tuple[Any, Any]:
+    """(tokenizer, model in eval mode) of a causal LM, loaded once per process.
+
+    ``None`` is the bundled SmolLM2 (expanded from its GGUF into the cache dir the first
+    time). Scoring never changes the model, so every scorer of the same model shares it.
+    """
+    with _loaded_lock:
+        if model_path not in _loaded_models:
+            import torch
+            from transformers import AutoModelForCausalLM, AutoTokenizer
+
+            if model_path is None:
+                folder, kw = str(_expanded_bundled_dir()), {}
+            elif str(model_path).endswith(".gguf"):
+                p = Path(model_path)
+                folder, kw = str(p.parent), {"gguf_file": p.name}
+            else:
+                folder, kw = str(model_path), {}
+            tok = AutoTokenizer.from_pretrained(folder, **kw)
+            model = AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32, **kw)
+            model.eval()
+            _loaded_models[model_path] = (tok, model)
+        return _loaded_models[model_path]
 
 
 class PerplexityScorer:
@@ -90,21 +152,8 @@ class PerplexityScorer:
         self._tok: Any = None
 
     def _load(self) -> None:
-        if self._model is not None:
-            return
-        import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer
-
-        if self.model_path is None:
-            folder, kw = str(_expanded_bundled_dir()), {}
-        elif str(self.model_path).endswith(".gguf"):
-            p = Path(self.model_path)
-            folder, kw = str(p.parent), {"gguf_file": p.name}
-        else:
-            folder, kw = str(self.model_path), {}
-        self._tok = AutoTokenizer.from_pretrained(folder, **kw)
-        self._model = AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32, **kw)
-        self._model.eval()
+        if self._model is None:
+            self._tok, self._model = _loaded(self.model_path)
 
     def _ids(self, text: str) -> list[int]:
         assert self._tok is not None
@@ -147,13 +196,16 @@ class PerplexityScorer:
                 todo[h] = t
         new: dict[str, np.ndarray] = {}
         if todo:
-            self._load()
-            items = sorted(((h, self._ids(t)) for h, t in todo.items()), key=lambda x: len(x[1]))
-            for k in range(0, len(items), self.batch_size):
-                chunk = [x for x in items[k : k + self.batch_size] if len(x[1]) >= 2]
-                if chunk:
-                    for (h, _), v in zip(chunk, self._batch([ids for _, ids in chunk])):
-                        new[h] = np.array([v], dtype=np.float32)
+            from noveval.models.bundled import torch_threads
+
+            with torch_threads():  # torch's default (every core) is several times the CPU on a busy machine
+                self._load()
+                items = sorted(((h, self._ids(t)) for h, t in todo.items()), key=lambda x: len(x[1]))
+                for k in range(0, len(items), self.batch_size):
+                    chunk = [x for x in items[k : k + self.batch_size] if len(x[1]) >= 2]
+                    if chunk:
+                        for (h, _), v in zip(chunk, self._batch([ids for _, ids in chunk])):
+                            new[h] = np.array([v], dtype=np.float32)
             for i, h in enumerate(hashes):
                 if h in new:
                     out[i] = float(new[h][0])

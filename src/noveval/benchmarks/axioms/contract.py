@@ -108,7 +108,8 @@ def build_config(o: AxiomsOptions, *, paraphrase_model: str | None) -> Any:
         embedder=o.embedder, paraphrase_model=paraphrase_model, ax2_limit=o.ax2_limit,
         semnovel_mode=o.semnovel, fasttext_mode=o.fasttext, n_jobs=o.jobs,
         rnd_p=o.rnd_p or p, rnd_q=o.rnd_q or q, ft_bucket=bucket, ax3_position=o.ax3_position,
-        fasttext_variant=o.fasttext_variant, semnovel_metric=o.semnovel_metric, semnovel_seeds=o.seeds)
+        fasttext_variant=o.fasttext_variant, semnovel_metric=o.semnovel_metric, semnovel_seeds=o.seeds,
+        ax2_max_tokens=o.ax2_max_tokens)
 
 
 def paraphraser_of(model: ModelLike, o: AxiomsOptions) -> Callable[[list[tuple[str, str]]], list[tuple[str, str] | None]]:
@@ -119,7 +120,7 @@ def paraphraser_of(model: ModelLike, o: AxiomsOptions) -> Callable[[list[tuple[s
     client = client_of(model, **o.client_kwargs())
 
     def paraphrase(papers: list[tuple[str, str]]) -> list[tuple[str, str] | None]:
-        return paraphrase_many(papers, model=client, seed=o.seed, progress="paraphrase")
+        return paraphrase_many(papers, model=client, max_tokens=o.ax2_max_tokens, seed=o.seed, progress="paraphrase")
 
     return paraphrase
 

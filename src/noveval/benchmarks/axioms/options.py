@@ -12,10 +12,13 @@ from pydantic import field_validator
 
 from noveval.options import DataDirOption, EmbedderOption, PromptVariantsOption, RunOptions, option
 
-__all__ = ["METRIC_ORDER", "AxiomsOptions"]
+__all__ = ["AX2_MAX_TOKENS", "METRIC_ORDER", "AxiomsOptions"]
 
 METRIC_ORDER = ("Yin", "RND", "SemNovel", "FastTextLOF")
 """The four novelty metrics, in Table 2's order."""
+
+AX2_MAX_TOKENS = 400
+"""Answer tokens of an Ax2 paraphrase request unless ``options.ax2_max_tokens`` says otherwise."""
 
 
 class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsOption):
@@ -35,6 +38,8 @@ class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsOpt
             scaled-down pool rules (``corpus``, ``fulltext`` and ``data_dir`` are ignored).
         focal: Focal papers per task (paper: 100; the sample has 6 per task at most).
         ax2_limit: Paraphrase only the first N focal papers per task (None: all).
+        ax2_max_tokens: Answer tokens of each Ax2 paraphrase request (a reply cut there is
+            still kept when :func:`~noveval.benchmarks.axioms.paraphrase.usable`).
         semnovel: ``exact`` (refit t-SNE per pool variant) or ``approx``.
         fasttext: ``exact`` (retrain per pool content) or ``approx``.
         ax3_position: ``append`` (§5.2) or ``prepend`` the Ax3 fragments.
@@ -57,6 +62,7 @@ class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsOpt
     sample: bool = option(False, help="Use the shipped synthetic sample corpus and its tasks.")
     focal: int = option(100, ge=1, help="Focal papers per task (paper: 100).")
     ax2_limit: int | None = option(None, ge=1, help="Paraphrase only the first N focal papers per task.")
+    ax2_max_tokens: int = option(AX2_MAX_TOKENS, ge=1, help="Answer tokens of each Ax2 paraphrase.")
     semnovel: Literal["exact", "approx"] = option(
         "exact", help="exact (refit t-SNE per variant) or approx (openTSNE transform into per-pool maps).")
     fasttext: Literal["exact", "approx"] = option(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from noveval.benchmarks.axioms.options import AX2_MAX_TOKENS
 from noveval.models.types import ModelLike
 
 
@@ -97,7 +98,7 @@ def usable(original: str, rewritten: str, *, min_len_ratio: float = 0.4, min_dis
 
 
 def paraphrase_many(papers: Sequence[tuple[str, str]], *, model: ModelLike = "local",
-                    max_tokens: int = 400, seed: int = 0, progress: str | None = "paraphrase",
+                    max_tokens: int = AX2_MAX_TOKENS, seed: int = 0, progress: str | None = "paraphrase",
                     ) -> list[tuple[str, str] | None]:
     """Paraphrase (title, abstract) pairs with a chat model.
 

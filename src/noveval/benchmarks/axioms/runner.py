@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from noveval.benchmarks.axioms.axioms import AXIOMS, decide, seed_agreement
+from noveval.benchmarks.axioms.options import AX2_MAX_TOKENS
 from noveval.benchmarks.axioms.pools import (
     DEFAULT_TASKS,
     SAMPLE_TASKS,
@@ -76,6 +77,8 @@ class AxiomsConfig:
         embedder: Embedding model spec.
         paraphrase_model: Chat model of the Ax2 paraphrases (None: Ax2 skipped).
         ax2_limit: Paraphrase only the first N focal papers per task.
+        ax2_max_tokens: Answer tokens of each paraphrase request (``options.ax2_max_tokens``;
+            absent from ``config.json`` at the default, so earlier runs resume).
         semnovel_mode: ``exact`` or ``approx`` (``options.semnovel``).
         fasttext_mode: ``exact`` or ``approx`` (``options.fasttext``).
         n_jobs: Processes for t-SNE / fastText fits (``options.jobs``).
@@ -114,11 +117,14 @@ class AxiomsConfig:
     semnovel_metric: str
     semnovel_seeds: int
     ax3_position: str
+    ax2_max_tokens: int = AX2_MAX_TOKENS
 
     def to_json(self) -> dict:
-        """The ``config`` of ``config.json``."""
+        """The ``config`` of ``config.json`` (``ax2_max_tokens`` only when not the default)."""
         d = asdict(self)
         d["tasks"] = [asdict(t) for t in self.tasks]
+        if self.ax2_max_tokens == AX2_MAX_TOKENS:
+            del d["ax2_max_tokens"]
         return d
 
 

@@ -127,8 +127,9 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
             inputs = {"data_dir": data_dir, "limit": 1}
         else:
             inputs["annotations"] = None if task == "extract" else sample / "annotations.jsonl"
+        # the demo's budget (issue 31): 1 item per task, but 2 for wl (Krippendorff's alpha needs two)
         opts = ClaimcheckOptions.model_validate({
-            "task": task, "max_tokens": 160, "chunk_chars": 1500, "max_chunks": 1, "context_chars": 1500,
-            "limit_items": 2, "bertscore": embedder == "local", **inputs})
+            "task": task, "max_tokens": 96, "chunk_chars": 600, "max_chunks": 1, "context_chars": 600,
+            "limit_items": 2 if task == "wl" else 1, "bertscore": embedder == "local", **inputs})
         runs.append(run(model, Path(out_dir) / f"claimcheck-{task}", opts))
     return runs

@@ -120,7 +120,7 @@ def agreement_cmd(
 
 def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
          data_dir: Path | None = None) -> list[Path]:
-    """Tiny end-to-end: 2 shipped sample papers (or 2 real NeurIPS 2024 papers with ``real``)."""
+    """Tiny end-to-end: 1 shipped sample paper (or 1 real NeurIPS 2024 paper with ``real``), 1 human review."""
     from noveval.benchmarks.focus.contract import run
     from noveval.benchmarks.focus.options import FocusOptions
 
@@ -133,5 +133,5 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
         if d is None:
             raise FileNotFoundError("real data folder not found")
         papers = Path(d) / "reviews" / "neurips-2024.jsonl.gz"
-    out = run(model, Path(out_dir) / "focus", FocusOptions(papers=papers, limit=2, max_reviews=1, max_tokens=300))
+    out = run(model, Path(out_dir) / "focus", FocusOptions(papers=papers, limit=1, max_reviews=1, max_tokens=200))
     return [out / "scores.json", out / "per_item.jsonl", out / "focus.png"]

@@ -108,7 +108,7 @@ def construct_cmd(
 
 
 def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False, data_dir: Path | None = None) -> list[Path]:
-    """Tiny end-to-end run on the shipped samples: generate, score and judge two items.
+    """Tiny end-to-end run on the shipped samples: generate, score and judge one item.
 
     With ``real`` the rubric is read from ``<data_dir>/rinobench/label_descriptions.json``
     (no gold test set is available there, so the items stay the shipped samples).
@@ -120,7 +120,8 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
     rubric = None
     if real and data_dir is not None and (Path(data_dir) / "rinobench" / "label_descriptions.json").exists():
         rubric = Path(data_dir) / "rinobench" / "label_descriptions.json"
-    opts = RINoBenchOptions(judge=model, rubric=rubric, limit=2, max_tokens=256, overwrite=True)
-    # the demo's time budget: the paper's judge reads every argument; here at most 3 of each kind
-    jopts = JudgeOptions(max_arguments=3, max_tokens=256, max_related_works=3, max_abstract_chars=600)
+    # the demo's budget (issue 31: every system cold in <= 180 CPU-s): one idea (its metrics still
+    # computed, n=1); the paper's judge reads every argument, here at most 2 of each kind
+    opts = RINoBenchOptions(judge=model, rubric=rubric, limit=1, max_tokens=256, overwrite=True)
+    jopts = JudgeOptions(max_arguments=2, max_tokens=160, max_related_works=2, max_abstract_chars=300)
     return [judge_run(model, Path(out_dir) / "run", opts, jopts=jopts)]

@@ -70,6 +70,10 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
         from noveval.benchmarks.validate.data import sample_paths
 
         reviews, corpus = sample_paths()
-        opts = ValidateOptions(reviews=reviews, corpus=corpus, embedder=embedder, pool_size=20, judge_limit=3,
-                               max_tokens=160, resamples=200, min_group=4, top_k=3, overwrite=True)
+        # the demo's budget (issue 31): 2 judged papers, 2 short prior abstracts, the slow metrics on 8 papers,
+        # fastText with 20,000 hash buckets (the 2M default initialise 2M vectors per fit: 0.8 CPU-s each)
+        opts = ValidateOptions(reviews=reviews, corpus=corpus, embedder=embedder, pool_size=20, judge_limit=2,
+                               related_works=2, max_abstract_chars=300, metric_limit={"SemNovel": 8, "FastTextLOF": 8},
+                               fasttext_bucket=20_000, max_tokens=128, resamples=200, min_group=4, top_k=3,
+                               overwrite=True)
     return [run(model, Path(out_dir) / "run", opts)]

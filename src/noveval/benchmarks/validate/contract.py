@@ -257,7 +257,7 @@ def run(model: str | ChatClientProtocol | None, out: Path, options: ValidateOpti
     metric_names = _check(o)
     files = inputs(o)
     prep = prepare(*files, o, get_embedder(o.embedder))
-    metrics = {n: get_metric(n) for n in metric_names}
+    metrics = {n: get_metric(n, **({"bucket": o.fasttext_bucket} if n == "FastTextLOF" else {})) for n in metric_names}
     client = _judge_client(model, o)
     signatures = _signatures(o, metrics, prep.embedder_id, client)
     rd = _open_run(out, _config(o, files, prep, metrics, signatures, client), overwrite=o.overwrite)

@@ -53,6 +53,8 @@ class ValidateOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsO
         min_group: Smallest keyword group analysed.
         resamples: Bootstrap resamples.
         jobs: Processes for the metric fits.
+        fasttext_bucket: fastText hash buckets of FastTextLOF (fastText's default 2,000,000;
+            a small corpus needs far fewer, and each fit initialises every bucket's vector).
     """
 
     reviews: Path | None = option(
@@ -87,6 +89,7 @@ class ValidateOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsO
     min_group: int = option(80, ge=2, help="Smallest keyword group analysed.")
     resamples: int = option(1000, ge=10, help="Bootstrap resamples.")
     jobs: int = option(1, ge=1, help="Processes for the metric fits (t-SNE, fastText).")
+    fasttext_bucket: int = option(2_000_000, ge=1, help="fastText hash buckets of FastTextLOF (fastText's default).")
 
     @field_validator("metric", mode="before")
     @classmethod
