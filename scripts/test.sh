@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up (incl. Debian chromium for the browser test), lint and type-check, then run the
-# whole test suite on every core (pytest-xdist; NOVEVAL_TEST_WORKERS overrides, 1 = one process).
+# whole test suite on every core (pytest-xdist; NOVEVAL_TEST_WORKERS overrides, 1 = one process;
+# a costly session fixture is built once and shared by the workers: tests/validate/conftest.py).
 # ruff and mypy must report 0 (versions pinned in pyproject.toml).
 # Real-data tests read ../shared/data and skip with a reason when it is absent.
 #   bash scripts/test.sh           everything (what CI runs)

@@ -29,7 +29,7 @@ def test_run_folder_contract(sample_run):
     cfg = RunDir.open(sample_run).config
     assert cfg["benchmark"] == "validate" and cfg["embedder"].startswith("local/all-MiniLM-L6-v2")
     assert set(cfg["predictors"]) == {"Yin", "RND", "SemNovel", "FastTextLOF", "llm_rubric", "llm_direct"}
-    assert "bucket=" in cfg["predictors"]["FastTextLOF"]  # the metric's full parameters are recorded
+    assert "bucket=20000" in cfg["predictors"]["FastTextLOF"]  # the metric's full parameters are recorded
     preds = _rows(sample_run, "predictions")
     assert len(preds) == 4 * 24 and not any(r["error"] for r in preds)
 
