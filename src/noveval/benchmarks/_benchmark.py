@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -135,7 +135,15 @@ def _prose(package: str) -> dict[str, Any]:
         return tomllib.load(f)
 
 
-def declare(package: str, name: str, options: type[RunOptions], **fields: Any) -> Benchmark:
+STANDARD_HOOKS: dict[str, str] = {
+    "demo": ".cli:demo", "suite": ".suite:eval_plan", "score_command": ".cli:score", "commands": ".cli:app",
+    "yardsticks": ".yardsticks:baselines", "published": "published.json",
+}
+"""Where a system keeps each hook in the standard package layout (``declare(..., standard=...)``)."""
+
+
+def declare(package: str, name: str, options: type[RunOptions], *, standard: Sequence[str] = (),
+            **fields: Any) -> Benchmark:
     """The declaration of the system in ``package`` (call it from the package's ``__init__``).
 
     Its prose (title, summary, :class:`About`) is read from ``<package>/about.toml``; its
@@ -146,8 +154,11 @@ def declare(package: str, name: str, options: type[RunOptions], **fields: Any) -
         package: The package's ``__name__``.
         name: The name users type.
         options: Its options class.
-        **fields: Any other :class:`Benchmark` field.
+        standard: Hooks kept at their :data:`STANDARD_HOOKS` place (e.g. ``("demo", "suite")``;
+            ``tuple(STANDARD_HOOKS)`` for all of them).
+        **fields: Any other :class:`Benchmark` field (a hook given here wins).
     """
+    fields = {**{h: STANDARD_HOOKS[h] for h in standard}, **fields}
     prose = _prose(package)
     a = prose["about"]
     about = About(paper=str(a["paper"]), task=str(a["task"]), needs=tuple(a["needs"]), data=tuple(a["data"]),

@@ -18,12 +18,8 @@ BENCHMARK = declare(__name__, "axioms", AxiomsOptions,
                     data_option="corpus",
                     primary_metric="overall Avg pass rate",
                     greater_is_better=True,
-                    demo=".cli:demo",
-                    suite=".suite:eval_plan",
-                    commands=".cli:app",
                     model_help="Chat model for the Ax2 paraphrases ('none' skips Ax2).",
-                    yardsticks=".yardsticks:baselines",
-                    published="published.json")
+                    standard=("demo", "suite", "commands", "yardsticks", "published"))
 """The axiomatic benchmark's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)

@@ -17,9 +17,8 @@ BENCHMARK = declare(__name__, "chat", ChatOptions,
                     paper=False,
                     primary_metric="exact_match",
                     greater_is_better=True,
-                    score_command=".cli:score",
-                    yardsticks=".yardsticks:baselines",
-                    no_published="a generic task over the user's own prompts: no paper to quote")
+                    no_published="a generic task over the user's own prompts: no paper to quote",
+                    standard=("score_command", "yardsticks"))
 """The chat task's declaration."""
 
 run, score = entry_points(BENCHMARK)

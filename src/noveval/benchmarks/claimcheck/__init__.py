@@ -11,7 +11,7 @@ the rest of the package loads on first use (attribute access).
 
 from __future__ import annotations
 
-from noveval.benchmarks._benchmark import declare, lazy_exports
+from noveval.benchmarks._benchmark import STANDARD_HOOKS, declare, lazy_exports
 from noveval.benchmarks._runner import entry_points
 from noveval.benchmarks.claimcheck.options import ClaimcheckOptions, ClaimcheckScoreOptions
 
@@ -20,12 +20,7 @@ BENCHMARK = declare(__name__, "claimcheck", ClaimcheckOptions,
                     data_option="papers",
                     primary_metric=None,
                     greater_is_better=True,
-                    demo=".cli:demo",
-                    suite=".suite:eval_plan",
-                    score_command=".cli:score",
-                    commands=".cli:app",
-                    yardsticks=".yardsticks:baselines",
-                    published="published.json")
+                    standard=tuple(STANDARD_HOOKS))
 """CLAIMCHECK's declaration (read by the registry, the CLI, the report, compare and export).
 
 The primary metric is per task (``scores.json``'s ``primary_metric``: verified_rate,

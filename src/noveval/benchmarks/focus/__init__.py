@@ -24,11 +24,7 @@ BENCHMARK = declare(__name__, "focus", FocusOptions,
                     greater_is_better=False,
                     model_help="Model spec of the reviewing model (also the annotator unless --annotator): local | local:/path.gguf | "
                                "openai/<model> | openai-compatible/<model>@<url>.",
-                    demo=".cli:demo",
-                    suite=".suite:eval_plan",
-                    commands=".cli:app",
-                    yardsticks=".yardsticks:baselines",
-                    published="published.json")
+                    standard=("demo", "suite", "commands", "yardsticks", "published"))
 """The focus-level system's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)

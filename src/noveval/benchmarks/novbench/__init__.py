@@ -18,7 +18,7 @@ the rest of the package loads on first use (attribute access).
 
 from __future__ import annotations
 
-from noveval.benchmarks._benchmark import declare, lazy_exports
+from noveval.benchmarks._benchmark import STANDARD_HOOKS, declare, lazy_exports
 from noveval.benchmarks._runner import entry_points
 from noveval.benchmarks.novbench.options import NovBenchOptions, NovBenchScoreOptions
 
@@ -27,12 +27,7 @@ BENCHMARK = declare(__name__, "novbench", NovBenchOptions,
                     data_option="data",
                     primary_metric="relevance",
                     greater_is_better=True,
-                    demo=".cli:demo",
-                    suite=".suite:eval_plan",
-                    score_command=".cli:score",
-                    commands=".cli:app",
-                    yardsticks=".yardsticks:baselines",
-                    published="published.json")
+                    standard=tuple(STANDARD_HOOKS))
 """NovBench's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)

@@ -22,9 +22,8 @@ BENCHMARK = declare(__name__, "novelty-pairs", PairsOptions,
                     paper=False,
                     primary_metric="accuracy",
                     greater_is_better=True,
-                    suite=".suite:eval_plan",
-                    yardsticks=".yardsticks:baselines",
-                    no_published="our own task (pairs of RINoBench ideas or NeurIPS 2025 papers with human novelty scores): no paper to quote")
+                    no_published="our own task (pairs of RINoBench ideas or NeurIPS 2025 papers with human novelty scores): no paper to quote",
+                    standard=("suite", "yardsticks"))
 """The pairwise task's declaration."""
 
 run, score = entry_points(BENCHMARK)

@@ -14,7 +14,7 @@ the rest of the package loads on first use (attribute access).
 
 from __future__ import annotations
 
-from noveval.benchmarks._benchmark import Answer, declare, lazy_exports
+from noveval.benchmarks._benchmark import STANDARD_HOOKS, Answer, declare, lazy_exports
 from noveval.benchmarks._runner import entry_points
 from noveval.benchmarks.rinobench.options import RINoBenchOptions, RINoBenchScoreOptions
 
@@ -30,12 +30,7 @@ BENCHMARK = declare(__name__, "rinobench", RINoBenchOptions,
                     primary_metric="f1_macro",
                     greater_is_better=True,
                     answer=Answer("predicted_score", "ordinal", prediction="novelty_score"),
-                    demo=".cli:demo",
-                    suite=".suite:eval_plan",
-                    score_command=".cli:score",
-                    commands=".cli:app",
-                    yardsticks=".yardsticks:baselines",
-                    published="published.json")
+                    standard=tuple(STANDARD_HOOKS))
 """RINoBench's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 _LAZY = {

@@ -23,13 +23,10 @@ BENCHMARK = declare(__name__, "validate", ValidateOptions,
                     paper=False,
                     primary_metric=None,
                     greater_is_better=True,
-                    demo=".cli:demo",
-                    suite=".suite:eval_plan",
-                    commands=".cli:app",
                     model_help="Chat model spec for the LLM judges (local | openai/<model> | openai-compatible/<model>@<url>); "
                                "'none' skips the judges.",
-                    yardsticks=".yardsticks:baselines",
-                    no_published="our own validity study (human novelty ratings of NeurIPS 2025 papers): no paper to quote")
+                    no_published="our own validity study (human novelty ratings of NeurIPS 2025 papers): no paper to quote",
+                    standard=("demo", "suite", "commands", "yardsticks"))
 """The validity study's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)
