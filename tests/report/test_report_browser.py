@@ -141,11 +141,11 @@ def test_demo_report_renders(tmp_path: Path) -> None:
     """``noveval demo --only`` two fast benchmarks, then the browser checks on its report.
 
     ``NOVEVAL_REPORT_DEMOS=a,b`` picks the benchmarks (default: the first two installed of
-    axioms, claimcheck, novbench, focus, rinobench).
+    rinobench, axioms, validate, novbench, claimcheck, focus: the cheapest demos first).
     """
     from noveval.benchmarks import BENCHMARKS
 
-    wanted = os.environ.get("NOVEVAL_REPORT_DEMOS", "axioms,claimcheck,novbench,focus,rinobench").split(",")
+    wanted = os.environ.get("NOVEVAL_REPORT_DEMOS", "rinobench,axioms,validate,novbench,claimcheck,focus").split(",")
     fast = [b for b in wanted if b in BENCHMARKS and BENCHMARKS[b].demo is not None][:2]
     if len(fast) < 2:
         pytest.skip(f"fewer than two benchmark demos installed: {fast}")

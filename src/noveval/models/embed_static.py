@@ -51,10 +51,11 @@ def distill_static(out_dir: str | Path, *, model_dir: str | Path | None = None, 
         from model2vec.distill import distill
     except ImportError as e:
         raise ConfigError("the static embedder needs model2vec: pip install 'model2vec[distill]'") from e
-    from noveval.models.bundled import bundled_minilm_path
+    from noveval.models.bundled import bundled_minilm_path, torch_threads
 
     src = Path(model_dir) if model_dir else bundled_minilm_path()
-    model = distill(model_name=str(src), pca_dims=pca_dims, quantize_to="float32", device="cpu")
+    with torch_threads():  # torch's default (every core) spins on a shared machine: 16-151 s for the same work
+        model = distill(model_name=str(src), pca_dims=pca_dims, quantize_to="float32", device="cpu")
     model.save_pretrained(str(out_dir))
     return Path(out_dir)
 
