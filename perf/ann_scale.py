@@ -72,6 +72,21 @@ def recall(truth: np.ndarray, got: np.ndarray) -> float:
     return float(np.mean([len(set(t) & set(g)) / len(t) for t, g in zip(truth, got)]))
 
 
+def timed_search(index, q: np.ndarray, k: int) -> tuple[np.ndarray, float]:
+    """``index.search(q, k)``'s ids and the wall milliseconds per query."""
+    t = time.perf_counter()
+    _, got = index.search(q, k)
+    return got, round(1000 * (time.perf_counter() - t) / len(q), 3)
+
+
+def train_and_add(index, x: np.ndarray, nlist: int, per_list: int) -> int:
+    """Train an IVF index on a fixed random sample (``per_list`` points per list), add ``x``; the sample size."""
+    train = x[np.random.default_rng(2).choice(len(x), min(len(x), per_list * nlist), replace=False)]
+    index.train(train)
+    index.add(x)
+    return len(train)
+
+
 def main(argv: list[str] | None = None) -> int:
     import faiss
 
@@ -127,26 +142,20 @@ def main(argv: list[str] | None = None) -> int:
             rows = {}
             for ef in (32, 64, 128, 256):
                 index.hnsw.efSearch = ef
-                t = time.perf_counter()
-                _, got = index.search(q, 10)
-                rows[f"ef{ef}"] = {"recall@10": round(recall(truth, got), 4),
-                                   "search_ms_per_query": round(1000 * (time.perf_counter() - t) / args.queries, 3)}
+                got, ms = timed_search(index, q, 10)
+                rows[f"ef{ef}"] = {"recall@10": round(recall(truth, got), 4), "search_ms_per_query": ms}
             params = {"M": args.hnsw_m, "efConstruction": args.ef_construction}
         elif kind == "ivfpq":
             nlist = args.nlist or int(np.sqrt(args.n))
             quant = faiss.IndexFlatIP(args.dim)
             index = faiss.IndexIVFPQ(quant, args.dim, nlist, args.pq_m, 8, faiss.METRIC_INNER_PRODUCT)
-            train = x[np.random.default_rng(2).choice(args.n, min(args.n, args.ivf_train * nlist), replace=False)]
-            index.train(train)
-            index.add(x)
+            n_train = train_and_add(index, x, nlist, args.ivf_train)
             build, build_cpu = time.perf_counter() - t, time.process_time() - cpu0
             rows = {}
             for nprobe in (8, 32, 128):
                 index.nprobe = nprobe
-                t = time.perf_counter()
-                _, got = index.search(q, 10)
-                rows[f"nprobe{nprobe}"] = {"recall@10": round(recall(truth, got), 4),
-                                           "search_ms_per_query": round(1000 * (time.perf_counter() - t) / args.queries, 3)}
+                got, ms = timed_search(index, q, 10)
+                rows[f"nprobe{nprobe}"] = {"recall@10": round(recall(truth, got), 4), "search_ms_per_query": ms}
                 for depth in (int(d) for d in str(args.rerank).split(",")):
                     t = time.perf_counter()
                     _, cand = index.search(q, depth)
@@ -154,23 +163,19 @@ def main(argv: list[str] | None = None) -> int:
                     rows[f"nprobe{nprobe}+rerank{depth}"] = {
                         "recall@10": round(recall(truth, got), 4),
                         "search_ms_per_query": round(1000 * (time.perf_counter() - t) / args.queries, 3)}
-            params = {"nlist": nlist, "pq_m": args.pq_m, "bits": 8, "train_points": len(train)}
+            params = {"nlist": nlist, "pq_m": args.pq_m, "bits": 8, "train_points": n_train}
         elif kind == "ivf":
             nlist = args.nlist or int(4 * np.sqrt(args.n))
             quant = faiss.IndexFlatIP(args.dim)
             index = faiss.IndexIVFFlat(quant, args.dim, nlist, faiss.METRIC_INNER_PRODUCT)
-            train = x[np.random.default_rng(2).choice(args.n, min(args.n, args.ivf_train * nlist), replace=False)]
-            index.train(train)
-            index.add(x)
+            n_train = train_and_add(index, x, nlist, args.ivf_train)
             build, build_cpu = time.perf_counter() - t, time.process_time() - cpu0
             rows = {}
             for nprobe in (8, 32, 128):
                 index.nprobe = nprobe
-                t = time.perf_counter()
-                _, got = index.search(q, 10)
-                rows[f"nprobe{nprobe}"] = {"recall@10": round(recall(truth, got), 4),
-                                           "search_ms_per_query": round(1000 * (time.perf_counter() - t) / args.queries, 3)}
-            params = {"nlist": nlist, "train_points": len(train)}
+                got, ms = timed_search(index, q, 10)
+                rows[f"nprobe{nprobe}"] = {"recall@10": round(recall(truth, got), 4), "search_ms_per_query": ms}
+            params = {"nlist": nlist, "train_points": n_train}
         else:
             raise SystemExit(f"unknown kind {kind}")
         with tempfile.TemporaryDirectory() as tmp:  # size on disk, without a second copy in memory

@@ -6,24 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
+from cli_helpers import cli as _cli
+from cli_helpers import one_line_exit_2 as _one_line_exit_2
 from data_mirror import MirrorServer
 from data_upstream import Upstream, checkout, rinobench_items
-from noveval.cli.main import app
 from noveval.data import catalog
-
-
-def _cli(*args: str):
-    return CliRunner().invoke(app, ["-q", *args])
-
-
-def _one_line_exit_2(r, *needles: str) -> None:
-    assert r.exit_code == 2, r.output
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
-    for n in needles:
-        assert n in lines[0], (n, lines[0])
 
 
 def test_list_shows_every_dataset_with_its_facts_and_where_it_is(fixture_catalog: dict, mirror: MirrorServer,

@@ -16,20 +16,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from cli_helpers import cli as _cli
+from cli_helpers import one_line_exit_2 as _one_line_exit_2
 from noveval.cli.main import app
-
-
-def _cli(*args: str):
-    return CliRunner().invoke(app, ["-q", *args])
-
-
-def _one_line_exit_2(r, *needles: str) -> None:
-    assert r.exit_code == 2, r.output
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
-    assert "Traceback" not in r.output
-    for n in needles:
-        assert n in lines[0], (n, lines[0])
 
 
 @pytest.fixture

@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 import typer
 from typer.core import TyperArgument, TyperOption
-from typer.testing import CliRunner
 
+from cli_helpers import cli as _cli
+from cli_helpers import one_line_exit_2 as _one_line_exit_2
 from noveval.cli.main import app
 
 SHARED = {  # short flag -> (long flag, parameter name, value type)
@@ -105,17 +106,6 @@ def test_every_score_command_takes_its_run_folder_positionally(name: str) -> Non
     assert not visible & {"--run", "--predictions", "-r", "-p"}, f"{name}: old spelling still shown: {visible}"
 
 
-def _cli(*args: str) -> Any:
-    return CliRunner().invoke(app, ["-q", *args])
-
-
-def _one_line_exit_2(r: Any, *needles: str) -> None:
-    assert r.exit_code == 2, r.output
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
-    assert "Traceback" not in r.output
-    for n in needles:
-        assert n in lines[0], (n, lines[0])
 
 
 def test_score_rinobench_positional_alias_and_run_folder_agree(tmp_path: Path) -> None:

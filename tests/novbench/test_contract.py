@@ -7,8 +7,8 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
+from cli_helpers import cli as _cli
 from noveval.benchmarks.novbench.contract import score, score_predictions
 from noveval.benchmarks.novbench.generate import create_run, run_config
 from noveval.benchmarks.novbench.options import NovBenchOptions, NovBenchScoreOptions
@@ -17,11 +17,6 @@ from noveval.options import as_options
 
 SAMPLES = Path(str(resources.files("noveval.samples").joinpath("novbench/records.json")))
 
-
-def _cli(*args: str):
-    from noveval.cli.main import app
-
-    return CliRunner().invoke(app, ["-q", *args])
 
 
 @pytest.mark.parametrize(("given", "stored", "pair"), [

@@ -38,7 +38,7 @@ from noveval.index.lexical import LexicalIndex, LexicalParams
 from noveval.index.store import FORMAT_VERSION, CorpusIndex
 from noveval.models.types import EmbedderLike, EmbedderProtocol, as_embedder
 
-__all__ = ["as_embedder", "read_corpus", "build_index", "add_papers", "fill_vectors", "fill_from_cache"]
+__all__ = ["read_corpus", "build_index", "add_papers", "fill_vectors", "fill_from_cache"]
 
 _TEXT_RULE = "title + '\\n\\n' + abstract (noveval.corpus.paper_text)"
 

@@ -101,8 +101,9 @@ def embed(
     """Fill missing vectors (cache first, then the embedder); resumable: kill and re-run at will."""
     import numpy as np
 
-    from noveval.index.build import as_embedder, fill_from_cache, fill_vectors
+    from noveval.index.build import fill_from_cache, fill_vectors
     from noveval.index.store import open_index
+    from noveval.models.types import as_embedder
 
     idx = open_index(index)
     emb = as_embedder(embedder)
@@ -174,9 +175,9 @@ def search_cmd(
                                       "(measured worse on citation gold; off by default).")] = False,
 ) -> None:
     """Search an index (filters applied before ranking; never writes the index)."""
-    from noveval.index.build import as_embedder
     from noveval.index.search import search
     from noveval.index.store import open_index
+    from noveval.models.types import as_embedder
 
     idx = open_index(index)
     emb = as_embedder(embedder) if idx.has_dense() or retrieval != "bm25" else None
