@@ -19,7 +19,7 @@ def _settings(**kw: object) -> EvalSettings:
     return EvalSettings(**{**base, **kw})
 
 
-def _plans(data_dir: Path | None, **kw: object) -> dict:
+def _plans(data_dir: Path | list[Path] | None, **kw: object) -> dict:
     return {p.bench.name: p for p in plan_eval(_settings(**kw), data_dir)}
 
 

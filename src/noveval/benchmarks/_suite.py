@@ -218,8 +218,9 @@ def table_row(folder: Path, row: EvalRow) -> EvalRow:
         return row
     if row.status == "complete" and (not scores or scores.get("complete") is False):
         row.status = "incomplete"
-        row.message = (f"{folder} is half-done: " + ("no scores.json" if not scores else "its scores.json says "
-                       "complete: false") + " (the same eval command resumes it)")
+        why = "no scores.json" if not scores else "its scores.json says complete: false"
+        row.message = (f"{folder} is half-done: {why} (the same eval command resumes it)" if folder.is_dir()
+                       else f"its run folder {folder} is missing")
     metric = row.metric or scores.get("primary_metric")
     row.metric = metric if isinstance(metric, str) else None
     model = scores.get("model")
