@@ -43,7 +43,7 @@ def test_no_data_anywhere_exits_2_naming_the_folders_searched_and_what_each_syst
     for name in MODEL_SYSTEMS:  # each system's line: the file it needs, in the first folder searched
         assert f"\n  {name}: " in err, name
     assert f"{empty.resolve() / 'novbench' / 'coling2020.json'} not found" in err
-    assert "(noveval data get novbench corpus)" in err and "--sample runs the shipped samples" in err
+    assert "noveval data get NAME" in err and "--sample runs the shipped samples" in err
     assert not (tmp_path / "ev").exists()
     r = cli("eval", "-m", spec, "--data-dir", str(empty), "--only", "novelty-pairs", "-o", str(tmp_path / "ev"))
     assert r.exit_code == 2 and f"(searched: {empty.resolve()})" in r.stderr and "\n  novelty-pairs: " in r.stderr

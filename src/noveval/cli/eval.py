@@ -110,16 +110,14 @@ def _data_dir(sample: bool, data_dir: Path | None) -> Path | list[Path] | None:
 def _nothing_runs(planned: list[Any], data_dir: Path | None) -> None:
     """Exit 2 when no planned system runs: name the folders searched and what each system needs."""
     from noveval.cli.common import fail
-    from noveval.data.catalog import reads
     from noveval.data.folders import searched_text
 
     if any(p.plan.runs for p in planned):
         return
     lines = [f"no system can run on the data found ({searched_text(data_dir)}); what each needs:"]
-    for p in planned:
-        got = reads().get(p.bench.name) or ()
-        lines.append(f"  {p.bench.name}: {p.plan.skip}" + (f" (noveval data get {' '.join(got)})" if got else ""))
-    lines.append("noveval data list shows every dataset; --sample runs the shipped samples instead")
+    lines += [f"  {p.bench.name}: {p.plan.skip}" for p in planned]
+    lines.append("noveval data list --details shows each dataset's files (noveval data get NAME fetches one); "
+                 "--sample runs the shipped samples instead")
     fail("\n".join(lines))
 
 
