@@ -10,7 +10,8 @@ Environment variables (all optional):
 
 Datasets are looked for in ``--data-dir``, then ``$NOVEVAL_DATA_DIR``, then the user data
 dir, then ``../shared/data`` relative to the working directory (the project's machines):
-:func:`data_dirs` lists the ones that exist, :func:`data_dir` is the first.
+:func:`data_candidates` lists them, :func:`data_dirs` the ones that exist. Which one a system
+reads (the first that holds its files) is :func:`noveval.data.folders.data_folder`.
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ def data_home() -> Path:
     return Path(env) if env else user_data_dir()
 
 
-def _candidates(explicit: str | Path | None) -> list[Path]:
+def data_candidates(explicit: str | Path | None = None) -> list[Path]:
+    """The data folders looked in, in order, existing or not: ``explicit`` (``--data-dir``),
+    ``$NOVEVAL_DATA_DIR``, the user data dir, ``../shared/data`` (from the working directory)."""
     raw = [explicit, os.environ.get("NOVEVAL_DATA_DIR"), user_data_dir(), Path.cwd() / ".." / "shared" / "data"]
     return [Path(c) for c in raw if c]
 
@@ -57,21 +60,7 @@ def data_dirs(explicit: str | Path | None = None) -> list[Path]:
     ``../shared/data``.
     """
     out: list[Path] = []
-    for c in _candidates(explicit):
+    for c in data_candidates(explicit):
         if c.is_dir() and c.resolve() not in out:
             out.append(c.resolve())
     return out
-
-
-def data_dir(explicit: str | Path | None = None) -> Path | None:
-    """Return the real-data folder if one exists (the first of :func:`data_dirs`)."""
-    found = data_dirs(explicit)
-    return found[0] if found else None
-
-
-def find_data_file(relative: str | Path, explicit: str | Path | None = None) -> Path | None:
-    """The first data folder's copy of ``relative`` (e.g. ``corpus/papers.jsonl.gz``), or None."""
-    for d in data_dirs(explicit):
-        if (d / relative).is_file():
-            return d / relative
-    return None

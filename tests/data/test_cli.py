@@ -33,11 +33,32 @@ def test_list_shows_every_dataset_with_its_facts_and_where_it_is(fixture_catalog
     assert "missing (noveval data get disapere)" in text and f"present:   {data.resolve()}" in text
 
 
-def test_dir_prints_the_folder_commands_read(fixture_catalog: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dir_prints_the_folder_that_holds_the_data_and_says_which_holds_what(
+        fixture_catalog: dict, mirror: MirrorServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "xdg" / "noveval"
     r = _cli("data", "dir")
-    assert r.exit_code == 0 and r.stdout.strip() == str(tmp_path / "xdg" / "noveval") and "no data folder yet" in r.stderr
-    monkeypatch.setenv("NOVEVAL_DATA_DIR", str(tmp_path))
-    assert _cli("data", "dir").stdout.strip() == str(tmp_path.resolve())
+    assert r.exit_code == 0 and r.stdout.strip() == str(home) and "no data folder holds any dataset" in r.stderr
+    a, b = tmp_path / "a", tmp_path / "b"
+    for folder, names in ((a, ["mred"]), (b, ["mred", "disapere"])):
+        for name in names:
+            assert _cli("data", "get", name, "--to", str(folder), "--mirror", mirror.url).exit_code == 0
+    home.mkdir(parents=True)  # an empty folder first in the order (a failed data get's) is passed over
+    monkeypatch.setenv("NOVEVAL_DATA_DIR", str(a))
+    r = _cli("data", "dir")
+    assert r.exit_code == 0 and r.stdout.strip() == str(a.resolve())  # only holder so far
+    monkeypatch.setenv("NOVEVAL_DATA_DIR", str(home))  # searched: home (empty), then ../shared/data
+    (tmp_path / "shared").mkdir()
+    b.rename(tmp_path / "shared" / "data")
+    monkeypatch.chdir(a)
+    r = _cli("data", "dir")
+    shared = (tmp_path / "shared" / "data").resolve()
+    assert r.exit_code == 0 and r.stdout.strip() == str(shared), r.output  # the folder holding the data, not home
+    assert f"{home}: no dataset" in r.stderr and f"{shared}: disapere, mred" in r.stderr
+    assert "in no data folder: " in r.stderr and "corpus" in r.stderr
+    assert _cli("data", "dir", "disapere").stdout.strip() == str(shared)
+    r = _cli("data", "dir", "corpus")
+    assert r.stdout.strip() == str(home) and "no data folder holds corpus" in r.stderr
+    assert _cli("data", "dir", "--data-dir", str(a)).stdout.strip() == str(a.resolve())
 
 
 def test_offline_prints_what_to_download_and_writes_nothing(fixture_catalog: dict, tmp_path: Path) -> None:
@@ -60,6 +81,32 @@ def test_no_network_prints_the_instructions_and_fails_in_one_line(fixture_catalo
     _one_line_exit_2(r, "mred: no network", "the files to download are listed above")
     assert "classification/data/val.txt" in r.stdout
     assert not (tmp_path / "d" / "labels").exists()
+
+
+def test_get_all_without_network_goes_through_every_dataset_and_leaves_no_folder(
+        fixture_catalog: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No network (the upstream hosts at a closed port): every dataset's instructions once, one error, no folder."""
+    from noveval.data import fetch
+
+    monkeypatch.setattr(fetch, "RETRIES", 1)
+    monkeypatch.delenv("NOVEVAL_HF_DIR")  # RINoBench's splits from the hub would need the network too
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    home = tmp_path / "xdg" / "noveval"
+    r = _cli("data", "get", "all", "--mirror", "http://127.0.0.1:9")
+    names = list(catalog.datasets())
+    _one_line_exit_2(r, "no network", "the files to download are listed above", f"these {len(names)} datasets")
+    for name in names:
+        assert r.stdout.count(f"noveval data get {name} --from FOLDER --to {home}\n") == 1, name
+        assert name in r.stderr
+    for ds in catalog.datasets().values():  # the same text as --offline: every upstream file
+        for s in ds.sources[:3]:
+            assert s.url in r.stdout, s.url
+    assert r.stdout.index("noveval data get neurips-reviews --from") < r.stdout.index("noveval data get corpus --from")
+    assert not home.exists()  # no empty data folder left first in the search order
+    r = _cli("data", "get", "all", "--offline")
+    assert r.exit_code == 0 and not home.exists()
+    for name in names:
+        assert f"noveval data get {name} --from FOLDER --to {home}" in r.stdout
 
 
 def test_from_a_changed_copy_is_refused_unless_no_verify(fixture_catalog: dict, upstream: Upstream, tmp_path: Path) -> None:

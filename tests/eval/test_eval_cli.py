@@ -96,6 +96,8 @@ def test_a_killed_eval_resumes_where_it_stopped(tmp_path: Path) -> None:
         port = server.port
         code, text = _eval(spec, out, "-c", "1")
     assert code == 130 and "interrupted" in text, text
+    killed = {r["run"]: r for r in json.loads((out / "eval.json").read_text(encoding="utf-8"))["rows"]}
+    assert killed["rinobench"]["status"] == "incomplete" and "started, not finished" in killed["rinobench"]["message"]
     kill = False
     with FakeOpenAIServer(responder=asked(second), port=port):
         code, text = _eval(spec, out, "-c", "1")

@@ -19,7 +19,7 @@ def _settings(**kw: object) -> EvalSettings:
     return EvalSettings(**{**base, **kw})
 
 
-def _plans(data_dir: Path | None, **kw: object) -> dict:
+def _plans(data_dir: Path | list[Path] | None, **kw: object) -> dict:
     return {p.bench.name: p for p in plan_eval(_settings(**kw), data_dir)}
 
 
@@ -116,3 +116,24 @@ def test_bad_protocol_and_bad_options_name_the_field() -> None:
     with pytest.raises(InputError, match="novbench: ") as e:
         plan_eval(_settings(), None, ["novbench"], {"concurrency": 0})
     assert e.value.field == "options.concurrency"
+
+
+def test_each_system_reads_the_first_searched_folder_that_holds_its_data(tmp_path: Path) -> None:
+    """Searching several folders (no --data-dir): an empty or partial folder first is passed over per system."""
+    empty, a, b = tmp_path / "empty", tmp_path / "a", tmp_path / "b"
+    for folder, files in ((empty, ()), (a, ("novbench/coling2020.json", "reviews/neurips-2025.jsonl.gz")),
+                          (b, ("reviews/neurips-2025.jsonl.gz", "corpus/papers.jsonl.gz"))):
+        folder.mkdir()
+        for rel in files:
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            (folder / rel).write_text("", encoding="utf-8")
+    plans = _plans([empty, a, b], protocol="paper")
+    assert Path(opts_of(plans, "novbench").data) == a.resolve() / "novbench/coling2020.json"
+    assert Path(opts_of(plans, "novelty-pairs").data) == a.resolve() / "reviews/neurips-2025.jsonl.gz"
+    v = opts_of(plans, "validate")  # needs both files in one folder: b, not a
+    assert (Path(v.reviews), Path(v.corpus)) == (b.resolve() / "reviews/neurips-2025.jsonl.gz",
+                                                 b.resolve() / "corpus/papers.jsonl.gz")
+    assert plans["validate"].plan.data.endswith(f", in {b.resolve()}")
+    assert str(empty / "rinobench" / "test.json") in (plans["rinobench"].plan.skip or "")  # said for the first folder
+    with pytest.raises(InputError, match="no data folder to search"):
+        _plans([])

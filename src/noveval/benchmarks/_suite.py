@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -121,13 +123,15 @@ class EvalResult:
                        "skipped": [{"system": s, "reason": why} for s, why in self.skipped], "budget": self.budget})
 
 
-def plan_eval(settings: EvalSettings, data_dir: Path | None, only: list[str] | None = None,
+def plan_eval(settings: EvalSettings, data_dir: Path | Sequence[Path] | None, only: list[str] | None = None,
               extra: dict[str, Any] | None = None) -> list[Planned]:
     """Every system's eval plan (or the ``only`` ones), its runs' options validated.
 
     Args:
         settings: The eval's settings (judge, protocol, limit, embedder).
-        data_dir: The real data folder (None: the shipped samples).
+        data_dir: The real data folder; or the data folders to search, in order, each system
+            reading the first whose plan runs (:func:`noveval.data.folders.data_folder`; when
+            none does, the first folder's reason is kept); None: the shipped samples.
         only: System names to run (None: every system that declares eval settings).
         extra: Run options given to every run (``concurrency``, ``timeout``, ``overwrite``, ...).
 
@@ -152,8 +156,8 @@ def plan_eval(settings: EvalSettings, data_dir: Path | None, only: list[str] | N
             if only:
                 raise InputError(None, None, "only", f"{name} declares no eval settings (Benchmark.suite)")
             continue
-        plan: EvalPlan = make(data_dir, limit=settings.limit, judge=settings.judge, protocol=settings.protocol)
-        p = Planned(bench, plan)
+        p = Planned(bench, _plan(make, data_dir, settings))
+        plan = p.plan
         for run in plan.runs:
             values = {**run.options, **(extra or {})}
             if settings.embedder and "embedder" in bench.options.model_fields:
@@ -166,12 +170,42 @@ def plan_eval(settings: EvalSettings, data_dir: Path | None, only: list[str] | N
     return out
 
 
+def _plan(make: Callable[..., EvalPlan], data: Path | Sequence[Path] | None, settings: EvalSettings) -> EvalPlan:
+    """A system's plan on ``data`` (see :func:`plan_eval`): from the first folder where it runs."""
+    from noveval.data.folders import data_folder
+
+    def plan_of(d: Path | None) -> EvalPlan:
+        return make(d, limit=settings.limit, judge=settings.judge, protocol=settings.protocol)
+
+    if data is None or isinstance(data, Path):
+        return plan_of(data)
+    folders = list(data)
+    if not folders:
+        raise InputError(None, None, "data_dir", "no data folder to search (None: the shipped samples)")
+    plans: dict[Path, EvalPlan] = {}
+
+    def runs(d: Path) -> bool:
+        plans[d] = plan_of(d)
+        return bool(plans[d].runs)
+
+    found = data_folder(runs, folders=folders)
+    if found is None:  # what it needs, said for the first folder
+        return plans.get(folders[0].resolve()) or plan_of(folders[0].resolve())
+    plan = plans[found]
+    return replace(plan, data=f"{plan.data}, in {found}") if len(folders) > 1 else plan
+
+
 def _float(v: Any) -> float | None:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) else None
 
 
 def table_row(folder: Path, row: EvalRow) -> EvalRow:
-    """``row`` with its numbers read from the run folder's ``scores.json`` (metric, CI, yardsticks, published)."""
+    """``row`` with its numbers read from the run folder's ``scores.json`` (metric, CI, yardsticks, published).
+
+    A row recorded ``complete`` whose folder is not (no ``scores.json``, or one that says
+    ``"complete": false``: a run killed midway, or re-run into the folder since) becomes
+    ``incomplete``: its numbers are not a result.
+    """
     from noveval.io import read_json
 
     f = folder / "scores.json"
@@ -182,6 +216,11 @@ def table_row(folder: Path, row: EvalRow) -> EvalRow:
         return row
     if not isinstance(scores, dict):
         return row
+    if row.status == "complete" and (not scores or scores.get("complete") is False):
+        row.status = "incomplete"
+        why = "no scores.json" if not scores else "its scores.json says complete: false"
+        row.message = (f"{folder} is half-done: {why} (the same eval command resumes it)" if folder.is_dir()
+                       else f"its run folder {folder} is missing")
     metric = row.metric or scores.get("primary_metric")
     row.metric = metric if isinstance(metric, str) else None
     model = scores.get("model")
@@ -249,22 +288,51 @@ def _check_folder(out: Path, settings: EvalSettings, overwrite: bool) -> dict[st
 
 
 def _earlier_rows(old: dict[str, Any], out: Path, redo: set[str], *, not_run: bool = False) -> dict[str, EvalRow]:
-    """Rows of an earlier invocation for runs this one does not redo (re-read from their folders)."""
+    """Rows of an earlier invocation for the systems this one does not plan (re-read from their folders).
+
+    Args:
+        redo: The systems (and run names) this invocation plans: their earlier rows are dropped.
+        not_run: Keep the earlier "not run" rows too.
+    """
     rows = {}
     for r in old.get("rows") or []:
-        if isinstance(r, dict) and r.get("run") not in redo and (not_run or r.get("status") != "not run"):
+        if (isinstance(r, dict) and r.get("run") not in redo and r.get("system") not in redo
+                and (not_run or r.get("status") != "not run")):
             fields = {k: v for k, v in r.items() if k in EvalRow.__dataclass_fields__}
             try:
                 row = EvalRow(**fields)
             except TypeError:
                 continue
-            rows[row.run] = table_row(out / row.run, row) if (out / row.run).is_dir() else row
+            rows[row.run] = table_row(out / row.run, row)
     return rows
+
+
+def _earlier_skipped(old: dict[str, Any], redo: set[str]) -> list[tuple[str, str]]:
+    """The "not run" reasons of an earlier invocation for the systems this one does not plan."""
+    return [(str(x.get("system")), str(x.get("reason"))) for x in old.get("skipped") or []
+            if isinstance(x, dict) and x.get("system") not in redo]
+
+
+def _nothing_runs(settings: EvalSettings, planned: list[Planned]) -> InputError:
+    """The error of an eval in which no system runs: the data searched and what each system needs."""
+    where = ("the shipped samples" if settings.data == "sample"
+             else f"data folder(s) searched: {', '.join(settings.data.split(os.pathsep))}")
+    why = "".join(f"\n  {p.bench.name}: {p.plan.skip}" for p in planned if p.plan.skip)
+    return InputError(None, None, "data", f"no system can run ({where}); what each needs:{why}")
+
+
+STARTED = "started, not finished (interrupted or killed): the same command resumes it"
+"""The message of a run's row while it runs: a half-done run stays marked incomplete."""
 
 
 def run_eval(model: str, out: Path, settings: EvalSettings, planned: list[Planned], *, max_cost: float | None = None,
              overwrite: bool = False, on_row: Callable[[EvalRow], None] | None = None) -> EvalResult:
     """Run the planned systems with ``model`` into ``out`` (see the module docstring).
+
+    Rows and "not run" reasons of systems an earlier invocation ran into ``out`` (with the same
+    settings) and this one does not plan (``--only``) are kept. A run's row is written as
+    ``incomplete`` before it starts, so an eval killed midway shows it so. An eval that fails
+    before any run ends (e.g. a dead endpoint) leaves no folder it made.
 
     Args:
         model: The model spec under test.
@@ -280,18 +348,37 @@ def run_eval(model: str, out: Path, settings: EvalSettings, planned: list[Planne
         The :class:`EvalResult` (also written to ``eval.json`` and ``eval.csv``).
 
     Raises:
-        InputError: the folder holds an eval with other settings, or cannot be written.
+        InputError: no planned system has a run (nothing is written), the folder holds an
+            eval with other settings, or cannot be written.
         EndpointError: a model fails its first check (before any run of this invocation).
     """
     from noveval.io import make_dir
+
+    todo = [(p, run) for p in planned for run in p.plan.runs]
+    if not todo:
+        raise _nothing_runs(settings, planned)
+    old = _check_folder(out, settings, overwrite)
+    made = not out.exists()
+    make_dir(out, "out")
+    redo = {p.bench.name for p in planned} | {run.name for _, run in todo}
+    rows = _earlier_rows(old, out, redo, not_run=True)
+    skipped = _earlier_skipped(old, redo) + [(p.bench.name, p.plan.skip) for p in planned if p.plan.skip]
+    result = EvalResult(out, settings, [], skipped)
+    try:
+        _run_all(model, out, todo, rows, result, max_cost, on_row)
+    except Exception:
+        if made and all(r.message == STARTED for r in result.rows):  # nothing ran: leave no folder behind
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+    return result
+
+
+def _run_all(model: str, out: Path, todo: list[tuple[Planned, EvalRun]], rows: dict[str, EvalRow],
+             result: EvalResult, max_cost: float | None, on_row: Callable[[EvalRow], None] | None) -> None:
+    """Run ``todo`` in one call ledger, writing the table after each run (see :func:`run_eval`)."""
     from noveval.models.calls import ledger_scope
     from noveval.progress import heartbeat
 
-    old = _check_folder(out, settings, overwrite)
-    make_dir(out, "out")
-    todo = [(p, run) for p in planned for run in p.plan.runs]
-    rows = _earlier_rows(old, out, {run.name for _, run in todo})
-    result = EvalResult(out, settings, [], [(p.bench.name, p.plan.skip) for p in planned if p.plan.skip])
     go_on = True
     with ledger_scope(max_cost=max_cost) as ledger:
         for i, (p, run) in enumerate(todo, 1):
@@ -299,18 +386,49 @@ def run_eval(model: str, out: Path, settings: EvalSettings, planned: list[Planne
                 rows[run.name] = EvalRow(p.bench.name, p.bench.title, run.name, "not run", "the eval stopped before it")
                 continue
             log.info("== eval %d/%d: %s", i, len(todo), run.name)
-            with heartbeat(f"eval {run.name}", status=ledger.progress_line):
-                row, go_on = _one_run(p.bench, run, p.options[run.name], model, out / run.name)
+            before, saved = rows.pop(run.name, None), _saved(out / run.name, out / EVAL_FILE, out / CSV_FILE)
+            rows[run.name] = EvalRow(p.bench.name, p.bench.title, run.name, "incomplete", STARTED, metric=run.metric)
+            _write(result, rows)  # killed from here on, the run shows as half-done
+            try:
+                with heartbeat(f"eval {run.name}", status=ledger.progress_line):
+                    row, go_on = _one_run(p.bench, run, p.options[run.name], model, out / run.name)
+            except Exception:  # a model failing its first check: the folder and its table are as they were
+                rows.pop(run.name)
+                rows.update({run.name: before} if before is not None else {})
+                result.rows = _ordered(rows)
+                _restore(out / run.name, saved)
+                raise
             row.data, row.note = p.plan.data, p.plan.note
             rows[run.name] = row
-            result.rows = _ordered(rows)
             result.budget = _budget(ledger, max_cost)
-            write_eval(result)
+            _write(result, rows)
             if on_row is not None:
                 on_row(row)
+    _write(result, rows)
+
+
+def _saved(folder: Path, *files: Path) -> tuple[bool, dict[Path, str | None]]:
+    """Whether ``folder`` exists and each file's text (None: absent), for :func:`_restore`."""
+    return folder.exists(), {f: (f.read_text(encoding="utf-8") if f.is_file() else None) for f in files}
+
+
+def _restore(folder: Path, saved: tuple[bool, dict[Path, str | None]]) -> None:
+    """Put back what :func:`_saved` saw: ``folder`` removed when it was absent, the files as they were."""
+    from noveval.io import write_text
+
+    existed, files = saved
+    if not existed:
+        shutil.rmtree(folder, ignore_errors=True)
+    for f, text in files.items():
+        if text is None:
+            f.unlink(missing_ok=True)
+        else:
+            write_text(f, text)
+
+
+def _write(result: EvalResult, rows: dict[str, EvalRow]) -> None:
     result.rows = _ordered(rows)
     write_eval(result)
-    return result
 
 
 def _ordered(rows: dict[str, EvalRow]) -> list[EvalRow]:

@@ -65,14 +65,31 @@ def list_command(
 
 @data_app.command("dir")
 @cli_errors
-def dir_command(data_dir: DataDirOpt = None) -> None:
-    """Print the data folder commands read by default (the first that exists), for ``D=$(noveval data dir)``."""
-    from noveval.settings import data_dir as find
+def dir_command(
+    names: Annotated[list[str] | None, typer.Argument(help="Datasets: print the first folder holding all of them.",
+                                                      show_default=False)] = None,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Print the data folder to read (for ``D=$(noveval data dir)``); on stderr, which folder holds what.
+
+    Without NAME: the folder that holds the most datasets (the first of those on a tie); with
+    NAMEs: the first folder that holds every one of them. None: where ``noveval data get`` writes.
+    """
+    from noveval.data.catalog import datasets
+    from noveval.data.folders import default_folder, holdings, searched_text
     from noveval.settings import data_home
 
-    found = find(data_dir)
+    found = default_folder(data_dir, names or ())
+    held = holdings(data_dir)
+    for folder, got in held:
+        typer.echo(f"{folder}: {', '.join(got) or 'no dataset'}", err=True)
+    missing = [n for n in datasets() if not any(n in got for _, got in held)]
+    if missing:
+        typer.echo(f"in no data folder: {', '.join(missing)} (noveval data get NAME)", err=True)
     if found is None:
-        typer.echo(f"note: no data folder yet; noveval data get writes to {data_home()}", err=True)
+        what = ", ".join(names) if names else "any dataset"
+        typer.echo(f"note: no data folder holds {what} ({searched_text(data_dir)}); noveval data get writes to "
+                   f"{data_home()}", err=True)
     typer.echo(str(found if found is not None else data_home()))
 
 
@@ -92,23 +109,58 @@ def get_command(
                                          "checksums (downloads are always checked).")] = True,
 ) -> None:
     """Download a dataset's public files (resumable, checksummed) and convert them to the formats the systems read."""
-    from noveval.data.catalog import datasets
+    from noveval.data.catalog import datasets, find
     from noveval.data.get import NeedsDownload, get
     from noveval.progress import heartbeat
 
     if source is not None and not source.exists():
         fail(f"{source}: --from: no such file or folder")
-    for name in (list(datasets()) if "all" in names else names):
+    todo = list(datasets()) if "all" in names else names
+    for name in todo:
+        find(name)  # an unknown name fails before anything is fetched
+    no_network: str | None = None  # after the first, the others are not tried online: one summary at the end
+    missing: list[str] = []
+    for name in todo:
         try:
             with heartbeat(f"data get {name}"):
-                done = get(name, to=to, source=source, mirror=mirror, offline=offline, force=force, verify=verify)
+                done = get(name, to=to, source=source, mirror=mirror, offline=offline or no_network is not None,
+                           force=force, verify=verify)
         except NeedsDownload as e:
-            typer.echo(e.instructions + "\n")
-            if not offline:
-                fail(f"{name}: {e.message}; the files to download are listed above")
+            if offline:
+                typer.echo(e.instructions + "\n")
+            else:
+                no_network = no_network or e.message
+                missing.append(name)
             continue
         for g in done:
             typer.echo(_said(g))
+    if missing:
+        _no_network_summary(missing, no_network or "", to)
+
+
+def _no_network_summary(missing: list[str], cause: str, to: Path | None) -> None:
+    """Print what to download for every dataset not got (each once, requirements first), then exit 2."""
+    from noveval.data.catalog import find, present_in
+    from noveval.data.get import instructions
+    from noveval.settings import data_dirs, data_home
+
+    target = to if to is not None else data_home()
+    order: list[str] = []
+
+    def add(name: str) -> None:
+        ds = find(name)
+        for req in ds.requires:
+            if present_in(find(req), [target, *data_dirs()]) is None:
+                add(req)
+        if name not in order:
+            order.append(name)
+
+    for name in missing:
+        add(name)
+    for name in order:
+        typer.echo(instructions(find(name), target) + "\n")
+    fail(f"{', '.join(order)}: {cause}; the files to download are listed above, with the commands that convert "
+         f"{'it' if len(order) == 1 else f'these {len(order)} datasets'}")
 
 
 def _said(g: Any) -> str:

@@ -180,15 +180,16 @@ def run_demo(
     The last lines give the wall time and the CPU seconds (this process and its worker
     processes), in all and per benchmark.
     """
+    from noveval.data.folders import default_folder, searched_text
     from noveval.errors import InputError
     from noveval.io import make_dir
-    from noveval.settings import data_dir as find_data_dir
 
     ddir = None
-    if real:
-        ddir = find_data_dir(data_dir)
+    if real:  # the folder noveval data dir prints: the one holding the most datasets
+        ddir = default_folder(data_dir)
         if ddir is None:
-            raise InputError(data_dir, None, "--data-dir", "no real data folder found (give --data-dir)")
+            raise InputError(data_dir, None, "--data-dir", f"no data folder holds a dataset ({searched_text(data_dir)}): "
+                             "noveval data get NAME, or give --data-dir")
     todo = _todo(only)
     make_dir(out, "--out")
     tally = _Tally()

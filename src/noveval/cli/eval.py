@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -63,7 +64,7 @@ def format_eval(result: Any) -> str:
     from noveval.labels import model_name
 
     s = result.settings
-    data = "the shipped samples" if s.data == "sample" else s.data
+    data = "the shipped samples" if s.data == "sample" else ", ".join(s.data.split(os.pathsep))
     lines = [f"eval · {model_name(result.model_id or s.model)} ({s.model}) · protocol {s.protocol} · data {data}"
              + (f" · limit {s.limit}" if s.limit is not None else "") + (f" · judge {s.judge}" if s.judge else "")]
     rows = []
@@ -89,18 +90,35 @@ def format_eval(result: Any) -> str:
     return "\n".join(lines)
 
 
-def _data_dir(sample: bool, data_dir: Path | None) -> Path | None:
-    """The real data folder (None: the shipped samples)."""
+def _data_dir(sample: bool, data_dir: Path | None) -> Path | list[Path] | None:
+    """The real data folder (``--data-dir``), else the data folders to search (each system reads the
+    first that holds its data); None: the shipped samples (``--sample``, or no data folder exists)."""
     from noveval.errors import InputError
-    from noveval.settings import data_dir as find_data_dir
+    from noveval.settings import data_dirs
 
     if sample:
         if data_dir is not None:
             raise InputError(data_dir, None, "--data-dir", "give --sample or --data-dir, not both")
         return None
-    if data_dir is not None and not data_dir.is_dir():
-        raise InputError(data_dir, None, "--data-dir", "no such folder")
-    return find_data_dir(data_dir)
+    if data_dir is not None:
+        if not data_dir.is_dir():
+            raise InputError(data_dir, None, "--data-dir", "no such folder")
+        return data_dir.resolve()
+    return data_dirs() or None
+
+
+def _nothing_runs(planned: list[Any], data_dir: Path | None) -> None:
+    """Exit 2 when no planned system runs: name the folders searched and what each system needs."""
+    from noveval.cli.common import fail
+    from noveval.data.folders import searched_text
+
+    if any(p.plan.runs for p in planned):
+        return
+    lines = [f"no system can run on the data found ({searched_text(data_dir)}); what each needs:"]
+    lines += [f"  {p.bench.name}: {p.plan.skip}" for p in planned]
+    lines.append("noveval data list --details shows each dataset's files (noveval data get NAME fetches one); "
+                 "--sample runs the shipped samples instead")
+    fail("\n".join(lines))
 
 
 def _only(values: list[str] | None) -> list[str] | None:
@@ -142,8 +160,9 @@ def eval_command(
     from noveval.models.costs import Budget, load_prices
 
     ddir = _data_dir(sample, data_dir)
+    data = "sample" if ddir is None else str(ddir) if isinstance(ddir, Path) else os.pathsep.join(map(str, ddir))
     settings = EvalSettings(model=model, judge=judge, protocol=protocol or ("paper" if ddir is not None else "noveval"),
-                            limit=limit, data=str(ddir) if ddir is not None else "sample", embedder=embedder)
+                            limit=limit, data=data, embedder=embedder)
     extra: dict[str, Any] = {k: v for k, v in (("concurrency", concurrency), ("overwrite", overwrite or None),
                                                 ("allow_unparseable", allow_unparseable or None)) if v is not None}
     load_prices()
@@ -153,6 +172,7 @@ def eval_command(
 
     with renamed_field("only", "--only"), renamed_field("protocol", "--protocol"):
         planned = plan_eval(settings, ddir, _only(only), extra)
+    _nothing_runs(planned, data_dir)
     if ddir is None:
         typer.echo("eval on the shipped samples (invented items: the numbers show the pipelines run, not how good "
                    "the model is)", err=True)

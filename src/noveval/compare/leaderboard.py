@@ -254,6 +254,9 @@ def _paired_tests(models: list[BoardModel], evals: list[EvalResult], b: int, col
             cell = cells.get((m.label, c.run))
             if i == b or cell is None:
                 continue
+            if cell.status != "complete" or cells[(base.label, c.run)].status != "complete":
+                cell.note = cell.note or "not tested: a run that is not complete is not a result"
+                continue
             folder, base_folder = evals[i].path / c.run, evals[b].path / c.run
             res, why = _test(base_folder, folder, (base.label, m.label), c.metric, opts)
             if res is None:

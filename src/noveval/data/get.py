@@ -69,8 +69,10 @@ def get(name: str, *, to: Path | None = None, source: Path | None = None, mirror
     from noveval.io import make_dir
     from noveval.settings import data_home
 
-    target = make_dir(Path(to) if to is not None else data_home(), "--to")
     names = list(datasets()) if name == "all" else [find(name).name]
+    wanted = Path(to) if to is not None else data_home()
+    new = not wanted.exists()
+    target = make_dir(wanted, "--to")
     done: list[Got] = []
     fetcher = Fetcher(target / ".downloads", mirror=mirror)
     try:
@@ -78,7 +80,16 @@ def get(name: str, *, to: Path | None = None, source: Path | None = None, mirror
             _get_one(find(n), target, fetcher, done, source=source, offline=offline, force=force, verify=verify)
     finally:
         fetcher.close()
+        if new:
+            _drop_if_empty(target)
     return done
+
+
+def _drop_if_empty(folder: Path) -> None:
+    """Remove ``folder`` when it holds no file (a failed or offline ``get`` leaves no empty data folder
+    behind; partial downloads, which a later ``get`` resumes, keep it)."""
+    if folder.is_dir() and not any(p.is_file() for p in folder.rglob("*")):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _get_one(ds: Dataset, target: Path, fetcher: Fetcher, done: list[Got], *, source: Path | None,

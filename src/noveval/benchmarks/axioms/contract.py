@@ -14,7 +14,6 @@ back together.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -39,16 +38,15 @@ def metric_names(names: Sequence[str] | None, *, field: str = "metric") -> list[
 
 
 def _data_dir(o: AxiomsOptions) -> Path:
-    """``o.data_dir``, else ``$NOVEVAL_DATA_DIR``, else the folder ``noveval data get`` fills when it
-    exists, else ``../shared/data`` (as given: run configs record the paths)."""
+    """``o.data_dir`` (as given: run configs record the paths), else the first data folder that holds
+    the corpus and the full texts (:func:`noveval.data.folders.data_folder`), else ``../shared/data``."""
     if o.data_dir is not None:
         return o.data_dir
-    env = os.environ.get("NOVEVAL_DATA_DIR")
-    if env:
-        return Path(env)
-    from noveval.settings import user_data_dir
+    from noveval.data.folders import data_folder
 
-    return user_data_dir() if user_data_dir().is_dir() else Path("../shared/data")
+    needs = [f for f, given in (("corpus/papers.jsonl.gz", o.corpus), ("fulltext/neurips-2025-fulltext.jsonl.gz",
+                                                                       o.fulltext)) if given is None]
+    return data_folder(needs) or Path("../shared/data")
 
 
 def input_paths(o: AxiomsOptions) -> tuple[Path, Path]:

@@ -541,9 +541,9 @@ def load_annotations(
         for _, r in parsed
     )
     if papers is None and needs_papers:
-        from noveval.settings import data_dir as find_data_dir
+        from noveval.data.folders import data_folder
 
-        root = find_data_dir(data_dir)
+        root = data_folder([FULLTEXT_PATH], data_dir)
         if root is not None:
             ids = {r.paper_id for _, r in parsed}
             papers = {pp.id: pp for pp in iter_fulltext_papers(root, ids=ids)}

@@ -63,7 +63,8 @@ def load_inputs(options: ClaimcheckOptions) -> tuple[dict[str, PaperText], list[
     Raises:
         InputError: Missing inputs or any invalid record.
     """
-    from noveval.settings import data_dir as find_data_dir
+    from noveval.benchmarks.claimcheck.data import FULLTEXT_PATH
+    from noveval.data.folders import data_folder, searched_text
 
     o = options
     if o.papers is not None:
@@ -71,10 +72,11 @@ def load_inputs(options: ClaimcheckOptions) -> tuple[dict[str, PaperText], list[
         if o.paper_id:
             papers = {k: v for k, v in papers.items() if k in set(o.paper_id)}
     else:
-        root = find_data_dir(o.data_dir)
+        root = data_folder([FULLTEXT_PATH], o.data_dir)
         if root is None:
             raise InputError(o.data_dir, None, "options.data_dir",
-                             "shared data folder not found; give the data folder or a papers file")
+                             f"no data folder holds {FULLTEXT_PATH} ({searched_text(o.data_dir)}): "
+                             "noveval data get neurips-fulltext, or give a papers file")
         ids = o.paper_id
         if o.annotations is not None and not ids:
             from noveval.io import read_records

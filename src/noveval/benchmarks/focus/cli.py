@@ -96,11 +96,14 @@ def agreement_cmd(
 ) -> None:
     """Cohen's kappa of the annotator against DISAPERE aspects and MReD polarity."""
     from noveval.benchmarks.focus.agreement import run_agreement
-    from noveval.settings import data_dir as find_data
+    from noveval.data.folders import data_folder, searched_text
 
-    d = find_data(data_dir)
+    needs = [f for f, n in (("labels/disapere.jsonl.gz", n_disapere),
+                            ("labels/mred-meta-review-sentences.jsonl.gz", n_mred)) if n]
+    d = data_folder(needs, data_dir)
     if d is None:
-        raise typer.BadParameter("no data folder: pass --data-dir")
+        raise typer.BadParameter(f"no data folder holds {' and '.join(needs)} ({searched_text(data_dir)}): "
+                                 "noveval data get disapere mred, or pass --data-dir")
     with _agreement_flags():
         res = run_agreement(d, model=model, n_disapere=n_disapere, n_mred=n_mred, seed=seed, out=out,
                             temperature=temperature, samples=samples)
@@ -127,11 +130,11 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
     del embedder
     papers = None
     if real:
-        from noveval.settings import data_dir as find_data
+        from noveval.data.folders import data_folder
 
-        d = find_data(data_dir)
+        d = data_folder(["reviews/neurips-2024.jsonl.gz"], data_dir)
         if d is None:
-            raise FileNotFoundError("real data folder not found")
+            raise FileNotFoundError("no data folder holds reviews/neurips-2024.jsonl.gz")
         papers = Path(d) / "reviews" / "neurips-2024.jsonl.gz"
     out = run(model, Path(out_dir) / "focus", FocusOptions(papers=papers, limit=1, max_reviews=1, max_tokens=200))
     return [out / "scores.json", out / "per_item.jsonl", out / "focus.png"]

@@ -311,12 +311,13 @@ def demo(
 
     data = None  # the shipped sample
     if real:
-        from noveval.settings import data_dir as _dd
+        from noveval.data.folders import data_folder
 
-        root = _dd(data_dir)
+        rel = "novbench/emnlp2023-sample-paraphrased.json"
+        root = data_folder([rel], data_dir)
         if root is None:
-            raise InputError(data_dir, None, None, "real data folder not found")
-        data = root / "novbench" / "emnlp2023-sample-paraphrased.json"  # ships RAG papers
+            raise InputError(data_dir, None, None, f"no data folder holds {rel}")
+        data = root / rel  # ships RAG papers
     # the demo's budget (issue 31: every system cold in <= 180 CPU-s): 1 record, 192 tokens, each prompting
     opts = [NovBenchOptions(data=data, prompting=p, limit=1, max_tokens=192, timeout=120.0) for p in ("zero-shot", "rag")]
     client = client_of(model, **opts[0].client_kwargs())

@@ -41,21 +41,29 @@ _ORDER = ("Yin", "RND", "SemNovel", "FastTextLOF", "nn_distance", "topk_distance
 
 
 def inputs(o: ValidateOptions) -> tuple[Path, Path]:
-    """``(reviews, corpus)``: the given files, else those of the data folder.
+    """``(reviews, corpus)``: the given files, else those of the first data folder that holds them
+    (:func:`noveval.data.folders.data_folder`).
 
     Raises:
-        InputError: the corpus file does not exist (``options.corpus``).
+        InputError: the corpus file does not exist, or no data folder holds the files not given
+            (``options.corpus`` / ``options.reviews``; the message names the folders searched).
     """
-    from noveval.settings import data_dir
+    from noveval.data.folders import data_folder, searched_text
 
-    d = data_dir(o.data_dir) or Path(o.data_dir or "../shared/data")
-    reviews = o.reviews if o.reviews is not None else d / "reviews" / "neurips-2025.jsonl.gz"
-    corpus = o.corpus if o.corpus is not None else d / "corpus" / "papers.jsonl.gz"
+    rel = {"reviews": "reviews/neurips-2025.jsonl.gz", "corpus": "corpus/papers.jsonl.gz"}
+    needs = [f for k, f in rel.items() if getattr(o, k) is None]
+    found = data_folder(needs, o.data_dir)  # the first data folder that holds the files not given
+    d = found or Path(".")
+    reviews = o.reviews if o.reviews is not None else d / rel["reviews"]
+    corpus = o.corpus if o.corpus is not None else d / rel["corpus"]
+    if found is None and needs:
+        raise InputError(None, None, f"options.{'corpus' if o.corpus is None else 'reviews'}",
+                         f"no data folder holds {' and '.join(needs)} ({searched_text(o.data_dir)}): "
+                         "noveval data get neurips-reviews corpus, or give the files")
     from noveval.hfdata import is_hf_source
 
     if not is_hf_source(corpus) and not Path(corpus).exists():
-        where = "" if o.corpus is not None else f" (the data folder's; data folder {d})"
-        raise InputError(corpus, None, "options.corpus", f"corpus file not found{where}")
+        raise InputError(corpus, None, "options.corpus", "corpus file not found")
     return Path(reviews), Path(corpus)
 
 
