@@ -17,11 +17,15 @@ too); :func:`load_run` is :func:`noveval.export.load_run`.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from noveval.export import RunResults, load_run
 from noveval.models.chat import ChatClientProtocol
+from noveval.options import RunOptions
 from noveval.runs import Run
 from noveval.scores import MetricValue, Scores, read_scores
 
@@ -29,7 +33,7 @@ __all__ = ["MetricValue", "Run", "RunResults", "Scores", "load_run", "read_score
 
 
 def run(benchmark: str, model: str | ChatClientProtocol = "local", out: str | os.PathLike[str] = "runs/noveval", *,
-        data: str | os.PathLike[str] | None = None, options: Any = None) -> Run:
+        data: str | os.PathLike[str] | None = None, options: RunOptions | Mapping[str, Any] | None = None) -> Run:
     """Run a registered benchmark with a model; resumable (a second call with the same settings makes no model call).
 
     Args:
@@ -42,7 +46,7 @@ def run(benchmark: str, model: str | ChatClientProtocol = "local", out: str | os
         options: The system's options object (``noveval.benchmarks.BENCHMARKS[name].options``,
             e.g. :class:`~noveval.benchmarks.rinobench.options.RINoBenchOptions`) or a dict of
             its fields: exactly the options of ``noveval run <name>`` (``--max-tokens`` is
-            ``max_tokens``).
+            ``max_tokens``); None: the defaults. Type checkers refuse anything else.
 
     Returns:
         The :class:`~noveval.runs.Run` (``.path``, ``.complete``, ``.scores``; ``os.fspath``
@@ -60,13 +64,14 @@ def run(benchmark: str, model: str | ChatClientProtocol = "local", out: str | os
     return run_benchmark(get(benchmark), model, out, data=data, options=options)
 
 
-def score(run: str | os.PathLike[str], *, options: Any = None) -> Scores:
+def score(run: str | os.PathLike[str], *, options: BaseModel | Mapping[str, Any] | None = None) -> Scores:
     """Score a run folder from its saved outputs alone (the system is read from its ``config.json``).
 
     Args:
         run: The run folder (or the :class:`~noveval.runs.Run` of :func:`run`).
-        options: The system's scoring options (``BENCHMARKS[name].score_options``, e.g.
-            ``{"judge": "openai/gpt-4o"}`` for RINoBench's justification metrics) or None.
+        options: The system's scoring options object (``BENCHMARKS[name].score_options``, e.g.
+            :class:`~noveval.benchmarks.rinobench.options.RINoBenchScoreOptions`), a dict of its
+            fields (``{"judge": "openai/gpt-4o"}`` for RINoBench's justification metrics) or None.
 
     Returns:
         The typed :class:`~noveval.scores.Scores` (``metrics[name].mean/ci_low/ci_high/n``,

@@ -14,6 +14,7 @@ Pure: pydantic only.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -166,12 +167,12 @@ class DataDirOption(BaseModel):
                    "`noveval data get` fills, else ../shared/data; `noveval data dir` prints it).")
 
 
-def as_options(cls: type[OptionsT], options: OptionsT | dict[str, Any] | None, **fill: Any) -> OptionsT:
+def as_options(cls: type[OptionsT], options: OptionsT | Mapping[str, Any] | None, **fill: Any) -> OptionsT:
     """``options`` as a ``cls`` (None: the defaults); ``fill`` sets fields the caller gave apart.
 
     Args:
         cls: The system's options class.
-        options: An instance of ``cls``, a dict of its fields, or None.
+        options: An instance of ``cls``, a dict (any mapping) of its fields, or None.
         **fill: Fields to set when not None (``noveval.run(data=...)`` fills the system's
             data field); a field also set in ``options`` is an error.
 
@@ -191,7 +192,7 @@ def as_options(cls: type[OptionsT], options: OptionsT | dict[str, Any] | None, *
     elif isinstance(options, BaseModel):
         raise InputError(None, None, "options",
                          f"expected {cls.__name__} (or a dict of its fields), got {type(options).__name__}")
-    elif isinstance(options, dict):
+    elif isinstance(options, Mapping):
         values = dict(options)
     else:
         raise InputError(None, None, "options",

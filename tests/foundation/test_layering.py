@@ -10,7 +10,7 @@ Layers, bottom to top (docs/internals.md):
    prompt variants compares its sub-runs)
 4. presentation: ``report/``, ``export``, ``cli/``, every ``*.cli`` and ``*.views``
    module (a system's command-line glue and report views live beside it but belong to the
-   presentation layer), and the public API in ``noveval/__init__``.
+   presentation layer), and the public API in ``noveval/__init__``, ``api`` and ``plugin``.
 
 Every import counts, also the lazy ones inside functions: a lazy import is still a
 dependency. A module may import its own layer or lower ones.
@@ -32,7 +32,7 @@ LAYERS: dict[str, int] = {
     "models": 1, "runs": 1,
     "index": 2,
     "benchmarks": 3, "check": 3, "compare": 3, "data": 3,
-    "report": 4, "export": 4, "cli": 4, "api": 4, "": 4,
+    "report": 4, "export": 4, "cli": 4, "api": 4, "plugin": 4, "": 4,
 }
 TOP = 4
 

@@ -6,19 +6,23 @@ environment as an entry point of the group ``noveval.benchmarks`` (a ``.dist-inf
 with ``entry_points.txt`` on ``sys.path``, which is what ``pip install`` leaves), and
 drives ``noveval benchmarks``, ``run``, ``score``, ``report``, ``compare``, ``export`` and
 ``demo`` with it through the CLI, in a subprocess that sees only what is installed. The
-bundled model answers for real.
+bundled model answers for real. The package imports nothing but :mod:`noveval.plugin` (issue 38).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+
+import noveval.plugin
+from noveval.plugin import ENTRY_POINT_GROUP
 
 TOY = textwrap.dedent('''
     """A toy system: the model answers each question; exact match against the gold."""
@@ -27,9 +31,7 @@ TOY = textwrap.dedent('''
 
     from pathlib import Path
 
-    from noveval.benchmarks import About, Answer, Benchmark
-    from noveval.benchmarks._runner import entry_points
-    from noveval.options import RunOptions, option
+    from noveval.plugin import About, Answer, Benchmark, RunOptions, entry_points, option
 
 
     class ToyOptions(RunOptions):
@@ -59,24 +61,21 @@ TOY = textwrap.dedent('''
 ''')
 
 SYSTEM = textwrap.dedent('''
-    """The toy system's run, score and demo (noveval's building blocks only)."""
+    """The toy system's run, score and demo (noveval's public plugin names only)."""
 
     from __future__ import annotations
 
     from pathlib import Path
     from typing import Any
 
-    from noveval.io import read_jsonl
-    from noveval.metrics.bootstrap import summarize
-    from noveval.models.chat import ChatRequest, GenerationParams
-    from noveval.runs import RunDir, run_items
+    import toy_noveval
+    from noveval.plugin import (ChatRequest, GenerationParams, RunDir, client_of, read_jsonl, run_items,
+                                summarize)
 
     SAMPLE = Path(__file__).parent / "questions.jsonl"
 
 
-    def run(model: Any, out: Path, options: Any) -> Path:
-        from noveval.benchmarks._contract import client_of
-
+    def run(model: Any, out: Path, options: toy_noveval.ToyOptions) -> Path:
         source = Path(options.questions or SAMPLE)
         items = read_jsonl(source)[: options.limit]
         client = client_of(model, **options.client_kwargs())
@@ -95,8 +94,6 @@ SYSTEM = textwrap.dedent('''
 
 
     def score(run: Path, options: Any = None) -> dict[str, Any]:
-        from toy_noveval import BENCHMARK
-
         rd = RunDir.open(run)
         gold = {it["id"]: it for it in read_jsonl(rd.config["questions"])}
         preds = rd.done("predictions")
@@ -104,16 +101,25 @@ SYSTEM = textwrap.dedent('''
                  "exact_match": float((p.get("output") or "").strip().lower() == gold[i]["answer"].lower())}
                 for i, p in preds.items()]
         rd.write("per_item", rows)
-        scores = BENCHMARK.make_scores(rd.config["model"], summarize(rows, ["exact_match"]))
+        scores = toy_noveval.BENCHMARK.make_scores(rd.config["model"], summarize(rows, ["exact_match"]))
         rd.write_scores(scores)
         return scores
 
 
     def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
-             data_dir: Path | None = None) -> list[Path]:
-        from toy_noveval import BENCHMARK, ToyOptions
+             data_dir: Path | None = None) -> Any:
+        """Two questions through the runner (the package's own ``run``); the demo takes the Run it returns."""
+        return toy_noveval.run(model, Path(out_dir) / "run", options=toy_noveval.ToyOptions(limit=2, overwrite=True))
+''')
 
-        return [run(model, Path(out_dir) / "run", ToyOptions(limit=2, overwrite=True))]
+QUIET = textwrap.dedent('''
+    """A second plugin: the toy system under another name, with no demo hook."""
+
+    from dataclasses import replace
+
+    from toy_noveval import BENCHMARK as TOY
+
+    BENCHMARK = replace(TOY, name="quiet", title="Quiet toy", demo=None)
 ''')
 
 
@@ -128,10 +134,12 @@ def _install(site: Path) -> None:
             {"id": "q2", "question": "What colour is the sky on a clear day? One word.", "answer": "blue"},
             {"id": "q3", "question": "Reply with the single word no.", "answer": "no"},
         )), encoding="utf-8")
+    (site / "toy_quiet.py").write_text(QUIET, encoding="utf-8")
     dist = site / "toy_noveval-0.1.dist-info"  # what pip leaves for an installed package
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-noveval\nVersion: 0.1\n", encoding="utf-8")
-    (dist / "entry_points.txt").write_text("[noveval.benchmarks]\ntoy = toy_noveval\n", encoding="utf-8")
+    (dist / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\ntoy = toy_noveval\nquiet = toy_quiet\n",
+                                           encoding="utf-8")
 
 
 def _cli(site: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -180,4 +188,24 @@ def test_a_system_from_another_package_works_everywhere(tmp_path: Path) -> None:
 
     demo = _cli(site, "demo", "--only", "toy", "-o", "demo", cwd=tmp_path)
     assert demo.returncode == 0, demo.stderr
-    assert (tmp_path / "demo" / "toy" / "run" / "scores.json").is_file() and (tmp_path / "demo" / "report.html").is_file()
+    assert "  toy " in demo.stdout and "no benchmark demos" not in demo.stderr, demo.stdout + demo.stderr
+    marked = json.loads((tmp_path / "demo" / "toy" / "run" / "scores.json").read_text())
+    assert marked["demo"]["benchmark"] == "toy" and marked["complete"] is True
+    assert "Toy QA" in (tmp_path / "demo" / "report.html").read_text()
+    # a plugin with no demo hook: --only names it, exit 2, nothing written (not "no demos are installed")
+    quiet = _cli(site, "demo", "--only", "quiet", "-o", "demo-quiet", cwd=tmp_path)
+    assert quiet.returncode == 2 and "quiet: no demo" in quiet.stderr and "toy" in quiet.stderr, quiet.stderr
+    assert not (tmp_path / "demo-quiet").exists()
+
+
+def test_the_plugin_and_the_docs_recipe_import_only_noveval_plugin() -> None:
+    """A plugin needs no private name: the toy package and docs/internals.md's recipe import ``noveval.plugin`` alone."""
+    imported = re.compile(r"^\s*(?:from|import)\s+(noveval[\w.]*)", re.M)
+    docs = (Path(__file__).parents[2] / "docs" / "internals.md").read_text(encoding="utf-8")
+    recipe = docs.split("## How to add a system", 1)[1].split("\n## ", 1)[0]
+    for source in (TOY, SYSTEM, recipe):
+        assert set(imported.findall(source)) == {"noveval.plugin"}, source[:80]
+    lists = re.findall(r"from noveval\.plugin import (\([^)]*\)|[^\n]*)", TOY + SYSTEM + recipe)
+    names = {n.strip() for got in lists for n in got.strip("()").split(",")} - {""}
+    assert {"Benchmark", "entry_points", "client_of", "RunDir", "run_items", "summarize"} <= names
+    assert names <= set(noveval.plugin.__all__), names - set(noveval.plugin.__all__)

@@ -21,6 +21,15 @@ reveal_type(rinobench.run)
 run = noveval.run("rinobench", "local", "runs/x", options={"limit": 2})
 reveal_type(run)
 reveal_type(noveval.score(run).primary)
+
+from noveval.benchmarks.rinobench.options import RINoBenchOptions, RINoBenchScoreOptions
+
+noveval.run("rinobench", options=17)  # error: options is the system's options object or a mapping
+noveval.run("rinobench", options=RINoBenchOptions(limit=2))
+noveval.run("rinobench", options=None)
+noveval.score("runs/x", options=17)  # error
+noveval.score("runs/x", options={"judge": "local"})
+noveval.score("runs/x", options=RINoBenchScoreOptions(judge="local"))
 '''
 
 
@@ -50,4 +59,12 @@ def test_mypy_sees_function_types_in_a_user_file(tmp_path: Path) -> None:
     assert "RunFunction" in notes[2], notes[2]
     assert "noveval.runs.Run" in notes[3], notes[3]
     assert "noveval.scores.MetricValue | None" in notes[4], notes[4]
-    assert "Any" not in notes[0] or "options: Any" in notes[0]
+    assert "options: Any" not in notes[0] and "options: Any" not in notes[1], notes[:2]
+    assert "options: noveval.options.RunOptions | typing.Mapping[" in notes[0], notes[0]
+    assert "options: pydantic.main.BaseModel | typing.Mapping[" in notes[1], notes[1]
+    # options=17 is refused, for run and score alike; a dict, None and an options object pass
+    lines = USER_FILE.splitlines()
+    wrong = {i + 1 for i, line in enumerate(lines) if "options=17" in line}
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert {int(e.split(":")[1]) for e in errors} == wrong and len(errors) == 2, out
+    assert all('Argument "options" to' in e and "[arg-type]" in e for e in errors), errors

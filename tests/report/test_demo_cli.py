@@ -58,3 +58,32 @@ def test_demo_only_selects(fake_benchmarks, tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["demo", "-o", str(tmp_path / "d"), "--only", "rinobench"])
     assert res.exit_code == 0, res.output
     assert "broken" not in (tmp_path / "d" / "report.html").read_text()
+
+
+def test_demo_only_a_benchmark_without_a_demo_says_so(fake_benchmarks, tmp_path: Path) -> None:
+    """Not "no benchmark demos are installed yet" (issue 38): the named one declares no demo hook."""
+    from noveval.cli.main import app
+
+    res = CliRunner().invoke(app, ["demo", "-o", str(tmp_path / "d"), "--only", "chat"])
+    assert res.exit_code == 2 and "chat: no demo" in res.output and "rinobench" in res.output, res.output
+    assert "installed yet" not in res.output and not (tmp_path / "d").exists()
+
+
+def test_demo_takes_the_run_folders_a_hook_made_but_did_not_return(fake_benchmarks, monkeypatch: pytest.MonkeyPatch,
+                                                                   make_rinobench_run, tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from noveval.cli.main import app
+    from noveval.models.calls import active_ledger
+
+    def silent(out_dir: Path, **_: object) -> list[Path]:
+        ledger = active_ledger()
+        assert ledger is not None
+        ledger.enter_run(make_rinobench_run(Path(out_dir)))  # what RunDir.create does
+        return []
+
+    monkeypatch.setitem(fake_benchmarks, "rinobench", replace(fake_benchmarks["rinobench"], demo=silent))
+    res = CliRunner().invoke(app, ["demo", "-o", str(tmp_path / "d"), "--only", "rinobench"])
+    assert res.exit_code == 0, res.output
+    assert "installed yet" not in res.output and "rinobench-tiny" in res.stdout
+    assert 'data-benchmark="rinobench"' in (tmp_path / "d" / "report.html").read_text()

@@ -195,7 +195,9 @@ class Benchmark:
         answer: The per-item answer compared between runs (None: none).
         views: Presentation module (report tables and figures, compare's item metrics),
             ``"<package>.views"`` when it exists and this is None.
-        demo: ``demo(out_dir, model, embedder, real, data_dir) -> list[Path]`` for ``noveval demo``.
+        demo: ``demo(out_dir, model, embedder, real, data_dir) -> list[Path]`` for ``noveval demo``
+            (or ``"module:attr"``): runs the system on a few items into ``out_dir`` and returns
+            its run folders. None: the system has no demo (``noveval demo --only <name>`` says so).
         score_command: A Typer-annotated ``score`` command (None: generated from ``score_options``).
         commands: A ``typer.Typer`` mounted at ``noveval <name> ...`` (None: none).
         used_prompts: ``used_prompts(options) -> list[str]``: the templates a run with these
@@ -235,7 +237,7 @@ class Benchmark:
     greater_is_better: bool | None = None
     answer: Answer | None = None
     views: str | None = None
-    demo: str | None = None
+    demo: str | Callable[..., Any] | None = None
     score_command: str | None = None
     commands: str | None = None
     used_prompts: str | None = None

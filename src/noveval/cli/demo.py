@@ -1,20 +1,25 @@
 """``noveval demo``: every benchmark end to end on tiny inputs, then one report.
 
-Each benchmark's ``demo(...)`` runs inside its own call ledger (endpoint check, call
+Each benchmark's ``demo(...)`` (the hook its declaration names, ``Benchmark.demo``: shipped
+systems and plugins alike) runs inside its own call ledger (endpoint check, call
 accounting, as for ``noveval run``) and under a heartbeat (a line at least every 10 s).
+The hook returns its run folders (or one folder, or a :class:`~noveval.runs.Run`); a hook
+that returns none is taken to have made the folders its ledger saw created.
 Its run folders are then marked in ``scores.json``: ``"complete"``/``"calls"`` like any
 run, and ``"demo"`` (what the items are, which model, which approximations are on), so
 the report opens with a banner that says what the page is and is not. The terminal ends
 with one line per run and the report path.
 
 Exit codes: 0 all ran and every model call was answered; 1 a benchmark's demo failed
-(the others are still reported); 2 bad options or an endpoint that cannot work; 3 model
+(the others are still reported); 2 bad options (``--only`` naming a benchmark that is not
+registered or has no demo) or an endpoint that cannot work; 3 model
 calls failed (``--allow-failures``: 0).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -128,7 +133,8 @@ def _run_one(name: str, demo: Any, out: Path, tally: _Tally, **kwargs: Any) -> N
     t0, c0 = time.perf_counter(), cpu_seconds()
     with ledger_scope() as ledger, heartbeat(f"demo {name}", status=ledger.progress_line):
         try:
-            paths = demo(out / name, **kwargs)
+            got = demo(out / name, **kwargs)
+            paths = [Path(p) for p in ([got] if isinstance(got, (str, os.PathLike)) else got)]
         except EndpointError as e:
             fail(str(e))
         except Exception as e:  # one broken benchmark must not take the others' report down
@@ -137,8 +143,10 @@ def _run_one(name: str, demo: Any, out: Path, tally: _Tally, **kwargs: Any) -> N
             log.debug("traceback of the failed demo", exc_info=True)
             return
         seconds = time.perf_counter() - t0
-        dirs = [(p if Path(p).is_dir() else Path(p).parent).resolve() for p in paths]
-        for d in dict.fromkeys([*dirs, *ledger.run_dirs]):
+        dirs = [(p if p.is_dir() else p.parent).resolve() for p in paths]
+        made = list(dict.fromkeys([*dirs, *ledger.run_dirs]))
+        paths = paths or made  # a hook that returns no folder: the run folders it made
+        for d in made:
             marker = demo_marker(name, d, model=kwargs["model"], embedder=kwargs["embedder"], real=kwargs["real"],
                                  seconds=seconds)
             scores = _mark(d, ledger, marker)
@@ -151,10 +159,11 @@ def _run_one(name: str, demo: Any, out: Path, tally: _Tally, **kwargs: Any) -> N
 
 
 def _todo(only: list[str] | None) -> list[tuple[str, Any]]:
-    """The (name, demo hook) of each benchmark to run, in registry order.
+    """The (name, demo hook) of each benchmark to run, in registry order (plugins' included).
 
     Raises:
-        InputError: ``only`` names a benchmark that is not registered.
+        InputError: ``only`` names a benchmark that is not registered, or one whose
+            declaration names no demo hook (``Benchmark.demo``).
     """
     from noveval.benchmarks import BENCHMARKS
     from noveval.errors import InputError
@@ -162,7 +171,15 @@ def _todo(only: list[str] | None) -> list[tuple[str, Any]]:
     unknown = sorted(set(only or []) - set(BENCHMARKS))
     if unknown:
         raise InputError(None, None, "--only", f"unknown benchmark(s): {', '.join(unknown)}; registered: {', '.join(BENCHMARKS)}")
-    return [(n, hook) for n, b in BENCHMARKS.items() if (not only or n in only) and (hook := b.hook("demo")) is not None]
+    hooks = {n: b.hook("demo") for n, b in BENCHMARKS.items() if not only or n in only}
+    none = [n for n, h in hooks.items() if h is None]
+    if none and only:
+        with_demo = [n for n, b in BENCHMARKS.items() if b.demo is not None]
+        raise InputError(None, None, "--only", f"{', '.join(none)}: no demo (the declaration names no demo hook); "
+                         f"benchmarks with a demo: {', '.join(with_demo) or 'none'}")
+    if none:
+        log.info("== no demo: %s (the declaration names no demo hook)", ", ".join(none))
+    return [(n, h) for n, h in hooks.items() if h is not None]
 
 
 def run_demo(

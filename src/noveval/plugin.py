@@ -1,0 +1,69 @@
+"""The public names a system in another package needs (a noveval plugin), in one import.
+
+Everything here is a re-export of the name that does the work; this module adds nothing::
+
+    # <your package>/__init__.py
+    from noveval.plugin import About, Answer, Benchmark, RunOptions, entry_points, option
+
+    class ToyOptions(RunOptions):
+        questions: str | None = option(None, "--questions", help="JSONL of {id, question, answer}.")
+
+    BENCHMARK = Benchmark(name="toy", ..., options=ToyOptions, run="toy_package.system:run",
+                          score="toy_package.system:score", answer=Answer("answer"))
+    run, score = entry_points(BENCHMARK)
+
+and register the package under the entry-point group :data:`ENTRY_POINT_GROUP` in its own
+``pyproject.toml`` (``[project.entry-points."noveval.benchmarks"]``, ``toy = "toy_package"``).
+docs/internals.md ("How to add a system") is the recipe: what ``run`` and ``score`` write so
+that ``report``, ``compare`` and ``export`` read the run (``config.json`` through
+:meth:`RunDir.create`, ``per_item.jsonl`` with an ``id`` per row and the :class:`Answer` field,
+``scores.json`` from :meth:`Benchmark.make_scores`).
+
+The declaration and its parts:
+    :class:`Benchmark` (``BENCHMARK = Benchmark(...)``), :class:`About` (its prose),
+    :class:`Answer` (the per-item answer ``compare`` measures agreement on),
+    :class:`RunOptions` and :func:`option` (its options class: the fields of
+    ``noveval run <name>`` and of ``noveval.run(name, options=...)``),
+    :func:`entry_points` (the package's ``run, score``), :data:`ENTRY_POINT_GROUP`.
+Building blocks of a system's ``run`` and ``score``:
+    :func:`client_of` (a chat client from a model spec or a client), :class:`ChatRequest`,
+    :class:`GenerationParams`, :class:`RunDir` (the run folder: ``config.json``, resumable
+    ``<kind>.jsonl``, ``per_item.jsonl``, ``scores.json``), :func:`run_items` (the resumable,
+    cached, progress-showing loop over items), :func:`summarize` (mean and 95% bootstrap CI per
+    metric, what ``make_scores`` takes), :func:`read_jsonl`, :class:`InputError` (a bad input
+    named by file, line and field: exit 2, nothing written).
+"""
+
+from __future__ import annotations
+
+from noveval.benchmarks._benchmark import About, Answer, Benchmark
+from noveval.benchmarks._contract import client_of
+from noveval.benchmarks._runner import entry_points
+from noveval.errors import InputError
+from noveval.io import read_jsonl
+from noveval.metrics.bootstrap import summarize
+from noveval.models.chat import ChatRequest, GenerationParams
+from noveval.options import RunOptions, option
+from noveval.registry import GROUP
+from noveval.runs import RunDir, run_items
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "About",
+    "Answer",
+    "Benchmark",
+    "ChatRequest",
+    "GenerationParams",
+    "InputError",
+    "RunDir",
+    "RunOptions",
+    "client_of",
+    "entry_points",
+    "option",
+    "read_jsonl",
+    "run_items",
+    "summarize",
+]
+
+ENTRY_POINT_GROUP: str = GROUP
+"""The entry-point group a plugin registers its package in (``"noveval.benchmarks"``)."""
