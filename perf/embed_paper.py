@@ -1,7 +1,7 @@
 """The paper-faithful embedder vs raw sentence-transformers at 256 tokens, per CPU-second.
 
 Issue 35: systems whose numbers sit beside a paper's (axioms, validate, NovBench's metrics)
-embed by default with :data:`noveval.benchmarks._contract`-declared ``PAPER_EMBEDDER``
+embed by default with :data:`noveval.options.PAPER_EMBEDDER`
 (``local:bf16@256``: the bundled MiniLM, bf16, 256 tokens). This script embeds ``--n``
 pre-2025 corpus texts (title + abstract) with raw ``SentenceTransformer.encode`` of the
 bundled MiniLM at its own 256 tokens in fp32 (torch's default threads: the baseline) and
