@@ -145,8 +145,8 @@ class JudgeOption(BaseModel):
 
 
 EMBEDDER_HELP = ("Embedding model spec: local (bundled all-MiniLM-L6-v2, bf16 where native, 128 tokens) | local@N "
-                 "(N tokens) | local:bf16[@N] | local:fp32[@N] (fp32: 256 tokens) | local:onnx | local:static | "
-                 "local:/folder[@N] | openai/<model> | openai-compatible/<model>@<url>.")
+                 "(N tokens) | local:bf16 | local:bf16@N | local:fp32 (256 tokens) | local:fp32@N | local:onnx | "
+                 "local:static | local:/folder | local:/folder@N | openai/<model> | openai-compatible/<model>@<url>.")
 """The ``-e/--embedder`` help of every command (the grammar: :data:`noveval.models.spec.EMBEDDER_GRAMMAR`)."""
 
 EVERYDAY_EMBEDDER = "local"

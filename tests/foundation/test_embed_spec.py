@@ -85,7 +85,7 @@ def test_systems_declare_their_embedder_on_their_options() -> None:
     from noveval.options import EmbedderOption
 
     assert EmbedderOption().embedder == "local" and paper_embedder(EmbedderOption) is None
-    for form in ("local@N", "local:bf16[@N]", "local:fp32[@N]", "openai-compatible"):
+    for form in ("local@N", "local:bf16@N", "local:fp32@N", "local:/folder@N", "openai-compatible"):
         assert form in EMBEDDER_HELP
 
 
