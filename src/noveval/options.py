@@ -29,6 +29,7 @@ __all__ = [
     "EmbedderOption",
     "PAPER_EMBEDDER",
     "embedder_option",
+    "own_embedder",
     "paper_embedder",
     "JudgeOption",
     "OptionsT",
@@ -181,6 +182,15 @@ def paper_embedder(options: BaseModel | type[BaseModel]) -> str | None:
     extra = f.json_schema_extra if f is not None else None
     value = extra.get("paper_embedder") if isinstance(extra, dict) else None
     return value if isinstance(value, str) else None
+
+
+def own_embedder(demo_embedder: str, options: type[BaseModel]) -> str:
+    """The embedder a demo gives a system: for the demo's default ``local`` the one the system's
+    options declare (e.g. ``local:bf16@256``), else the demo's ``-e``."""
+    if demo_embedder != EVERYDAY_EMBEDDER:
+        return demo_embedder
+    f = options.model_fields.get("embedder")
+    return str(f.default) if f is not None and isinstance(f.default, str) else demo_embedder
 
 
 class EmbedderOption(BaseModel):

@@ -105,3 +105,12 @@ def test_bf16_256_reproduces_fp32_256_vectors() -> None:
     a = get_embedder("local:bf16@256", cache=False).encode(texts)
     b = get_embedder("local:fp32@256", cache=False).encode(texts)
     assert np.min(np.sum(a * b, axis=1)) > 0.999
+
+
+def test_a_demo_leaves_each_system_its_own_embedder() -> None:
+    from noveval.benchmarks.validate.options import ValidateOptions
+    from noveval.options import EmbedderOption, own_embedder
+
+    assert own_embedder("local", ValidateOptions) == PAPER_EMBEDDER
+    assert own_embedder("local:fp32", ValidateOptions) == "local:fp32"  # an explicit other -e is kept
+    assert own_embedder("local", EmbedderOption) == "local"
