@@ -114,3 +114,14 @@ def test_a_demo_leaves_each_system_its_own_embedder() -> None:
     assert own_embedder("local", ValidateOptions) == PAPER_EMBEDDER
     assert own_embedder("local:fp32", ValidateOptions) == "local:fp32"  # an explicit other -e is kept
     assert own_embedder("local", EmbedderOption) == "local"
+
+
+def test_validate_records_a_departing_embedder() -> None:
+    from noveval.benchmarks.validate.contract import embedder_records
+    from noveval.benchmarks.validate.options import ValidateOptions
+
+    fast = resolved_embedder(get_embedder("local", cache=False))
+    got = embedder_records(ValidateOptions(embedder="local"), fast)
+    assert got["embedder_resolved"] == fast and "departs from this system's paper setting" in got["embedder_note"]
+    same = resolved_embedder(get_embedder(PAPER_EMBEDDER, cache=False))
+    assert embedder_records(ValidateOptions(), same) == {"embedder_resolved": same}
