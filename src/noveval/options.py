@@ -25,7 +25,13 @@ from noveval.errors import InputError
 __all__ = [
     "DataDirOption",
     "HF_SOURCE_HELP",
+    "EMBEDDER_HELP",
+    "EVERYDAY_EMBEDDER",
     "EmbedderOption",
+    "PAPER_EMBEDDER",
+    "embedder_option",
+    "own_embedder",
+    "paper_embedder",
     "JudgeOption",
     "OptionsT",
     "PromptVariantsOption",
@@ -140,12 +146,59 @@ class JudgeOption(BaseModel):
                                help="Judge model spec (same grammar as --model); default: no judge metrics.")
 
 
-class EmbedderOption(BaseModel):
-    """Mixin: an embedding model."""
+EMBEDDER_HELP = ("Embedding model spec: local (bundled all-MiniLM-L6-v2, bf16 where native, 128 tokens) | local@N "
+                 "(N tokens) | local:bf16 | local:bf16@N | local:fp32 (256 tokens) | local:fp32@N | local:onnx | "
+                 "local:static | local:/folder | local:/folder@N | openai/<model> | openai-compatible/<model>@<url>.")
+"""The ``-e/--embedder`` help of every command (the grammar: :data:`noveval.models.spec.EMBEDDER_GRAMMAR`)."""
 
-    embedder: str = option("local", "--embedder", "-e", spec="embed",
-                           help="Embedding model spec: local (bundled all-MiniLM-L6-v2) | local:/folder | "
-                                "openai-compatible/<model>@<url>.")
+EVERYDAY_EMBEDDER = "local"
+"""Retrieval, ``index``, ``check``: the fast setting (MiniLM, bf16 where native, 128 tokens)."""
+
+PAPER_EMBEDDER = "local:bf16@256"
+"""Numbers that sit beside a paper's or results.md's: MiniLM at its own 256 tokens in bf16, whose
+vectors equal fp32's to 1e-3 cosine at ~2.5x the texts per CPU-second (docs/performance.md)."""
+
+
+def embedder_option(default: str = EVERYDAY_EMBEDDER, *, paper: bool = False) -> Any:
+    """The ``-e/--embedder`` field with a system's default.
+
+    Args:
+        default: The spec the system's numbers need (declared once, on its options class).
+        paper: The default is the setting its published / results.md numbers were made with:
+            a run with another resolved embedder says so
+            (:func:`noveval.models.embed.embedder_departure`).
+    """
+    f = option(default, "--embedder", "-e", spec="embed", help=f"{EMBEDDER_HELP} Default: {default}"
+               + (" (the setting its paper / results.md numbers need; another one is noted in the run)." if paper
+                  else "."))
+    if paper:
+        f.json_schema_extra["paper_embedder"] = default
+    return f
+
+
+def paper_embedder(options: BaseModel | type[BaseModel]) -> str | None:
+    """The embedder spec an options class (or object) declares for its paper numbers (None: none declared)."""
+    cls = options if isinstance(options, type) else type(options)
+    f = cls.model_fields.get("embedder")
+    extra = f.json_schema_extra if f is not None else None
+    value = extra.get("paper_embedder") if isinstance(extra, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def own_embedder(demo_embedder: str, options: type[BaseModel]) -> str:
+    """The embedder a demo gives a system: for the demo's default ``local`` the one the system's
+    options declare (e.g. ``local:bf16@256``), else the demo's ``-e``."""
+    if demo_embedder != EVERYDAY_EMBEDDER:
+        return demo_embedder
+    f = options.model_fields.get("embedder")
+    return str(f.default) if f is not None and isinstance(f.default, str) else demo_embedder
+
+
+class EmbedderOption(BaseModel):
+    """Mixin: an embedding model (a system whose numbers need another default redeclares the field
+    with :func:`embedder_option`)."""
+
+    embedder: str = embedder_option()
 
 
 class PromptVariantsOption(BaseModel):

@@ -106,3 +106,31 @@ def test_resume_after_a_kill_keeps_every_finished_row_and_recomputes_only_the_re
     assert (cut / "per_item.jsonl").read_text() == f.read_text()  # ends identical to the uninterrupted run
     cfg_json = json.loads((cut / "config.json").read_text())
     assert cfg_json["benchmark"] == "axioms" and cfg_json["resumed"] == 1 and "noveval_version" in cfg_json
+
+
+@pytest.mark.slow
+def test_ax3_append_embeds_the_edited_neighbours_with_a_longer_window(tmp_path, monkeypatch, sample):
+    """Issue 35: a short-window embedder misses appended fragments; under append the Ax3 texts get 512 tokens."""
+    from noveval.benchmarks.axioms import runner
+    from noveval.models.embed import get_embedder
+
+    corpus, refs = sample
+    cfg = _cfg(metric=["Yin"], task=["graph learning"], embedder="local:fp32@24")
+    emb = get_embedder("local:fp32@24", cache=str(tmp_path / "v.sqlite"))
+    res = run_benchmark(cfg, tmp_path / "long", corpus=corpus, refs=refs, embedder=emb)
+    seen = res["extra"]["ax3_unseen"]
+    assert seen["edits"] > 0 and seen["unseen"] == 0
+    assert res["embedder"] == "local/all-MiniLM-L6-v2@24"
+    assert res["extra"]["embedder_resolved"]["max_tokens"] == 24
+    assert res["extra"]["ax3_embedder_resolved"]["id"] == "local/all-MiniLM-L6-v2@512"
+    assert "departs from this system's paper setting local:bf16@256" in res["extra"]["embedder_note"]
+    conf = json.loads((tmp_path / "long" / "config.json").read_text())["config"]
+    assert conf["ax3_embedder_resolved"]["max_tokens"] == 512
+    assert f"Ax3: 0 of {seen['edits']} edits (0.0%) invisible" in (tmp_path / "long" / "table.md").read_text()
+    monkeypatch.setattr(runner, "ax3_embedder", lambda cfg, emb: None)  # the 24-token window alone
+    short = run_benchmark(cfg, tmp_path / "short", corpus=corpus, refs=refs, embedder=emb)["extra"]["ax3_unseen"]
+    assert short["edits"] == seen["edits"] and short["unseen"] == short["edits"]  # every fragment past 24 tokens
+    pre = run_benchmark(_cfg(metric=["Yin"], task=["graph learning"], ax3_position="prepend"), tmp_path / "pre",
+                        corpus=corpus, refs=refs, embedder=emb)
+    assert "ax3_embedder_resolved" not in pre["extra"]
+    assert "a deviation from the paper" in (tmp_path / "pre" / "table.md").read_text()

@@ -87,3 +87,23 @@ def test_cli_prints_the_table_and_exits_2_on_a_metric_not_scored(tmp_path: Path)
     assert json.loads((tmp_path / "t.json").read_text())["table"]["overall"]["Yin"]["Avg"] == 50
     r = CliRunner().invoke(app, ["axioms", "table", str(a), "--metric", "RND"])
     assert r.exit_code == 2 and "RND was not scored in this run" in r.output
+
+
+RESOLVED = {"id": "local/all-MiniLM-L6-v2+bf16", "model": "local/all-MiniLM-L6-v2", "precision": "bf16", "max_tokens": 256}
+
+
+def test_table_refuses_runs_with_different_resolved_embedders(tmp_path: Path) -> None:
+    """Issue 35: the same spec can resolve differently across versions; the resolved id decides, exit 2 naming both."""
+    a = _run(tmp_path / "a", [_row("t1::p1", "t1", "ML", _checks(Ax1=True), {"0": _checks(), "1": _checks()})], ["t1"],
+             embedder_resolved=RESOLVED)
+    b = _run(tmp_path / "b", [_row("t2::p2", "t2", "CV", _checks(Ax1=True), {"0": _checks(), "1": _checks()})], ["t2"],
+             embedder_resolved={**RESOLVED, "id": "local/all-MiniLM-L6-v2+bf16@128", "max_tokens": 128})
+    old = _run(tmp_path / "old", [_row("t3::p3", "t3", "CV", _checks(), {"0": _checks(), "1": _checks()})], ["t3"])
+    for other, named in ((b, "local/all-MiniLM-L6-v2+bf16@128"), (old, "unresolved spec 'local'")):
+        r = CliRunner().invoke(app, ["-q", "axioms", "table", str(a), str(other)])
+        assert r.exit_code == 2, r.output
+        assert "embedded differently" in r.output and "local/all-MiniLM-L6-v2+bf16;" in r.output and named in r.output
+    c = _run(tmp_path / "c", [_row("t4::p4", "t4", "CV", _checks(Ax1=False), {"0": _checks(), "1": _checks()})], ["t4"],
+             embedder_resolved=RESOLVED, embedder="local:bf16@256")
+    with pytest.raises(InputError, match=r"config.embedder: 'local:bf16@256' here but 'local'"):
+        combined_table([a, c])  # same resolved embedder: on to the other settings (the spec is one of them)

@@ -131,3 +131,21 @@ def test_leaderboard_is_the_first_section_in_a_real_browser(evals: dict[str, Pat
         finally:
             browser.close()
     assert not errors
+
+
+def test_runs_embedded_differently_are_refused(evals: dict[str, Path], tmp_path: Path) -> None:
+    """Issue 35: a system's runs whose resolved embedders differ do not join (exit 2, naming both)."""
+    import shutil
+
+    folders = []
+    for (name, src), emb in zip(evals.items(), ("local/all-MiniLM-L6-v2+bf16", "local/all-MiniLM-L6-v2+bf16@128"),
+                                strict=True):
+        dst = shutil.copytree(src, tmp_path / name)
+        cfg_file = dst / "novelty-pairs" / "config.json"
+        cfg = json.loads(cfg_file.read_text(encoding="utf-8"))
+        cfg_file.write_text(json.dumps({**cfg, "embedder_resolved": {"id": emb}}), encoding="utf-8")
+        folders.append(str(dst))
+    code, text = _board(*folders, "--resamples", "200")
+    assert code == 2, text
+    assert "novelty-pairs: the runs were embedded differently" in text
+    assert "local/all-MiniLM-L6-v2+bf16;" in text and "local/all-MiniLM-L6-v2+bf16@128" in text

@@ -63,6 +63,9 @@ def test_cli_run_and_score_samples_rag(tmp_path, cli):
 
     assert "Models: Relevance embedder:" in r.output and "(paper: SPICED)" in r.output
     assert scores["extra"]["embedder"] == scores["extra"]["relevance_embedder"]
+    # issue 35: NovBench's metrics default to MiniLM at its own 256 tokens, recorded as resolved
+    assert scores["extra"]["embedder_resolved"]["max_tokens"] == 256 and "embedder_note" not in scores["extra"]
+    assert scores["extra"]["perplexity_resolved"] is None  # --clarity reference: no perplexity LM
     folder = str(bundled_minilm_path())
     r = CliRunner().invoke(
         cli, ["score", "novbench", str(out), "--data", str(SAMPLES), "--clarity", "reference",  # positional run folder

@@ -228,3 +228,14 @@ def test_models_note_names_embedders_and_perplexity_model():
     n = models_note("st:minilm", "local/spiced", None)
     assert "Relevance embedder: local/spiced;" in n and "Coverage embedder: st:minilm" in n
     assert "not computed" in n
+
+
+def test_perplexity_lm_is_recorded_as_resolved():
+    """Issue 35: scores.json names the Fluency Score's LM with its precision and token limit."""
+    from noveval.benchmarks.novbench.scoring import perplexity_resolved
+    from noveval.models.perplexity import PerplexityScorer
+
+    assert perplexity_resolved(None) is None
+    got = perplexity_resolved(PerplexityScorer(max_tokens=512, cache=False))
+    assert got == {"id": "ppl:local/SmolLM2-135M-Instruct-Q4_1@512", "model": "ppl:local/SmolLM2-135M-Instruct-Q4_1",
+                   "precision": "Q4_1", "max_tokens": 512}

@@ -28,6 +28,8 @@ def test_run_folder_contract(sample_run):
         assert (sample_run / name).exists(), name
     cfg = RunDir.open(sample_run).config
     assert cfg["benchmark"] == "validate" and cfg["embedder"].startswith("local/all-MiniLM-L6-v2")
+    assert cfg["embedder_resolved"]["max_tokens"] == 256 and "embedder_note" not in cfg  # issue 35: the paper setting
+    assert RunDir.open(sample_run).scores["extra"]["embedder_resolved"] == cfg["embedder_resolved"]
     assert set(cfg["predictors"]) == {"Yin", "RND", "SemNovel", "FastTextLOF", "llm_rubric", "llm_direct"}
     assert "bucket=20000" in cfg["predictors"]["FastTextLOF"]  # the metric's full parameters are recorded
     preds = _rows(sample_run, "predictions")

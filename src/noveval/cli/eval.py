@@ -19,6 +19,7 @@ import typer
 
 from noveval.cli.common import cli_errors
 from noveval.cli.options import ConcurrencyOpt, DataDirOpt, LimitOpt, ModelOpt
+from noveval.options import EMBEDDER_HELP
 
 __all__ = ["eval_command", "format_eval", "leaderboard"]
 
@@ -34,8 +35,8 @@ MaxCostOpt = Annotated[
 ]
 EmbedderOpt = Annotated[
     str | None,
-    typer.Option("--embedder", "-e", help="Embedding model spec for the systems that embed (default: each system's, "
-                                          "the bundled all-MiniLM-L6-v2)."),
+    typer.Option("--embedder", "-e", help="For every system that embeds (default: each system's own: local:bf16@256 "
+                                          "where its numbers sit beside a paper's, else local). " + EMBEDDER_HELP),
 ]
 
 

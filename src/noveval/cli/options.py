@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from noveval.options import EMBEDDER_HELP
+
 ModelOpt = Annotated[
     str,
     typer.Option("--model", "-m", help="Model spec: local | local:/path.gguf | openai/<model> | openai-compatible/<model>@<url>."),
@@ -17,7 +19,7 @@ JudgeOpt = Annotated[
 ]
 EmbedderOpt = Annotated[
     str,
-    typer.Option("--embedder", "-e", help="Embedding model spec: local (bundled all-MiniLM-L6-v2) | local:/folder | openai-compatible/<model>@<url>."),
+    typer.Option("--embedder", "-e", help=EMBEDDER_HELP),
 ]
 OutOpt = Annotated[Path, typer.Option("--out", "-o", help="Run directory (created; an existing run with the same settings is resumed).")]
 LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Use only the first N items.")]

@@ -262,6 +262,15 @@ def _check_same_system(runs: list[CompareRun]) -> None:
         raise InputError(None, None, None, f"runs of different systems cannot be compared: {listing}")
 
 
+def _check_same_embedder(runs: list[CompareRun]) -> None:
+    """Runs whose recorded resolved embedders differ are not compared (issue 35)."""
+    from noveval.models.embed import embedder_clash, recorded_embedder
+
+    clash = embedder_clash([(f"{r.label} ({r.path})", recorded_embedder(r.config, r.scores)) for r in runs])
+    if clash:
+        raise InputError(None, None, None, clash)
+
+
 def _check_same_gold(runs: list[CompareRun], common: list[str]) -> None:
     """Matched items must carry the same gold (fields ``gold`` / ``gold_*``) in every run."""
     first = runs[0]
@@ -396,6 +405,7 @@ def compare_loaded(
     if len(runs) < 2:
         raise InputError(None, None, None, "give at least two run folders to compare")
     _check_same_system(runs)
+    _check_same_embedder(runs)
     first = runs[0]
     common = [i for i in first.rows if all(i in r.rows for r in runs[1:])]
     in_all = set(common)

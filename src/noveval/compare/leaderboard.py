@@ -223,6 +223,7 @@ def model_leaderboard(paths: Sequence[str | Path], *, baseline: str | None = Non
     b = models.index(base_model)
     notes: list[str] = []
     columns = _columns(evals, b, notes)
+    _check_embedders(models, evals, columns)
     cells: dict[tuple[str, str], BoardCell] = {}
     for m, e in zip(models, evals, strict=True):
         for r in e.rows:
@@ -241,6 +242,27 @@ def model_leaderboard(paths: Sequence[str | Path], *, baseline: str | None = Non
                 "comparisons": len(tested),
                 "correction": f"holm over the {len(tested)} comparison(s) with the baseline in the table"}
     return ModelLeaderboard(models, base_model.label, columns, cells, notes, settings)
+
+
+def _check_embedders(models: list[BoardModel], evals: list[EvalResult], columns: list[BoardColumn]) -> None:
+    """Refuse a table whose runs of one system record different resolved embedders (issue 35)."""
+    from noveval.io import read_json
+    from noveval.models.embed import embedder_clash, recorded_embedder
+
+    def read(f: Path) -> dict[str, Any]:
+        obj = read_json(f) if f.is_file() else {}
+        return obj if isinstance(obj, dict) else {}
+
+    for c in columns:
+        named = []
+        for m, e in zip(models, evals, strict=True):
+            folder = e.path / c.run
+            if folder.is_dir():
+                named.append((f"{m.label} ({folder})",
+                              recorded_embedder(read(folder / "config.json"), read(folder / "scores.json"))))
+        clash = embedder_clash(named)
+        if clash:
+            raise InputError(None, None, None, f"{c.run}: {clash}")
 
 
 def _paired_tests(models: list[BoardModel], evals: list[EvalResult], b: int, columns: list[BoardColumn],

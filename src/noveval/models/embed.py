@@ -33,7 +33,7 @@ from noveval.models.bundled import bf16_native as bf16_native
 from noveval.models.bundled import bundled_minilm_path as bundled_minilm_path
 from noveval.models.bundled import default_threads as default_threads
 from noveval.models.chat import PermanentBackendError, TransientBackendError
-from noveval.models.spec import ModelSpec, parse_spec
+from noveval.models.spec import ModelSpec, parse_embedder_spec
 
 
 def text_hash(text: str) -> str:
@@ -143,6 +143,8 @@ class SentenceTransformerBackend:
                                          what="local embedding model folder", folder=True)
         self.precision = precision
         self.max_tokens = max_tokens
+        self.base_id = base_id
+        self.tokens_read = max_tokens or (BUNDLED_MAX_TOKENS if not path else None)
         self.threads = threads or default_threads()
         self.model_id = base_id + ("+bf16" if precision == "bf16" else "") + (f"@{max_tokens}" if max_tokens else "")
         self._model = None
@@ -372,9 +374,15 @@ LOCAL_DEFAULT_MAX_TOKENS: int | None = 128
 benchmark (``benchmarks/embed_quality.py``, docs/performance.md): 128 tokens encode 2.1x the
 texts per CPU-second with no recall loss the paired 95% CIs can detect."""
 
+BUNDLED_MAX_TOKENS = 256
+"""The bundled MiniLM's own ``max_seq_length`` (``local:fp32`` reads this many; ``@256`` is the same model id)."""
 
-def local_backend(name: str = "") -> EmbeddingBackend:
-    """The in-process backend for ``local[:name]``.
+BUNDLED_POSITIONS = 512
+"""Position embeddings of the bundled MiniLM (BERT): the most tokens ``local...@N`` can read."""
+
+
+def local_backend(name: str = "", max_tokens: int | None = None) -> EmbeddingBackend:
+    """The in-process backend for ``local[:name][@max_tokens]``.
 
     Args:
         name: ``""`` — the default: MiniLM in bf16 where the CPU computes bf16 natively
@@ -383,11 +391,22 @@ def local_backend(name: str = "") -> EmbeddingBackend:
             same vectors as ``fp32`` to 1e-5, so the same model id); ``static`` — the static
             model distilled from MiniLM (:mod:`noveval.models.embed_static`); a path ending in
             ``.onnx``; any other path — a sentence-transformers folder.
+        max_tokens: Tokens read per text (None: :data:`LOCAL_DEFAULT_MAX_TOKENS` for ``""`` and
+            ``bf16``, the model's own — :data:`BUNDLED_MAX_TOKENS` — for ``fp32`` and folders).
+
+    Raises:
+        ConfigError: more tokens than the bundled MiniLM has positions (512), or ``@N`` on
+            ``onnx`` / ``static``.
     """
     if name in ("", "fp32", "bf16"):
+        if max_tokens is not None and max_tokens > BUNDLED_POSITIONS:
+            raise ConfigError(f"the bundled MiniLM reads at most {BUNDLED_POSITIONS} tokens, got @{max_tokens}")
         precision = name or ("bf16" if bf16_native() else "fp32")
+        tokens = max_tokens or (None if name == "fp32" else LOCAL_DEFAULT_MAX_TOKENS)
         return SentenceTransformerBackend(None, precision=precision,
-                                          max_tokens=None if name == "fp32" else LOCAL_DEFAULT_MAX_TOKENS)
+                                          max_tokens=None if tokens == BUNDLED_MAX_TOKENS else tokens)
+    if max_tokens is not None and (name in ("static", "onnx") or name.endswith(".onnx")):
+        raise ConfigError(f"local:{name} reads a fixed length; @{max_tokens} is for sentence-transformers models")
     if name == "static":
         from noveval.models.embed_static import StaticBackend
 
@@ -396,7 +415,45 @@ def local_backend(name: str = "") -> EmbeddingBackend:
         from noveval.models.embed_onnx import OnnxBackend, bundled_onnx_path
 
         return OnnxBackend(bundled_onnx_path() if name == "onnx" else name)
-    return SentenceTransformerBackend(name)
+    return SentenceTransformerBackend(name, max_tokens=max_tokens)
+
+
+def resolved_embedder(embedder: object) -> dict[str, object]:
+    """What an embedder resolved to: ``{"id", "model", "precision", "max_tokens"}``.
+
+    ``id`` is the vector-cache model id (e.g. ``local/all-MiniLM-L6-v2+bf16`` = MiniLM in
+    bf16 at its own 256 tokens); ``precision`` and ``max_tokens`` are None where the backend
+    does not say (a remote server uses its own). Runs record it in ``config.json`` and
+    ``scores.json``; runs whose ``id`` differ are not joined (compare, ``axioms table``).
+    """
+    backend = getattr(embedder, "backend", embedder)
+    model_id = str(getattr(embedder, "model_id", getattr(backend, "model_id", "")))
+    base = getattr(backend, "base_id", None)
+    return {"id": model_id, "model": base or model_id.split("+")[0].split("@")[0],
+            "precision": getattr(backend, "precision", None), "max_tokens": getattr(backend, "tokens_read", None)}
+
+
+def embedder_departure(resolved: dict[str, object], paper: str | None) -> str | None:
+    """A note when a run's embedder is not the one its paper numbers need, else None.
+
+    Args:
+        resolved: The run embedder's :func:`resolved_embedder`.
+        paper: The spec the system declares for its paper numbers
+            (:func:`noveval.options.paper_embedder`; None: none declared).
+
+    Returns:
+        None when no paper spec is declared or ``resolved`` reads the same model at the same
+        length as it (precision may differ: bf16 and fp32 vectors agree to 1e-3 cosine);
+        else one sentence naming both.
+    """
+    if paper is None:
+        return None
+    ref = resolved_embedder(get_embedder(paper, cache=False))
+    if (ref["model"], ref["max_tokens"]) == (resolved.get("model"), resolved.get("max_tokens")):
+        return None
+    return (f"embedder {resolved.get('id')} ({resolved.get('max_tokens') or 'server'} tokens) departs from this "
+            f"system's paper setting {paper} = {ref['id']} ({ref['max_tokens']} tokens): its numbers are not "
+            "comparable with the paper's or results.md's")
 
 
 def get_embedder(
@@ -410,18 +467,19 @@ def get_embedder(
     """Return an :class:`Embedder` for a spec.
 
     Args:
-        spec: ``local`` (bundled all-MiniLM-L6-v2, :data:`LOCAL_DEFAULT`), ``local:fp32``,
-            ``local:bf16``, ``local:onnx``, ``local:static`` (see :func:`local_backend`),
-            ``local:/folder``, ``local:/path/model.onnx`` (:mod:`noveval.models.embed_onnx`),
-            ``openai/<model>`` or ``openai-compatible/<model>@<base_url>``.
+        spec: ``local`` (bundled all-MiniLM-L6-v2, bf16 where native, 128 tokens), ``local@N``
+            (N tokens), ``local:fp32[@N]``, ``local:bf16[@N]``, ``local:onnx``, ``local:static``
+            (see :func:`local_backend`), ``local:/folder[@N]``, ``local:/path/model.onnx``
+            (:mod:`noveval.models.embed_onnx`), ``openai/<model>`` or
+            ``openai-compatible/<model>@<base_url>`` (:data:`~noveval.models.spec.EMBEDDER_GRAMMAR`).
         cache: True (default user cache), a path, a VectorCache, or False (off).
         batch_size: Texts per backend call.
         timeout_s: Per-request timeout for HTTP backends.
         concurrency: Backend calls in flight (default: ``$NOVEVAL_EMBED_CONCURRENCY``, else
             1 for the in-process model and 4 for HTTP servers).
     """
-    s = parse_spec(spec)
-    backend = local_backend(s.model) if s.provider == "local" else OpenAIEmbeddingBackend(s, timeout_s=timeout_s)
+    s, tokens = parse_embedder_spec(spec)
+    backend = local_backend(s.model, tokens) if s.provider == "local" else OpenAIEmbeddingBackend(s, timeout_s=timeout_s)
     if cache is True:
         vc: VectorCache | None = VectorCache(default_vector_cache_path())
     elif cache is False:
@@ -434,3 +492,63 @@ def get_embedder(
         env = os.environ.get("NOVEVAL_EMBED_CONCURRENCY")
         concurrency = int(env) if env else (1 if s.provider == "local" else 4)
     return Embedder(backend, cache=vc, batch_size=batch_size, concurrency=concurrency)
+
+
+def recorded_embedder(config: dict, scores: dict | None = None) -> str | None:
+    """The resolved embedder a run folder records (its vector-cache model id), or None if it embeds nothing.
+
+    Read from ``embedder_resolved`` (config.json, scores.json or its ``extra``), else an
+    ``embedder`` key holding a model id (validate and NovBench always wrote the id). A run
+    that recorded only a spec (``local``, ``local:fp32``: axioms before issue 35) gives
+    ``"unresolved spec 'local'"``: what it embedded with depends on the noveval version.
+    """
+    scores = scores or {}
+    extra = scores.get("extra") if isinstance(scores.get("extra"), dict) else {}
+    for src in (config, scores, extra):
+        r = src.get("embedder_resolved") if isinstance(src, dict) else None
+        if isinstance(r, dict) and r.get("id"):
+            return str(r["id"])
+    for src in (config, extra, scores):
+        v = src.get("embedder") if isinstance(src, dict) else None
+        if isinstance(v, str) and v:
+            return f"unresolved spec {v!r}" if v == "local" or v.startswith(("local:", "local@")) else v
+    return None
+
+
+def embedder_clash(runs: Sequence[tuple[str, str | None]]) -> str | None:
+    """Why runs cannot be joined: they record different resolved embedders (None: they agree).
+
+    Args:
+        runs: ``(label, recorded_embedder)`` per run (None: the run embeds nothing; ignored).
+
+    Returns:
+        A message naming each run's embedder when two differ, else None.
+    """
+    named = [(label, e) for label, e in runs if e is not None]
+    if len({e for _, e in named}) < 2:
+        return None
+    return ("the runs were embedded differently, so their numbers do not join: "
+            + "; ".join(f"{label}: {e}" for label, e in named)
+            + " (re-run one with the other's -e spec)")
+
+
+def longer_embedder(embedder: object, max_tokens: int) -> Embedder | None:
+    """The same local sentence-transformers model and precision reading ``max_tokens`` tokens, or None.
+
+    None when ``embedder`` is not an :class:`Embedder` over a
+    :class:`SentenceTransformerBackend`, or already reads at least ``max_tokens`` (a
+    remote server uses its own window). The new embedder shares the vector cache (its own
+    model id, ``@<max_tokens>``).
+    """
+    if not isinstance(embedder, Embedder) or not isinstance(embedder.backend, SentenceTransformerBackend):
+        return None
+    b = embedder.backend
+    if b.tokens_read is None or b.tokens_read >= max_tokens:
+        return None
+    bundled = b.base_id == BUNDLED_EMBEDDER_ID
+    if bundled and max_tokens > BUNDLED_POSITIONS:
+        return None
+    backend = SentenceTransformerBackend(None if bundled else b.path, precision=b.precision,
+                                         max_tokens=None if bundled and max_tokens == BUNDLED_MAX_TOKENS else max_tokens,
+                                         threads=b.threads)
+    return Embedder(backend, cache=embedder.cache, batch_size=embedder.batch_size, concurrency=embedder.concurrency)

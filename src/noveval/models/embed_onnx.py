@@ -113,6 +113,7 @@ class OnnxBackend:
 
         bundled = self.path.resolve() == (cache_dir() / "models" / _BUNDLED_FOLDER / "model.onnx").resolve()
         self.model_id = BUNDLED_EMBEDDER_ID if bundled else f"local/{self.path.parent.name}/{self.path.name}"
+        self.precision, self.tokens_read = "fp32", _MAX_TOKENS  # what resolved_embedder records
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads or default_threads()
         opts.inter_op_num_threads = 1

@@ -108,6 +108,7 @@ class StaticBackend:
         self.path = folder
         self.max_tokens = max_tokens
         self.model_id = f"local/{folder.name}-{_weights_hash(folder)}"
+        self.precision, self.tokens_read = "fp32", max_tokens  # what resolved_embedder records
         self._model = StaticModel.from_pretrained(str(folder))
 
     def embed_batch(self, texts: list[str]) -> np.ndarray:

@@ -9,10 +9,13 @@ Grammar (chat models):
   protocol (vLLM, Ollama, llama.cpp server, LM Studio, OpenRouter, Together, Azure
   via base URL); key from ``NOVEVAL_API_KEY``, else ``OPENAI_API_KEY``, else none.
 
-Embedders use the same grammar: ``local`` is the bundled all-MiniLM-L6-v2,
-``local:/path/to/sentence-transformers-folder`` any local model,
-``openai/<model>`` and ``openai-compatible/<model>@<base_url>`` the ``/embeddings``
-endpoint.
+Embedders use the same grammar (:func:`parse_embedder_spec`, :data:`EMBEDDER_GRAMMAR`),
+and a local one may say its precision and how many tokens it reads:
+``local[:fp32|:bf16|:onnx|:static|:/folder][@<tokens>]``. ``local`` is the bundled
+all-MiniLM-L6-v2 (bf16 where the CPU computes it natively, 128 tokens: the fast everyday
+setting), ``local@256`` the same at 256 tokens, ``local:bf16@256`` / ``local:fp32@512``
+precision and length both; ``openai/<model>`` and ``openai-compatible/<model>@<base_url>``
+the ``/embeddings`` endpoint (the server's own window).
 
 Keys are read from the environment only, never from the spec, and never stored.
 """
@@ -20,6 +23,7 @@ Keys are read from the environment only, never from the spec, and never stored.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,6 +98,38 @@ def parse_spec(spec: str) -> ModelSpec:
         f"unknown model spec {spec!r}: use 'local', 'local:/path', 'openai/<model>' "
         "or 'openai-compatible/<model>@<base_url>'"
     )
+
+
+EMBEDDER_GRAMMAR = ("local | local@N | local:bf16[@N] | local:fp32[@N] | local:onnx | local:static | "
+                    "local:/folder[@N] | openai/<model> | openai-compatible/<model>@<url>")
+"""The embedder spec grammar, as every ``-e/--embedder`` help lists it (N: tokens read per text)."""
+
+_TOKENS = re.compile(r"^(local(?::.+?)?)@(\d+)$")
+
+
+def parse_embedder_spec(spec: str) -> tuple[ModelSpec, int | None]:
+    """Parse an embedder spec: the model spec and the tokens it reads (None: the variant's default).
+
+    ``local[:variant]@N`` sets N tokens (1-8192) for the sentence-transformers variants
+    (``local``, ``local:fp32``, ``local:bf16``, ``local:/folder``); ``local:onnx`` and
+    ``local:static`` read a fixed length, and a remote endpoint its server's window, so
+    ``@N`` is refused there (an ``@`` of ``openai-compatible/...`` is its base URL).
+
+    Raises:
+        ConfigError: the spec does not follow the grammar.
+    """
+    s = (spec or "").strip()
+    m = _TOKENS.match(s)
+    if m is None:
+        return parse_spec(s), None
+    n = int(m.group(2))
+    base = parse_spec(m.group(1))
+    if base.model in ("onnx", "static"):
+        raise ConfigError(f"bad embedder spec {spec!r}: local:{base.model} reads a fixed length; "
+                          f"@<tokens> goes with {EMBEDDER_GRAMMAR}")
+    if not 1 <= n <= 8192:
+        raise ConfigError(f"bad embedder spec {spec!r}: @<tokens> must be 1-8192, got {n}")
+    return base, n
 
 
 def local_model(path: str | None, *, bundled: Callable[[], Path], bundled_id: str, what: str,

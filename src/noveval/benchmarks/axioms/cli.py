@@ -126,15 +126,17 @@ def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: boo
 
     The demo's budget (issue 31: every system cold in <= 180 CPU-s): one t-SNE seed, no
     worker processes, Ax2 paraphrases of at most 160 tokens (the sample's abstracts are
-    about 60 tokens; a run's default is 400), 1 per task on the sample.
+    about 60 tokens; a run's default is 400), 1 per task on the sample. The demo's ``-e local``
+    leaves the system its own embedder (``local:bf16@256``; :func:`~noveval.options.own_embedder`).
     """
     from noveval.benchmarks.axioms.combine import combine
     from noveval.benchmarks.axioms.contract import run
     from noveval.benchmarks.axioms.pools import DEFAULT_TASKS
     from noveval.io import read_json, read_jsonl, write_json
+    from noveval.options import own_embedder
 
     out = Path(out_dir) / "axioms"
-    tiny: dict = {"embedder": embedder, "semnovel": "approx", "fasttext": "approx", "seeds": 1, "jobs": 1,
+    tiny: dict = {"embedder": own_embedder(embedder, AxiomsOptions), "semnovel": "approx", "fasttext": "approx", "seeds": 1, "jobs": 1,
                   "ax2_max_tokens": 160}
     if real:
         tiny |= {"data_dir": data_dir, "task": [DEFAULT_TASKS[3].name], "focal": 10, "ax2_limit": 3,

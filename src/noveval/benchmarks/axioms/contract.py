@@ -176,7 +176,7 @@ def score(run: str | Path, options: None = None) -> dict[str, Any]:
     old = read_json(folder / "scores.json") if (folder / "scores.json").is_file() else {}
     old_extra: dict[str, Any] = old["extra"] if isinstance(old, dict) and isinstance(old.get("extra"), dict) else {}
     return write_results(folder, rows, conf["metrics"], model=conf.get("paraphrase_model"),
-                         embedder=conf.get("embedder"), timings=old_extra.get("timings_s") or {},
+                         embedder=conf, timings=old_extra.get("timings_s") or {},
                          task_stats=old_extra.get("task_stats") or {},
                          outcome={k: old[k] for k in ("complete", "calls", "cost") if isinstance(old, dict) and k in old})
 
@@ -232,7 +232,8 @@ def combined_table(runs: Sequence[str | Path], *, metrics: Sequence[str] | None 
 
     Raises:
         InputError: no run; a folder given twice or not an axioms run; a metric some run did not
-            score; runs whose settings differ (names the key and both values); a focal
+            score; runs whose resolved embedders differ (or one records only a spec: made before
+            issue 35); runs whose settings differ (names the key and both values); a focal
             paper in two runs (names the file, line and ``id``).
     """
     from noveval.benchmarks.axioms.options import METRIC_ORDER
@@ -257,6 +258,11 @@ def combined_table(runs: Sequence[str | Path], *, metrics: Sequence[str] | None 
                                  f"(it has {', '.join(c.get('metrics', [])) or 'none'})")
     if not chosen:
         raise InputError(None, None, "metrics", "the runs have no metric in common")
+    from noveval.models.embed import embedder_clash, recorded_embedder
+
+    clash = embedder_clash([(str(f), recorded_embedder(c)) for f, c in zip(folders, confs, strict=True)])
+    if clash:
+        raise InputError(None, None, "config.embedder_resolved", clash)
     ignored = set(_PER_RUN_KEYS).union(*(keys for m, keys in _METRIC_KEYS.items() if m not in chosen))
     first = confs[0]
     for f, c in zip(folders[1:], confs[1:], strict=True):

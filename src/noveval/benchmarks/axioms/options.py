@@ -10,15 +10,29 @@ from typing import Literal
 
 from pydantic import field_validator
 
-from noveval.options import DataDirOption, EmbedderOption, PromptVariantsOption, RunOptions, option
+from noveval.options import (
+    PAPER_EMBEDDER,
+    DataDirOption,
+    EmbedderOption,
+    PromptVariantsOption,
+    RunOptions,
+    embedder_option,
+    option,
+)
 
-__all__ = ["AX2_MAX_TOKENS", "METRIC_ORDER", "AxiomsOptions"]
+__all__ = ["AX2_MAX_TOKENS", "AX3_MAX_TOKENS", "METRIC_ORDER", "AxiomsOptions"]
 
 METRIC_ORDER = ("Yin", "RND", "SemNovel", "FastTextLOF")
 """The four novelty metrics, in Table 2's order."""
 
 AX2_MAX_TOKENS = 400
 """Answer tokens of an Ax2 paraphrase request unless ``options.ax2_max_tokens`` says otherwise."""
+
+AX3_MAX_TOKENS = 512
+"""Tokens the Ax3 neighbours (original and edited) are embedded with under ``ax3_position append``
+when the embedder is a local sentence-transformers model reading fewer: the paper's BGE-M3
+(8,192 tokens) sees every appended fragment; MiniLM at 256 misses a third of them, at 512
+under 1% (docs/axioms.md)."""
 
 
 class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsOption):
@@ -42,7 +56,10 @@ class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsOpt
             still kept when :func:`~noveval.benchmarks.axioms.paraphrase.usable`).
         semnovel: ``exact`` (refit t-SNE per pool variant) or ``approx``.
         fasttext: ``exact`` (retrain per pool content) or ``approx``.
-        ax3_position: ``append`` (§5.2) or ``prepend`` the Ax3 fragments.
+        embedder: Embedding spec (default ``local:bf16@256``, the setting results.md's tables
+            were made with; another one is noted in the run).
+        ax3_position: ``append`` (§5.2; the Ax3 neighbours are embedded at
+            :data:`AX3_MAX_TOKENS` tokens) or ``prepend`` the Ax3 fragments (a deviation).
         jobs: Processes for t-SNE / fastText fits (>= 1).
         seeds: SemNovel t-SNE seeds ``seed, seed + 1, ...`` (>= 1).
         semnovel_metric: t-SNE input metric, ``cosine`` (reference code) or ``euclidean``.
@@ -67,9 +84,11 @@ class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsOpt
         "exact", help="exact (refit t-SNE per variant) or approx (openTSNE transform into per-pool maps).")
     fasttext: Literal["exact", "approx"] = option(
         "exact", help="exact (retrain per pool content) or approx (reuse base-pool models).")
+    embedder: str = embedder_option(PAPER_EMBEDDER, paper=True)
     ax3_position: Literal["append", "prepend"] = option(
-        "append", help="append (paper) or prepend Ax3 fragments to the neighbour abstract (short-context embedders "
-                       "truncate appended text).")
+        "append", help=f"append (paper §5.2: the Ax3 neighbour and its edited copies are embedded at {AX3_MAX_TOKENS} "
+                       "tokens, so the appended fragments count) or prepend (a deviation from the paper: the "
+                       "fragments lead the abstract).")
     jobs: int = option(2, ge=1, help="Processes for t-SNE / fastText.")
     seeds: int = option(3, ge=1, help="SemNovel t-SNE seeds (seed, seed+1, ...); pass rates are reported as "
                                       "mean ± SD over them.")

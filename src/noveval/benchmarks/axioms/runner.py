@@ -48,6 +48,9 @@ log = logging.getLogger("noveval")
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
 
 
+AX3_UNSEEN_WARN = 0.1
+"""Share of invisible Ax3 edits above which a run warns (and its table says so)."""
+
 MAX_FULLTEXT = 20
 """At most this many focal papers per task are drawn from the papers with a full text (Ax5/6)."""
 FULLTEXT_SHARE = 0.2
@@ -462,6 +465,9 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
     from noveval.runs import RunDir
 
     conf = cfg.to_json()
+    emb = as_embedder(cfg.embedder if embedder is None else embedder)
+    long_emb = ax3_embedder(cfg, emb)
+    conf.update(embedder_records(emb, long_emb))
     if cfg.paraphrase_model:  # the Ax2 prompt in effect, checked before any call or output
         from noveval.benchmarks.axioms.paraphrase import prompt_hash
 
@@ -469,7 +475,6 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
     corpus = corpus or load_corpus(cfg.corpus)  # inputs first: a bad file leaves no run folder behind
     refs = refs if refs is not None else (load_references(cfg.fulltext, corpus) if cfg.fulltext else References())
     rd = RunDir.create(out_dir, {"benchmark": "axioms", "config": conf}, overwrite=overwrite)  # resumes a run with this config
-    emb = as_embedder(cfg.embedder if embedder is None else embedder)
     done = rd.done("per_item")  # finished focal papers (a torn last line is skipped, as in every run)
     fit_cache = default_fit_cache() if {"SemNovel", "FastTextLOF"} & set(cfg.metrics) else None
     timings: dict[str, float] = {}
@@ -481,7 +486,7 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
             if not (items and all(it.item_id in done for it in items)):
                 para = _paraphrases(cfg, task, items, paraphraser)
                 if not collecting():  # a batch's collect pass only gathers the paraphrase requests
-                    rows, stats[spec.name] = _score(cfg, task, items, para, emb, fit_cache, timings, t0)
+                    rows, stats[spec.name] = _score(cfg, task, items, para, (emb, long_emb), fit_cache, timings, t0)
                     for row in rows:
                         if row["id"] not in done:
                             rd.append("per_item", row)
@@ -491,8 +496,45 @@ def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | No
         return {}
     order = [it for spec in cfg.tasks for it in done.values() if it["task"] == spec.name]
     rd.write("per_item", order)
-    return write_results(rd.path, order, cfg.metrics, model=cfg.paraphrase_model, embedder=cfg.embedder,
+    return write_results(rd.path, order, cfg.metrics, model=cfg.paraphrase_model, embedder=conf,
                          timings={k: round(v, 2) for k, v in timings.items()}, task_stats=stats)
+
+
+def ax3_embedder(cfg: AxiomsConfig, emb: EmbedderProtocol) -> EmbedderProtocol | None:
+    """The embedder of the Ax3 neighbours and their edited copies, when it is not ``emb`` itself.
+
+    Under ``append`` (§5.2) with a local sentence-transformers embedder reading fewer than
+    :data:`~noveval.benchmarks.axioms.options.AX3_MAX_TOKENS` tokens: the same model and
+    precision at that many, so the fragments appended to a long abstract count (the paper's
+    BGE-M3 reads 8,192 tokens). None otherwise (``prepend``, a remote server, a long model).
+    """
+    from noveval.benchmarks.axioms.options import AX3_MAX_TOKENS
+    from noveval.models.embed import longer_embedder
+
+    return longer_embedder(emb, AX3_MAX_TOKENS) if cfg.ax3_position == "append" else None
+
+
+def embedder_records(emb: EmbedderProtocol, long_emb: EmbedderProtocol | None) -> dict[str, Any]:
+    """What the run records of its embedders (``config.json`` and ``scores.json``; issue 35).
+
+    ``embedder_resolved``: model id, precision and tokens read
+    (:func:`~noveval.models.embed.resolved_embedder`); ``ax3_embedder_resolved`` when the Ax3
+    texts use another (:func:`ax3_embedder`); ``embedder_note`` when the embedder departs from
+    the one :class:`~noveval.benchmarks.axioms.options.AxiomsOptions` declares for the paper.
+    """
+    from noveval.benchmarks.axioms.options import AxiomsOptions
+    from noveval.models.embed import embedder_departure, resolved_embedder
+    from noveval.options import paper_embedder
+
+    res = resolved_embedder(emb)
+    out: dict[str, Any] = {"embedder_resolved": res}
+    if long_emb is not None:
+        out["ax3_embedder_resolved"] = resolved_embedder(long_emb)
+    note = embedder_departure(res, paper_embedder(AxiomsOptions))
+    if note:
+        log.warning("axioms: %s", note)
+        out["embedder_note"] = note
+    return out
 
 
 def _task(cfg: AxiomsConfig, spec: TaskSpec, corpus: Corpus, refs: References) -> tuple[TaskData, list[FocalItem]]:
@@ -515,36 +557,45 @@ def _paraphrases(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem],
 
 
 def _score(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem], para: dict[str, tuple[str, str] | None],
-           embedder: EmbedderProtocol, fit_cache: Any, timings: dict[str, float], t0: float) -> tuple[list[dict], dict]:
+           embedders: tuple[EmbedderProtocol, EmbedderProtocol | None], fit_cache: Any, timings: dict[str, float],
+           t0: float) -> tuple[list[dict], dict]:
     """One task's ``per_item`` rows and statistics: variants, embeddings, every metric, the checks.
 
+    ``embedders``: the run's embedder and the Ax3 one (:func:`ax3_embedder`; None: the run's).
     ``t0``: when the task began (``prep_s`` counts from there to the embeddings).
     """
     name = task.spec.name
     variants, extra = build_variants(task, items, cfg.rules, para, ax3_position=cfg.ax3_position)
-    emb = np.asarray(embedder.encode(task.texts, batch_size=64, progress=f"embed {name}"))
+    emb = np.asarray(embedders[0].encode(task.texts, batch_size=64, progress=f"embed {name}"))
+    if embedders[1] is not None:
+        ax3_rows = sorted({ex[k] for ex in extra.values() if "nn" in ex for k in ("nn", "cov1", "cov2", "cov4")})
+        emb = emb.copy()
+        emb[ax3_rows] = np.asarray(embedders[1].encode([task.texts[r] for r in ax3_rows], batch_size=64,
+                                                       progress=f"embed {name}: Ax3 neighbours, longer window"))
     t_prep = time.perf_counter() - t0
     scores = score_task(cfg, task, items, variants, extra, emb, fit_cache=fit_cache, timings=timings)
     hidden = ax3_unseen(emb, extra)
     stats = {"items": len(items), "rows": len(task.texts), "prep_s": round(t_prep, 2), "ax3_unseen": hidden,
              "paraphrases": {"asked": len(para), "usable": sum(v is not None for v in para.values())}}
-    if hidden["edits"] and hidden["unseen"] / hidden["edits"] > 0.2:
+    log.info("axioms %s: %d of %d Ax3 edits invisible to the embedder", name, hidden["unseen"], hidden["edits"])
+    if hidden["edits"] and hidden["unseen"] / hidden["edits"] > AX3_UNSEEN_WARN:
         log.warning("axioms %s: %d of %d Ax3 edits leave the neighbour's embedding unchanged (text past the "
-                    "embedder's input limit); prepending the fragments (ax3_position prepend) makes them visible",
-                    name, hidden["unseen"], hidden["edits"])
+                    "embedder's input limit): Ax3 fails for them whatever the metric; embed with more tokens "
+                    "(-e local:bf16@512)", name, hidden["unseen"], hidden["edits"])
     log.info("axioms %s: %d focal papers, %d texts, prep %.1fs, cumulative metric time %s",
              name, len(items), len(task.texts), t_prep, timings)
     return item_rows(task, items, scores), stats
 
 
 def write_results(out: Path, rows: Sequence[dict], metrics: Sequence[str], *, model: str | None,
-                  embedder: str | None, timings: dict, task_stats: dict, outcome: dict | None = None) -> dict:
+                  embedder: dict | str | None, timings: dict, task_stats: dict, outcome: dict | None = None) -> dict:
     """Write a run's ``scores.json``, ``table.md`` and ``heatmap.png`` from its ``per_item`` rows.
 
     The headline metric of each scorer is its overall ``Avg`` pass rate (%, 0-100, higher
-    is better: the share of applicable axiom checks it passes, §6.1). ``outcome``: the
-    run's recorded ``complete``/``calls``/``cost`` keys, kept when re-scoring (a run whose
-    paraphrase calls failed stays marked incomplete).
+    is better: the share of applicable axiom checks it passes, §6.1). ``embedder``: the
+    run's config (its ``embedder`` spec and the :func:`embedder_records`), or a bare spec
+    (older runs). ``outcome``: the run's recorded ``complete``/``calls``/``cost`` keys, kept
+    when re-scoring (a run whose paraphrase calls failed stays marked incomplete).
 
     Returns:
         The ``scores.json`` dict.
@@ -552,12 +603,48 @@ def write_results(out: Path, rows: Sequence[dict], metrics: Sequence[str], *, mo
     from noveval.benchmarks.axioms import BENCHMARK
     from noveval.benchmarks.axioms.plots import heatmap
     from noveval.io import write_json, write_text
+    from noveval.models.embed import recorded_embedder
 
+    conf = embedder if isinstance(embedder, dict) else {"embedder": embedder}
     tab = table(rows, metrics)
+    recorded = {k: conf[k] for k in ("embedder_resolved", "ax3_embedder_resolved", "embedder_note", "ax3_position")
+                if conf.get(k)}
+    notes = run_notes(conf, task_stats)
     scores_json = BENCHMARK.make_scores(
         model, {m: {"mean": tab["overall"][m]["Avg"], "n": len(rows)} for m in metrics},
-        extra={"table": tab, "timings_s": timings, "task_stats": task_stats}, embedder=embedder, **(outcome or {}))
+        extra={"table": tab, "timings_s": timings, "task_stats": task_stats, **recorded,
+               "ax3_unseen": ax3_total(task_stats), **({"models_note": " ".join(notes)} if notes else {})},
+        embedder=recorded_embedder(conf), **(outcome or {}))
     write_json(Path(out) / "scores.json", scores_json)
-    write_text(Path(out) / "table.md", format_table(tab, metrics) + "\n")
+    write_text(Path(out) / "table.md", format_table(tab, metrics) + "".join(f"\n\n{n}" for n in notes) + "\n")
     heatmap(tab, metrics, Path(out) / "heatmap.png")
     return scores_json
+
+
+def ax3_total(task_stats: dict) -> dict[str, int]:
+    """Ax3 edits and invisible ones (:func:`ax3_unseen`) summed over the tasks' statistics."""
+    tot = {"edits": 0, "unseen": 0}
+    for st in task_stats.values():
+        for k in tot:
+            tot[k] += int(((st or {}).get("ax3_unseen") or {}).get(k) or 0)
+    return tot
+
+
+def run_notes(conf: dict, task_stats: dict) -> list[str]:
+    """What a reader of the table must know: the embedders, invisible Ax3 edits, deviations."""
+    res = conf.get("embedder_resolved") or {}
+    ax3 = conf.get("ax3_embedder_resolved") or {}
+    notes = [f"Embedder: {res.get('id') or conf.get('embedder')}"
+             + (f" ({res.get('precision')}, {res.get('max_tokens')} tokens)" if res.get("max_tokens") else "")
+             + (f"; Ax3 neighbours and their edited copies: {ax3['id']} ({ax3.get('max_tokens')} tokens)"
+                if ax3 else "") + " (paper: BGE-M3, 8,192 tokens)."]
+    tot = ax3_total(task_stats)
+    if tot["edits"]:
+        share = tot["unseen"] / tot["edits"]
+        notes.append(f"Ax3: {tot['unseen']} of {tot['edits']} edits ({100 * share:.1f}%) invisible to the embedder"
+                     + (" - their Ax3 checks fail whatever the metric." if share > AX3_UNSEEN_WARN else "."))
+    if conf.get("ax3_position") == "prepend":
+        notes.append("Ax3 fragments prepended to the neighbour's abstract: a deviation from the paper (§5.2 appends).")
+    if conf.get("embedder_note"):
+        notes.append(f"NOTE: {conf['embedder_note']}.")
+    return notes

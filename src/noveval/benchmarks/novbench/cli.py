@@ -308,6 +308,7 @@ def demo(
     from noveval.benchmarks.novbench.contract import generate, score_predictions
     from noveval.benchmarks.novbench.options import NovBenchOptions
     from noveval.errors import InputError
+    from noveval.options import own_embedder
 
     data = None  # the shipped sample
     if real:
@@ -319,11 +320,14 @@ def demo(
             raise InputError(data_dir, None, None, f"no data folder holds {rel}")
         data = root / rel  # ships RAG papers
     # the demo's budget (issue 31: every system cold in <= 180 CPU-s): 1 record, 192 tokens, each prompting
-    opts = [NovBenchOptions(data=data, prompting=p, limit=1, max_tokens=192, timeout=120.0) for p in ("zero-shot", "rag")]
+    # the demo's -e local leaves NovBench its own embedder (local:bf16@256) for retrieval and the metrics
+    emb = own_embedder(embedder, NovBenchOptions)
+    opts = [NovBenchOptions(data=data, prompting=p, limit=1, max_tokens=192, timeout=120.0, embedder=emb)
+            for p in ("zero-shot", "rag")]
     client = client_of(model, **opts[0].client_kwargs())
     runs = []
     for o in opts:
         run_dir = generate(client, Path(out_dir) / f"novbench-{o.prompting}", o)
-        score_predictions(run_dir, NovBenchScoreOptions(embedder=embedder))
+        score_predictions(run_dir, NovBenchScoreOptions(embedder=emb))
         runs.append(run_dir)
     return runs

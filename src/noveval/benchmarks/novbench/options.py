@@ -8,7 +8,15 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, field_validator
 
-from noveval.options import HF_SOURCE_HELP, EmbedderOption, PromptVariantsOption, RunOptions, option
+from noveval.options import (
+    HF_SOURCE_HELP,
+    PAPER_EMBEDDER,
+    EmbedderOption,
+    PromptVariantsOption,
+    RunOptions,
+    embedder_option,
+    option,
+)
 
 __all__ = ["NovBenchOptions", "NovBenchScoreOptions", "parse_years"]
 
@@ -49,12 +57,14 @@ class NovBenchOptions(RunOptions, EmbedderOption, PromptVariantsOption):
         corpus_field: Keep only corpus papers of this field.
         corpus_limit: Keep at most this many corpus papers.
         corpus_years: Keep corpus papers from these years (``FROM-TO`` or ``YEAR``).
-        embedder: Embedding spec (retrieval, and Relevance/Coverage when the run is scored).
+        embedder: Embedding spec (retrieval, and Relevance/Coverage when the run is scored;
+            default ``local:bf16@256``: MiniLM at its own 256 tokens, as the released scorer).
         max_tokens: Reply budget per record.
         timeout: Seconds per request (600: long evaluations on a CPU).
         score: Score the run when generation ends.
     """
 
+    embedder: str = embedder_option(PAPER_EMBEDDER, paper=True)
     data: str | Path | None = option(None, "--data", "-d", help=f"{_DATA_HELP} (default: the shipped sample).")
     prompting: Prompting = option("zero-shot", "--prompting", "-p", help="zero-shot | few-shot | rag (Appendix E).")
     corpus: str | Path | None = option(
@@ -85,7 +95,8 @@ class NovBenchScoreOptions(EmbedderOption):
     Attributes:
         data: The records the predictions answer (None: the file the run recorded).
         embedder: Embedding spec for Coverage, and for Relevance unless
-            ``relevance_embedder`` is given (``local``: the bundled all-MiniLM-L6-v2).
+            ``relevance_embedder`` is given (default ``local:bf16@256``: the bundled
+            all-MiniLM-L6-v2 at its own 256 tokens, as the released scorer; another is noted).
         relevance_embedder: Embedding spec for Relevance only (the paper: SPICED).
         ppl_model: Causal LM for the Fluency Score (None: the bundled SmolLM2-135M).
         clarity: ``paper`` (Eq. 7), ``reference`` (released code, no perplexity) or ``both``.
@@ -96,6 +107,7 @@ class NovBenchScoreOptions(EmbedderOption):
 
     model_config = ConfigDict(extra="forbid")
 
+    embedder: str = embedder_option(PAPER_EMBEDDER, paper=True)
     data: str | Path | None = option(
         None, "--data", "-d", help=f"{_DATA_HELP} (default: the records file the run recorded).")
     relevance_embedder: str | None = option(

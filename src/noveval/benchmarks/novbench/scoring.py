@@ -30,6 +30,7 @@ and DistAcc are not (they would be 1 by construction; Table 2 shows "-").
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,8 @@ from noveval.benchmarks.novbench.evaluation_text import parse_evaluation
 from noveval.benchmarks.novbench.options import NovBenchScoreOptions
 from noveval.metrics import novbench as M
 from noveval.models.types import EmbedderProtocol
+
+log = logging.getLogger("noveval")
 
 __all__ = [
     "METRICS",
@@ -405,9 +408,15 @@ def _scores_dict(config: dict[str, Any], per_item: list[dict[str, Any]], human: 
     """The ``scores.json`` dict (Table 2's row and the Human row, the models named)."""
     from noveval.benchmarks.novbench import BENCHMARK
     from noveval.hfdata import is_hf_source
+    from noveval.models.embed import embedder_departure, resolved_embedder
+    from noveval.options import paper_embedder
 
     emb, rel_emb, ppl = models
     ppl_id = ppl.model_id if ppl is not None else None
+    resolved = resolved_embedder(emb)
+    departs = embedder_departure(resolved, paper_embedder(o))
+    if departs:
+        log.warning("novbench: %s", departs)
     extra = {
         "prompting": config.get("prompting"),
         "data": str(data) if is_hf_source(data) else str(Path(data).name),
@@ -417,7 +426,11 @@ def _scores_dict(config: dict[str, Any], per_item: list[dict[str, Any]], human: 
         "embedder": emb.model_id,
         "relevance_embedder": rel_emb.model_id,
         "perplexity_model": ppl_id,
-        "models_note": models_note(emb.model_id, rel_emb.model_id, ppl_id),
+        "embedder_resolved": resolved,
+        "relevance_embedder_resolved": resolved_embedder(rel_emb),
+        "perplexity_resolved": perplexity_resolved(ppl),
+        **({"embedder_note": departs} if departs else {}),
+        "models_note": models_note(emb.model_id, rel_emb.model_id, ppl_id) + (f" NOTE: {departs}." if departs else ""),
         "tau": o.tau,
         "clarity": o.clarity,
         "clarity_comparable_to_paper": "clarity" if ppl is not None else None,
@@ -428,6 +441,16 @@ def _scores_dict(config: dict[str, Any], per_item: list[dict[str, Any]], human: 
         "human": aggregate(human, seed=seed),
     }
     return BENCHMARK.make_scores(config.get("model"), aggregate(per_item, seed=seed), extra=extra, cache={})
+
+
+def perplexity_resolved(ppl: Any | None) -> dict[str, Any] | None:
+    """What the Fluency Score's LM resolved to: ``{"id", "model", "precision", "max_tokens"}`` (None: not used)."""
+    if ppl is None:
+        return None
+    path = getattr(ppl, "model_path", None)
+    precision = "Q4_1" if path is None else ("gguf" if str(path).endswith(".gguf") else "fp32")
+    return {"id": ppl.model_id, "model": ppl.model_id.rsplit("@", 1)[0], "precision": precision,
+            "max_tokens": getattr(ppl, "max_tokens", None)}
 
 
 def _write(out_dir: Path, per_item: list[dict[str, Any]], scores: dict[str, Any]) -> None:

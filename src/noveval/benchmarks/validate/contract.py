@@ -158,6 +158,17 @@ def _signatures(o: ValidateOptions, metrics: dict[str, Any], embedder_id: str,
     return sigs
 
 
+def embedder_records(o: ValidateOptions, resolved: dict[str, Any]) -> dict[str, Any]:
+    """``embedder_resolved`` and, when it departs from the paper setting ValidateOptions declares, ``embedder_note``."""
+    from noveval.models.embed import embedder_departure
+    from noveval.options import paper_embedder
+
+    note = embedder_departure(resolved, paper_embedder(o))
+    if note:
+        log.warning("validate: %s", note)
+    return {"embedder_resolved": resolved, **({"embedder_note": note} if note else {})}
+
+
 def _config(o: ValidateOptions, files: tuple[Path, Path], prep: Any, metrics: dict[str, Any],
             signatures: dict[str, str], client: ChatClientProtocol | None) -> dict[str, Any]:
     """The run's ``config.json`` (the keys in :data:`RECONCILED` may change between runs of one folder)."""
@@ -171,6 +182,7 @@ def _config(o: ValidateOptions, files: tuple[Path, Path], prep: Any, metrics: di
         "limit": o.limit,
         "n_papers": len(prep.rated),
         "embedder": prep.embedder_id,
+        **embedder_records(o, prep.embedder_resolved),
         "model": client.model_id if client else None,
         "pool": {"mode": o.pool, "size": o.pool_size, "field": o.field, "max_corpus": o.max_corpus,
                  "top_k": o.top_k},
@@ -350,9 +362,13 @@ def write_scores(rd: Any, *, extra: dict[str, Any] | None = None) -> dict[str, A
             parse.setdefault(r["judge"], {}).setdefault(str(r.get("parse_status")), 0)
             parse[r["judge"]][str(r.get("parse_status"))] += 1
     kept = {k: v for k, v in (rd.scores.get("extra") or {}).items() if k in ("pool", "papers", "timings_s", "cache")}
+    emb = {k: cfg[k] for k in ("embedder_resolved", "embedder_note") if cfg.get(k)}
+    res_emb = cfg.get("embedder_resolved") or {}
+    note = (f"Embedder: {res_emb.get('id')} ({res_emb.get('precision')}, {res_emb.get('max_tokens')} tokens)."
+            if res_emb else f"Embedder: {cfg.get('embedder')}.") + (f" NOTE: {cfg['embedder_note']}." if cfg.get("embedder_note") else "")
     scores = BENCHMARK.make_scores(
         cfg.get("model") or "none", res["metrics"],
-        extra={**kept, **(extra or {}), **res["extra"], "judge_parse_status": parse},
+        extra={**kept, **(extra or {}), **res["extra"], "judge_parse_status": parse, **emb, "models_note": note},
         embedder=cfg.get("embedder"), aspect=cfg.get("aspect"), complete=not failures["total"], failures=failures,
         predictors=cfg.get("predictors"))
     rd.write_scores(scores)

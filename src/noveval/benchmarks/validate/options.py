@@ -9,7 +9,15 @@ from typing import Any
 from pydantic import field_validator
 from pydantic_core import PydanticCustomError
 
-from noveval.options import DataDirOption, EmbedderOption, PromptVariantsOption, RunOptions, option
+from noveval.options import (
+    PAPER_EMBEDDER,
+    DataDirOption,
+    EmbedderOption,
+    PromptVariantsOption,
+    RunOptions,
+    embedder_option,
+    option,
+)
 
 __all__ = ["ALL_JUDGES", "ALL_METRICS", "MAX_POOL", "ValidateOptions"]
 
@@ -27,6 +35,8 @@ class ValidateOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsO
     """Options of a validity run (the model, ``-m``, is the LLM judges' model; ``none`` skips them).
 
     Attributes:
+        embedder: Embedding spec (default ``local:bf16@256``, the setting of results.md's rows;
+            another one is noted in the run).
         reviews: Papers with reviews (None: ``<data_dir>/reviews/neurips-2025.jsonl.gz``).
         corpus: Prior-work corpus (None: ``<data_dir>/corpus/papers.jsonl.gz``).
         metric: Corpus novelty metrics (``noveval.novelty.get_metric`` names, any case);
@@ -57,6 +67,7 @@ class ValidateOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsO
             a small corpus needs far fewer, and each fit initialises every bucket's vector).
     """
 
+    embedder: str = embedder_option(PAPER_EMBEDDER, paper=True)
     reviews: Path | None = option(
         None, "--reviews", "-r",
         help="Papers with reviews (JSONL.gz; default: <data-dir>/reviews/neurips-2025.jsonl.gz).")

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from noveval.errors import InputError
+from noveval.models.embed import resolved_embedder
 from noveval.models.types import EmbedderProtocol
 
 __all__ = ["Prepared", "prepare"]
@@ -30,6 +31,7 @@ class Prepared:
         pools: Candidate positions of each paper's metric pool.
         field_sizes: In ``field`` mode, the size of each field's prior set before sampling.
         embedder_id: The embedder's model id.
+        embedder_resolved: What it resolved to (:func:`~noveval.models.embed.resolved_embedder`).
         timings: Seconds per step.
     """
 
@@ -43,6 +45,7 @@ class Prepared:
     pools: list[np.ndarray]
     field_sizes: dict[str, int] = field(default_factory=dict)
     embedder_id: str = ""
+    embedder_resolved: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
 
     def pool_summary(self, mode: str, size: int) -> dict[str, Any]:
@@ -134,4 +137,5 @@ def prepare(reviews: str | Path, corpus: str | Path, opts: Any, embedder: Embedd
     timings["retrieve_s"] = time.perf_counter() - t0
     return Prepared(papers_in_file=len(papers_all), papers_selected=len(papers), rated=rated, cands=cands,
                     focal_emb=focal_emb, focal_hash=[text_hash(t) for t in focal_texts], retr=retr, pools=pools,
-                    field_sizes=field_sizes, embedder_id=embedder.model_id, timings=timings)
+                    field_sizes=field_sizes, embedder_id=embedder.model_id,
+                    embedder_resolved=resolved_embedder(embedder), timings=timings)
