@@ -258,9 +258,12 @@ def test_cli_same_check_json_before_and_after_index_embed(tmp_path: Path):
 
     from noveval.cli.main import app
 
+    import uuid
+
+    tag = uuid.uuid4().hex[:8]  # titles no vector cache holds (CI may keep NOVEVAL_CACHE_DIR between runs)
     rows = [json.loads(line) for line in _corpus(tmp_path, 70).read_text().splitlines()]
-    corpus = write_jsonl(tmp_path / "c36.jsonl", [{**r, "title": r["title"] + " filled later"} for r in rows])
-    idx = tmp_path / "idx"  # titles no other test embeds, so the vector cache does not hold them
+    corpus = write_jsonl(tmp_path / "c36.jsonl", [{**r, "title": f"{r['title']} {tag}"} for r in rows])
+    idx = tmp_path / "idx"
     b = CliRunner().invoke(app, ["index", "build", str(corpus), "-o", str(idx)])
     assert b.exit_code == 0, b.output
     args = ["check", str(_idea(tmp_path)), "--index", str(idx), "--no-judge", "--top-k", "3", "--metric-pool", "20",
