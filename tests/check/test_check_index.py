@@ -254,11 +254,11 @@ def test_same_check_json_with_no_half_or_all_vectors_in_the_index(tmp_path: Path
 def test_cli_same_check_json_before_and_after_index_embed(tmp_path: Path):
     """Issue 36's acceptance test through the CLI with the bundled MiniLM: a check on an index without
     its vectors, `noveval index embed`, the same check: the same check.json but for timings."""
+    import uuid
+
     from typer.testing import CliRunner
 
     from noveval.cli.main import app
-
-    import uuid
 
     tag = uuid.uuid4().hex[:8]  # titles no vector cache holds (CI may keep NOVEVAL_CACHE_DIR between runs)
     rows = [json.loads(line) for line in _corpus(tmp_path, 70).read_text().splitlines()]
