@@ -361,11 +361,11 @@ def load_input(path: str | Path) -> CheckInput:
 def _from_pdf(p: Path) -> CheckInput:
     from noveval.check.pdf import pdf_to_markdown
 
-    md, font_title, pages = pdf_to_markdown(p)
+    md, pdf_title, how, pages = pdf_to_markdown(p)
     inp = _from_markdown(p, md)
     inp.source = "pdf"
     inp.extra["pages"] = pages
-    if font_title and inp.title == font_title:
-        inp.found["title"] = "the largest text on page 1 (PDF)"
+    if pdf_title and inp.title == pdf_title:
+        inp.found["title"] = how
     inp.found = {k: v.replace("(line ", "(line of the extracted text ") for k, v in inp.found.items()}
     return inp

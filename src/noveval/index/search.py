@@ -185,6 +185,19 @@ def _dense_ranking(idx: CorpusIndex, res: SearchResult, keep: np.ndarray, qvec: 
     return bm_rows[order][top], cs[order][top], {int(r): float(v) for r, v in zip(bm_rows, cs)}
 
 
+def _check_args(idx: CorpusIndex, mode: str, dense_over: str, no_vectors: bool) -> None:
+    """Refuse a search that cannot run (``no_vectors``: vectors are needed, but neither an embedder nor a query vector was given)."""
+    if mode not in MODES:
+        raise InputError(None, None, "--retrieval", f"must be one of {', '.join(MODES)}, got {mode!r}")
+    if dense_over not in ("all", "candidates"):
+        raise ValueError(f"dense_over must be 'all' or 'candidates', got {dense_over!r}")
+    if no_vectors:
+        raise InputError(None, None, "--embedder", f"{mode} retrieval needs an embedder")
+    if mode != "bm25" and not idx.has_dense() and dense_over != "candidates":
+        raise InputError(idx.path, None, "embedder",
+                         f"{mode} retrieval needs a dense part; rebuild with -e EMBEDDER or use --retrieval bm25")
+
+
 def search(
     idx: CorpusIndex,
     query: str,
@@ -226,18 +239,10 @@ def search(
     """
     import time
 
-    if mode not in MODES:
-        raise InputError(None, None, "--retrieval", f"must be one of {', '.join(MODES)}, got {mode!r}")
-    if dense_over not in ("all", "candidates"):
-        raise ValueError(f"dense_over must be 'all' or 'candidates', got {dense_over!r}")
+    _check_args(idx, mode, dense_over, (mode != "bm25" or with_similarity) and embedder is None and qvec is None)
     keep = np.ones(idx.n, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
     kept = int(keep.sum())
     need_dense = mode != "bm25"
-    if (need_dense or with_similarity) and embedder is None and qvec is None:
-        raise InputError(None, None, "--embedder", f"{mode} retrieval needs an embedder")
-    if need_dense and not idx.has_dense() and dense_over != "candidates":
-        raise InputError(idx.path, None, "embedder",
-                         f"{mode} retrieval needs a dense part; rebuild with -e EMBEDDER or use --retrieval bm25")
     res = SearchResult([], mode, kept)
     deep = max(depth, k)
     filled, total = idx.dense_coverage(keep) if idx.has_dense() else (0, kept)
