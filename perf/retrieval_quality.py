@@ -46,7 +46,7 @@ contribution (:func:`noveval.check.parse.find_contributions` on the full text) t
 similarity of its closest cited work and the best sentence overlap of that work's abstract
 (IDF over the paper's BM25 top 300, as ``check`` computes it over its pool). Off-topic
 ideas written here (``OFF_TOPIC``) are checked against their BM25 top 100 re-ranked by
-similarity, as ``check`` does on an index without vectors. Writes ``calibration.json``.
+similarity, as ``check --index`` ranks its candidates. Writes ``calibration.json``.
 
 ``--universe all`` (default) needs every pre-2025 paper's vector (from the vector cache,
 or embedded with ``--embed-missing``; hours on 2 CPU cores). ``--universe embedded``

@@ -94,6 +94,8 @@ def test_pdf_title_from_metadata_first_and_never_body_text(tmp_path: Path) -> No
     meta = load_input(_write_pdf(tmp_path / "m.pdf", [[(10, "Preprint. Under review"), (10, TITLE), *body]],
                                  metadata_title=TITLE))
     assert meta.title == TITLE and meta.found["title"] == "the document's metadata title (PDF)"
+    assert TITLE not in meta.parts["problem_statement"].text  # the printed title line is not body text
+    assert meta.contributions == load_input(_forms(tmp_path)["txt"]).contributions
     junk = load_input(_write_pdf(tmp_path / "j.pdf", [[(10, TITLE), *body]], metadata_title="Microsoft Word - idea.docx"))
     assert junk.title == TITLE and junk.found["title"].startswith("the first line of page 1")
     # a PDF that opens with a paragraph (its first line fills the width) has no title; it is not invented

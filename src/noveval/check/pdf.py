@@ -139,8 +139,31 @@ def pdf_to_markdown(path: str | Path) -> tuple[str, str | None, str, int]:
              (_title(pieces), "the largest text on page 1 (PDF)"),
              (_first_line_title(pages[0]), "the first line of page 1, set apart from the text after it (PDF)")]
     title, how = next(((t, h) for t, h in found if t), (None, ""))
-    shown = found[1][0] or found[2][0] or title  # the title as printed on page 1: not body text
+    # the title as printed on page 1 is not body text: the metadata title when page 1 prints it, else the visible one
+    shown = title if title and _printed_title(pages[0].split("\n"), title) else found[1][0] or found[2][0] or title
     return _markdown(raw, title, shown), title, how, len(pages)
+
+
+def _printed_title(lines: list[str], title: str, within: int = 12) -> set[int]:
+    """Indices of the consecutive lines, among the first ``within`` non-empty ones, that spell ``title``."""
+    words = title.split()
+    if not words:
+        return set()
+    starts = [i for i, ln in enumerate(lines) if ln.strip()][:within]
+    for start in starts:
+        got, i, k = set(), start, 0
+        while i < len(lines) and k < len(words):
+            w = lines[i].split()
+            if not w:
+                i += 1
+                continue
+            if w != words[k:k + len(w)]:
+                break
+            got.add(i)
+            k, i = k + len(w), i + 1
+        if k == len(words):
+            return got
+    return set()
 
 
 def _markdown(raw: str, title: str | None, shown: str | None = None) -> str:
@@ -148,19 +171,18 @@ def _markdown(raw: str, title: str | None, shown: str | None = None) -> str:
     text = re.sub(r"(\w)-\n(\w)", r"\1\2", raw.replace("\r", ""))
     out: list[str] = [f"# {title}", ""] if title else []
     para: list[str] = []
-    skip_title = (shown or title or "").split()
+    lines = text.split("\n")
+    drop = _printed_title(lines, shown or title or "")
 
     def flush() -> None:
         if para:
             out.extend([" ".join(para), ""])
             para.clear()
 
-    for line in text.split("\n"):
+    for n, line in enumerate(lines):
         s = line.strip()
-        if skip_title and s and s.split() == skip_title[: len(s.split())]:
-            skip_title = skip_title[len(s.split()):]
+        if n in drop:
             continue
-        skip_title = []
         lead = _ABSTRACT_LEAD.match(s)
         head = _heading(s)
         if lead:
