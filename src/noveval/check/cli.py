@@ -22,9 +22,9 @@ def check(
     index: Annotated[Path | None, typer.Option("--index", help="Corpus index folder (`noveval index build`); "
                                                "built from --corpus on first use.")] = None,
     retrieval: Annotated[str, typer.Option("--retrieval", help="With --index: bm25 | dense | hybrid (RRF).")] = "hybrid",
-    candidates: Annotated[int, typer.Option("--candidates", min=10, help="With --index: rows per ranking before fusion "
-                                            "(at least --metric-pool; with incomplete vectors the BM25 candidates the "
-                                            "dense ranking re-ranks).")] = 100,
+    candidates: Annotated[int, typer.Option("--candidates", min=10, help="With --index: the BM25 candidates (at least "
+                                            "--metric-pool) that the dense ranking re-ranks and hybrid fuses with BM25, "
+                                            "whatever vectors the index holds.")] = 100,
     rrf_k: Annotated[int, typer.Option("--rrf-k", min=1, help="Reciprocal rank fusion constant.")] = 60,
     rerank: Annotated[str | None, typer.Option("--rerank", help="With --index: chat model spec that reorders the top "
                                                "--rerank-depth candidates (listwise).")] = None,

@@ -78,7 +78,8 @@ class RetrievalOptions:
 
     Args:
         mode: ``bm25``, ``dense`` or ``hybrid``.
-        depth: Rows per ranking before fusion (and BM25 candidates embedded when vectors are missing).
+        depth: BM25 candidates (at least the pool size) that the dense ranking re-ranks and
+            hybrid fuses; their vectors come from the index or are embedded for the check.
         rrf_k: Reciprocal rank fusion constant.
         rerank: Chat model spec for listwise reranking, or None.
         rerank_depth: Candidates the reranker orders.
