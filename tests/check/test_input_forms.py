@@ -121,3 +121,12 @@ def test_prose_parts_are_never_the_same_sentence() -> None:
     texts = [p.text for p in parts.values()]
     assert len(set(texts)) == 3 or set(texts) == {text}
     assert not any(p.how.startswith("sentences with problem cues") for p in parts.values())
+
+
+def test_pdf_paper_without_a_readable_title_is_checked_untitled(tmp_path: Path) -> None:
+    """A PDF is not refused for lacking a title (the issue's PDF was): it is read untitled and says so."""
+    body = [(10, ln) for ln in textwrap.wrap(PROSE, 78)]
+    inp = load_input(_write_pdf(tmp_path / "u.pdf", [[(10, "Draft of 3 March, please do not circulate."),
+                                                      (10, "Abstract"), *body]]))
+    assert (inp.kind, inp.title, inp.found["title"]) == ("paper", "", "none found")
+    assert inp.abstract == PROSE
