@@ -113,7 +113,7 @@ def new_ideas(args: argparse.Namespace) -> int:
         t = res["timings"]
         runs.append({"title": p["title"][:70], **{k: (round(v, 2) if isinstance(v, float) else v) for k, v in t.items()},
                      "process_wall_s": round(wall, 2), "process_cpu_s": round(res["_cpu_s"], 2),
-                     "load1": round(res["_load"], 1), "missing_vectors": res["retrieval"]["missing_vectors"]})
+                     "load1": round(res["_load"], 1), "missing_vectors": res["timings"]["vectors_missing_from_index"]})
         print(json.dumps(runs[-1]), flush=True)
     keys = ("process_wall_s", "process_cpu_s", "cpu_s", "total_s", "retrieve_s", "retrieve_cpu_s", "embed_missing_s",
             "metrics_s", "evidence_s", "retrieval_metrics_cpu_s", "judge_s")

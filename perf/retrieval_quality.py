@@ -22,6 +22,22 @@ Lexical modes (CPU only; each index variant is its own folder under ``--out``):
     python perf/retrieval_quality.py --out DIR --modes bm25-plain,bm25,bm25+prf   # lexical only (minutes)
     python perf/retrieval_quality.py --out DIR --universe embedded          # only papers with vectors
     python perf/retrieval_quality.py --out DIR --calibrate-check            # check's thresholds (minutes)
+    python perf/retrieval_quality.py --out DIR --modes bm25,bm25+facets,hybrid,hybrid-candidates,hybrid+facets
+
+**Two halves** (issue 36): every table is printed three times — all queries, the *tuning*
+half (even positions in the gold list) and the *reporting* half (odd positions). Settings
+chosen by the script (the facet weights below) are chosen on the tuning half only; the
+reporting half is the honest estimate.
+
+* ``bm25+facets`` — reciprocal rank fusion, weighted, of BM25 rankings for the query facets
+  an input already has: the whole text, the title, the claimed contributions
+  (:func:`noveval.check.parse.find_contributions` on the abstract) and the authors'
+  keywords; optionally times a field prior (the share of each field among the top 20
+  hits). Weights and RRF k are chosen by grid search on the tuning half.
+* ``hybrid-candidates`` — what ``noveval check --index`` does (issue 36): RRF of the BM25
+  top ``--candidates`` and the same candidates re-ranked by dense cosine similarity.
+* ``hybrid+facets`` — ``hybrid`` fused with the dense rankings of the title and
+  contribution facets (weights chosen on the tuning half).
 
 ``--calibrate-check`` sets ``noveval check``'s thresholds from the same gold (the embedder's
 vectors of the gold papers, the queries and their contributions; about 5k embeddings):
@@ -30,7 +46,7 @@ contribution (:func:`noveval.check.parse.find_contributions` on the full text) t
 similarity of its closest cited work and the best sentence overlap of that work's abstract
 (IDF over the paper's BM25 top 300, as ``check`` computes it over its pool). Off-topic
 ideas written here (``OFF_TOPIC``) are checked against their BM25 top 100 re-ranked by
-similarity, as ``check`` does on an index without vectors. Writes ``calibration.json``.
+similarity, as ``check --index`` ranks its candidates. Writes ``calibration.json``.
 
 ``--universe all`` (default) needs every pre-2025 paper's vector (from the vector cache,
 or embedded with ``--embed-missing``; hours on 2 CPU cores). ``--universe embedded``
@@ -96,6 +112,100 @@ OFF_TOPIC = [
     "randomised mailing to 10,000 households.",
 ]
 """Off-topic ideas (our own writing) for the abstention check: the corpus is computer science."""
+
+
+FACETS = ("title", "contrib", "keywords")
+"""Query facets besides the whole text (title + abstract) that an input already has."""
+
+
+def query_facets(with_gold, fulltext: Path) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+    """Per query, the facet texts: its title, its claim sentences, its authors' keywords ("" when none)."""
+    import ast
+
+    from noveval.check.parse import find_contributions
+
+    kw: dict[str, list[str]] = {}
+    with gzip.open(fulltext, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            k = r.get("keywords") or []
+            if isinstance(k, str):
+                try:
+                    k = ast.literal_eval(k)
+                except (ValueError, SyntaxError):
+                    k = [k]
+            kw[str(r.get("id"))] = [str(x) for x in k] if isinstance(k, list) else []
+    return {"title": [g.title for g in with_gold],
+            "contrib": [" ".join(c.text for c in find_contributions([], g.abstract)) for g in with_gold],
+            "keywords": ["; ".join(kw.get(g.id) or []) for g in with_gold]}
+
+
+def weighted_rrf(rankings: dict[str, list[list[int]]], weights: dict[str, float], k: int,
+                 depth: int) -> tuple[list[list[int]], list[list[float]]]:
+    """Per query, ``sum_f w_f / (k + rank_f)`` over the rankings with a weight, best first (ties: lower row).
+
+    Returns ``(rows, fused scores)`` per query.
+    """
+    n = len(next(iter(rankings.values())))
+    rows_out, scores_out = [], []
+    for i in range(n):
+        score: dict[int, float] = {}
+        for name, w in weights.items():
+            if w:
+                for r, row in enumerate(rankings[name][i][:depth], 1):
+                    score[row] = score.get(row, 0.0) + w / (k + r)
+        best = sorted(score.items(), key=lambda x: (-x[1], x[0]))[:depth]
+        rows_out.append([row for row, _ in best])
+        scores_out.append([v for _, v in best])
+    return rows_out, scores_out
+
+
+def facet_grid(rankings: dict[str, list[list[int]]], base: dict[str, float], extra: dict[str, tuple[float, ...]],
+               fields: np.ndarray, depth: int) -> dict[str, list[list[int]]]:
+    """Every weighted fusion of ``base`` (fixed weights) with ``extra`` facets (weights from the tuples),
+    RRF k in (10, 60), times a field prior with alpha in (0, 0.1, 0.2); keyed by a readable setting."""
+    import itertools
+
+    out: dict[str, list[list[int]]] = {}
+    names = list(extra)
+    for ws in itertools.product(*(extra[n] for n in names)):
+        for k in (10, 60):
+            rows, scores = weighted_rrf(rankings, {**base, **dict(zip(names, ws))}, k, depth)
+            for alpha in (0.0, 0.1, 0.2):
+                key = ", ".join(f"{n} {w:g}" for n, w in zip(names, ws)) + f"; k {k}; field prior {alpha:g}"
+                out[key] = rows if alpha == 0 else field_prior(rows, scores, fields, alpha)
+    return out
+
+
+def field_prior(runs: list[list[int]], scores: list[list[float]], fields: np.ndarray, alpha: float,
+                top: int = 20) -> list[list[int]]:
+    """Re-rank by ``score * share^alpha``, share = (hits of the row's field among the top ``top`` + 1) / (top + 5)."""
+    out = []
+    for rows, sc in zip(runs, scores):
+        r = np.asarray(rows, dtype=np.int64)
+        if not len(r):
+            out.append([])
+            continue
+        f = fields[r]
+        head = f[:top]
+        share = np.asarray([(np.sum(head == v) + 1) / (len(head) + 5) for v in f])
+        s2 = np.asarray(sc) * share ** alpha
+        out.append(r[np.lexsort((r, -s2))].tolist())
+    return out
+
+
+def halves(n: int) -> tuple[list[int], list[int]]:
+    """(tuning half: even positions, reporting half: odd positions) of ``n`` queries."""
+    return list(range(0, n, 2)), list(range(1, n, 2))
+
+
+def tune(candidates: dict[str, list[list[int]]], gold, ix: list[int]) -> tuple[str, float]:  # type: ignore[no-untyped-def]
+    """The candidate with the best mean recall@10 on the queries ``ix`` (first wins ties)."""
+    from noveval.benchmarks.retrieval.evaluate import recall_at_k
+
+    best = max(candidates, key=lambda c: (float(np.mean([recall_at_k(candidates[c][i], gold[i], 10) for i in ix])),
+                                          -list(candidates).index(c)))
+    return best, float(np.mean([recall_at_k(candidates[best][i], gold[i], 10) for i in ix]))
 
 
 def calibrate_check(idx, with_gold, fulltext: Path, emb, out: Path) -> dict:  # type: ignore[no-untyped-def]
@@ -193,6 +303,54 @@ def print_tables(summary: dict, diffs: dict, first: str, n_rr: int | None) -> No
                                               for k in keys) + " |")
 
 
+def facet_modes_runs(args, idx, emb, mask, with_gold, fulltext, queries, qvecs, gold, results, extras,  # type: ignore[no-untyped-def]
+                     cached, wanted) -> dict:
+    """``bm25+facets``, ``hybrid-candidates`` and ``hybrid+facets`` (see the module docstring); the facet
+    weights are chosen on the tuning half, recorded in ``extras``."""
+    from noveval.index import rrf
+    from noveval.index.dense import exact_search
+
+    fields = np.load(idx.path / "fields.npy")
+    tune_ix, _ = halves(len(queries))
+    text = query_facets(with_gold, fulltext)
+    runs: dict[str, list[list[int]]] = {"bm25": results["bm25"]}
+    for f in FACETS:
+        runs[f"bm25:{f}"], _ = cached(f"bm25-facet-{f}", lambda f=f: (
+            [[int(r) for r in idx.bm25_search(q, args.depth, mask)[0]] if q.strip() else [] for q in text[f]], {}))
+    out: dict[str, list[list[int]]] = {}
+    if "bm25+facets" in wanted:
+        grid = facet_grid(runs, {"bm25": 1.0}, {f"bm25:{f}": (0.0, 0.25, 0.5) for f in FACETS}, fields, args.depth)
+        best, score = tune(grid, gold, tune_ix)
+        out["bm25+facets"], extras["bm25+facets"] = grid[best], {"chosen_on_tuning_half": best, "tuning_recall@10": score,
+                                                                 "configurations": len(grid)}
+    if "hybrid-candidates" in wanted or "hybrid+facets" in wanted:
+        vec = np.asarray(idx.vectors())
+
+        def cand_runs():  # type: ignore[no-untyped-def]
+            res = []
+            for q, qv in zip(queries, qvecs):
+                rows = idx.bm25_search(q, args.candidates, mask)[0]
+                srt = np.sort(rows)
+                dense = srt[np.lexsort((srt, -(vec[srt] @ qv)))]
+                res.append([r for r, _ in rrf([list(map(int, rows)), list(map(int, dense))], k=args.rrf_k)][: args.depth])
+            return res, {"candidates": args.candidates}
+        out["hybrid-candidates"], extras["hybrid-candidates"] = cached(f"hybrid-candidates-{args.candidates}", cand_runs)
+    if "hybrid+facets" in wanted:
+        rows = None if mask.all() else np.flatnonzero(mask)
+        for f in ("title", "contrib"):
+            fv = np.asarray(emb.encode([t or " " for t in text[f]], progress=f"embedding {f} facets"), dtype=np.float32)
+            runs[f"dense:{f}"], _ = cached(f"dense-facet-{f}", lambda fv=fv: (
+                [[int(r) for r in exact_search(vec, v, args.depth, rows)[0]] for v in fv], {}))
+        runs["dense"] = results["dense"]
+        grid = facet_grid(runs, {"bm25": 1.0, "dense": 1.0},
+                          {"dense:title": (0.0, 0.25, 0.5), "dense:contrib": (0.0, 0.25, 0.5),
+                           "bm25:keywords": (0.0, 0.25, 0.5)}, fields, args.depth)
+        best, score = tune(grid, gold, tune_ix)
+        out["hybrid+facets"], extras["hybrid+facets"] = grid[best], {"chosen_on_tuning_half": best,
+                                                                     "tuning_recall@10": score, "configurations": len(grid)}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data-dir", type=Path, default=Path("../shared/data"))
@@ -209,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rerank-limit", type=int, default=None, help="Rerank only the first N queries with gold.")
     ap.add_argument("--depth", type=int, default=100, help="Rows per ranking (and per RRF input).")
     ap.add_argument("--rrf-k", type=int, default=60)
+    ap.add_argument("--candidates", type=int, default=300, help="hybrid-candidates: BM25 candidates the dense "
+                    "ranking re-ranks (check --index: max(--candidates, --metric-pool) = 300).")
     ap.add_argument("--limit", type=int, default=None, help="First N full texts only.")
     ap.add_argument("--stem", action="store_true", help="BM25 with Snowball stemming (a separate index folder).")
     ap.add_argument("--prf-docs", type=int, default=10)
@@ -323,16 +483,21 @@ def main(argv: list[str] | None = None) -> int:
         return [[int(r) for r in exact_search(vec, qv, args.depth, rows)[0]] for qv in qvecs], {}  # type: ignore[union-attr]
 
     for m in modes:
-        if m.startswith("bm25") and m != "bm25":
+        if m.startswith("bm25") and m != "bm25" and not m.endswith("+facets"):
             tag = f"-{args.prf_docs}-{args.prf_terms}-{args.prf_weight:g}" if m.endswith("+prf") else ""
             results[m], extras[m] = cached(m.replace("+", "-") + tag, lexical_runs(m))
-    if "bm25" in modes or any(m.startswith("hybrid") for m in modes):
+    if "bm25" in modes or any(m.startswith("hybrid") or m.endswith("+facets") for m in modes):
         results["bm25"], extras["bm25"] = cached("bm25", lexical_runs("bm25"))
     if need_dense:
         results["dense"], extras["dense"] = cached("dense", dense_runs)
     if any(m.startswith("hybrid") for m in modes):
         results["hybrid"], extras["hybrid"] = cached("hybrid", lambda: (
             [[r for r, _ in rrf([b, d], k=args.rrf_k)][: args.depth] for b, d in zip(results["bm25"], results["dense"])], {}))
+    facet_modes = [m for m in modes if m.endswith("+facets") or m == "hybrid-candidates"]
+    if facet_modes:
+        tuned = facet_modes_runs(args, idx, emb, mask, with_gold, fulltext, queries, qvecs, gold, results, extras,
+                                 cached, facet_modes)
+        results.update(tuned)
     if "hybrid+rerank" in modes:
         def rerank_runs():  # type: ignore[no-untyped-def]
             from noveval.index.rerank import rerank_many
@@ -353,6 +518,12 @@ def main(argv: list[str] | None = None) -> int:
     n_rr = extras.get("hybrid+rerank", {}).get("reranked")
     summary = summarize_runs(show, gold)
     diffs = paired_differences(show, gold, baseline=modes[0]) if len(show) > 1 else {}
+    by_half = {}
+    for half, ix in zip(("tuning half (even positions)", "reporting half (odd positions)"), halves(len(queries))):
+        sub = {m: [r[i] for i in ix] for m, r in show.items()}
+        sg = [gold[i] for i in ix]
+        by_half[half] = {"metrics": summarize_runs(sub, sg),
+                         "paired_vs_first": paired_differences(sub, sg, baseline=modes[0]) if len(sub) > 1 else {}}
     if n_rr is not None and n_rr < len(queries):  # compare rerank on the queries it saw
         sub = {m: results[m][:n_rr] for m in ("hybrid", "hybrid+rerank")}
         summary["on_reranked_subset"] = summarize_runs(sub, gold[:n_rr])
@@ -361,11 +532,18 @@ def main(argv: list[str] | None = None) -> int:
               "papers_with_gold": len(with_gold), "full_texts": len(gold_papers),
               "mean_gold": float(np.mean(n_refs)) if n_refs else 0.0, "embedder": emb.model_id,
               "bm25": idx.meta["bm25"], "rrf_k": args.rrf_k, "depth": args.depth, "timings": timings,
-              "extras": extras, "metrics": summary, "paired_vs_first": diffs}
+              "extras": extras, "metrics": summary, "paired_vs_first": diffs, "halves": by_half}
     (out / f"results-{args.universe}{'-stem' if args.stem else ''}.json").write_text(json.dumps(report, indent=2))
     print(f"universe {args.universe}: {int(mask.sum())} papers; {len(with_gold)} of {len(gold_papers)} full texts "
           f"with gold ({report['mean_gold']:.1f} each)")
     print_tables(summary, diffs, modes[0], n_rr)
+    for half, got in by_half.items():
+        print(f"\n{half}: {len(halves(len(queries))[0 if half.startswith('tuning') else 1])} queries")
+        print_tables(got["metrics"], got["paired_vs_first"], modes[0], None)
+    for m in ("bm25+facets", "hybrid+facets"):
+        if m in extras:
+            print(f"{m}: chosen on the tuning half: {extras[m]['chosen_on_tuning_half']} "
+                  f"(of {extras[m]['configurations']})")
     return 0
 
 

@@ -49,7 +49,7 @@ def test_builds_the_index_on_first_use_and_filters_before_ranking(tmp_path: Path
     kept = set(np.flatnonzero(idx.mask(before_year=2020, fields=["ML"])))
     assert r["corpus"]["papers"] == len(kept) and r["corpus"]["year_max"] <= 2019
     assert all(n["index"] in kept for n in r["neighbours"])
-    assert r["retrieval"]["mode"] == "hybrid" and r["retrieval"]["missing_vectors"] > 0
+    assert r["retrieval"]["mode"] == "hybrid" and r["timings"]["vectors_missing_from_index"] > 0
     assert "BM25 top" in r["retrieval"]["note"]
     sims = [n["similarity"] for n in r["neighbours"]]
     assert all(np.isfinite(sims))
@@ -72,10 +72,10 @@ def test_metric_pool_is_the_nearest_papers_and_a_filled_index_embeds_nothing_for
     r = check_with_index(inp, idx.path, options=OPTS, embedder=emb)
     # only the input and its contributions are embedded: every pool vector comes from the index
     assert emb.stats["encoded"] - encoded == 1 + len(inp.contributions)
-    assert r["retrieval"]["missing_vectors"] == 0 and r["timings"]["vectors_embedded_now"] == 0
-    # the pool is the first 40 rows of the hybrid ranking, whatever else has vectors
+    assert r["timings"]["vectors_missing_from_index"] == 0 and r["timings"]["vectors_embedded_now"] == 0
+    # the pool is the first 40 rows of the hybrid ranking over the BM25 candidates, whatever has vectors
     text = inp.embedding_text()
-    ranking = search(idx, text, mode="hybrid", k=40, embedder=emb, depth=max(100, 40))
+    ranking = search(idx, text, mode="hybrid", k=40, embedder=emb, depth=max(100, 40), dense_over="candidates")
     pool = np.asarray(ranking.rows())
     assert r["corpus"]["metric_pool"] == 40
     assert r["corpus"]["metric_pool_source"] == "the 40 nearest papers by hybrid retrieval"
@@ -86,10 +86,12 @@ def test_metric_pool_is_the_nearest_papers_and_a_filled_index_embeds_nothing_for
     sims = np.asarray(idx.vectors()[pool]) @ q
     assert r["closest"]["index"] == int(pool[int(np.argmax(sims))])
     assert r["closest"]["similarity"] == pytest.approx(float(sims.max()), abs=1e-6)
-    # exact dense retrieval: the first neighbour is the most similar paper of the whole index
-    best = int(np.argmax(np.asarray(idx.vectors()) @ q))
+    # dense retrieval re-ranks the BM25 candidates: the first neighbour is the most similar of them
+    cand = idx.bm25_search(text, 100)[0]
+    cand = np.sort(cand)
+    best = int(cand[int(np.argmax(np.asarray(idx.vectors()[cand]) @ q))])
     dense = check_with_index(inp, idx.path, options=OPTS, embedder=emb, retrieval=RetrievalOptions("dense"))
-    assert dense["neighbours"][0]["index"] == best and dense["retrieval"]["dense_method"] == "exact"
+    assert dense["neighbours"][0]["index"] == best and dense["retrieval"]["dense_method"] == "rerank"
     assert dense["corpus"]["metric_pool_source"] == "the 40 nearest papers by dense retrieval"
 
 
@@ -107,7 +109,7 @@ def test_same_check_json_after_an_unrelated_dense_search(tmp_path: Path):
     again = check_with_index(load_input(_idea(tmp_path)), idx.path, options=opts, embedder=emb)
     assert _without_timings(again) == _without_timings(first)
     assert first["timings"]["vectors_embedded_now"] > 0 and again["timings"]["vectors_embedded_now"] == 0
-    assert first["retrieval"]["missing_vectors"] == again["retrieval"]["missing_vectors"] > 0
+    assert first["timings"]["vectors_missing_from_index"] == again["timings"]["vectors_missing_from_index"] > 0
     assert "re-ranks the BM25 top" in first["retrieval"]["note"]
 
 
@@ -118,7 +120,7 @@ def test_bm25_only_index_embeds_the_pool_for_the_check_and_says_so(tmp_path: Pat
     r = check_with_index(load_input(_idea(tmp_path)), idx.path, options=OPTS, embedder=emb,
                          retrieval=RetrievalOptions("hybrid", depth=30))
     n = r["corpus"]["metric_pool"]
-    assert 0 < n <= 40 and r["retrieval"]["missing_vectors"] >= n
+    assert 0 < n <= 40 and r["timings"]["vectors_missing_from_index"] >= n
     assert r["retrieval"]["dense_method"] == "rerank"
     assert all(m["percentile"] is not None for m in r["metrics"])
     assert open_index(idx.path).dense_coverage()[0] == 0  # the index is not written by a check
@@ -190,7 +192,7 @@ def test_index_without_dense_part_embeds_for_the_check(tmp_path: Path):
     r = check_with_index(load_input(_idea(tmp_path)), idx.path, options=OPTS, embedder=emb,
                          retrieval=RetrievalOptions("bm25"))
     assert len(r["neighbours"]) == 5 and all(np.isfinite(n["similarity"]) for n in r["neighbours"])
-    assert r["retrieval"]["missing_vectors"] == r["corpus"]["metric_pool"] > 0
+    assert r["timings"]["vectors_missing_from_index"] == r["corpus"]["metric_pool"] > 0
     assert all(m["percentile"] is not None for m in r["metrics"])
 
 
@@ -215,4 +217,64 @@ def test_cli_same_check_json_after_an_unrelated_dense_index_search(tmp_path: Pat
     a, b = (json.loads((tmp_path / d / "check.json").read_text()) for d in ("a", "b"))
     assert "index_build_s" in a["timings"] and "index_build_s" not in b["timings"]
     assert _without_timings(a) == _without_timings(b)
+    assert (tmp_path / "a" / "check.md").read_text() == (tmp_path / "b" / "check.md").read_text()
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "dense", "bm25"])
+def test_same_check_json_with_no_half_or_all_vectors_in_the_index(tmp_path: Path, mode: str):
+    """Issue 36: the pool, the evidence and the metrics do not depend on how many vectors the index holds.
+    (Before, a complete index ranked every row by dense similarity and an incomplete one only the BM25
+    candidates, so filling the vectors changed the pool, the cited works and every percentile.)"""
+    emb = embedder_for(tmp_path)
+    idx = build_index(_corpus(tmp_path, 120), tmp_path / "idx", embedder=emb, bm25=BM25Params(stem=False))
+    opts = CheckOptions(judge=False, top_k=5, pool_size=30, metrics=("Yin", "RND", "SemNovel"), min_papers=10)
+
+    def run() -> dict:
+        return check_with_index(load_input(_idea(tmp_path)), idx.path, options=opts, embedder=emb,
+                                retrieval=RetrievalOptions(mode, depth=30))
+
+    empty = run()
+    fill_vectors(open_index(idx.path), emb, np.arange(1, 120, 2))  # an index still filling
+    half = run()
+    fill_vectors(open_index(idx.path), emb)  # what `noveval index embed` does
+    assert open_index(idx.path).dense_coverage() == (120, 120)
+    full = run()
+    assert _without_timings(empty) == _without_timings(half) == _without_timings(full)
+    missing = [r["timings"]["vectors_missing_from_index"] for r in (empty, half, full)]
+    assert missing[0] == 30 and 0 < missing[1] < 30 and missing[2] == 0
+    if mode != "bm25":
+        assert full["retrieval"]["dense_method"] == "rerank"
+    # the pool is the BM25 top 30 (hybrid and dense only reorder it): the whole index was not ranked
+    bm = set(open_index(idx.path).bm25_search(load_input(_idea(tmp_path)).embedding_text(), 30)[0].tolist())
+    assert {n["index"] for n in full["neighbours"]} <= bm
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_cli_same_check_json_before_and_after_index_embed(tmp_path: Path):
+    """Issue 36's acceptance test through the CLI with the bundled MiniLM: a check on an index without
+    its vectors, `noveval index embed`, the same check: the same check.json but for timings."""
+    import uuid
+
+    from typer.testing import CliRunner
+
+    from noveval.cli.main import app
+
+    tag = uuid.uuid4().hex[:8]  # titles no vector cache holds (CI may keep NOVEVAL_CACHE_DIR between runs)
+    rows = [json.loads(line) for line in _corpus(tmp_path, 70).read_text().splitlines()]
+    corpus = write_jsonl(tmp_path / "c36.jsonl", [{**r, "title": f"{r['title']} {tag}"} for r in rows])
+    idx = tmp_path / "idx"
+    b = CliRunner().invoke(app, ["index", "build", str(corpus), "-o", str(idx)])
+    assert b.exit_code == 0, b.output
+    args = ["check", str(_idea(tmp_path)), "--index", str(idx), "--no-judge", "--top-k", "3", "--metric-pool", "20",
+            "--candidates", "20"]
+    r1 = CliRunner().invoke(app, [*args, "-o", str(tmp_path / "a")])
+    assert r1.exit_code == 0, r1.output
+    e = CliRunner().invoke(app, ["index", "embed", str(idx)])
+    assert e.exit_code == 0 and "70 of 70 vectors filled" in e.output, e.output
+    r2 = CliRunner().invoke(app, [*args, "-o", str(tmp_path / "b")])
+    assert r2.exit_code == 0, r2.output
+    a, b2 = (json.loads((tmp_path / d / "check.json").read_text()) for d in ("a", "b"))
+    assert a["timings"]["vectors_missing_from_index"] == 20 and b2["timings"]["vectors_missing_from_index"] == 0
+    assert _without_timings(a) == _without_timings(b2)
     assert (tmp_path / "a" / "check.md").read_text() == (tmp_path / "b" / "check.md").read_text()

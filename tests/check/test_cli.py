@@ -108,3 +108,38 @@ def test_citation_flags_and_grounding() -> None:
     # a point that cites nothing shown
     assert ground_point("Sparse probes on hidden states are new.", [], None, works, idf)["why"] == \
         "cites no work it was shown"
+
+
+def _closed_port() -> int:
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()  # nothing listens there now: connections are refused
+    return port
+
+
+@pytest.mark.parametrize("with_index", [False, True], ids=["corpus", "corpus+index"])
+def test_a_dead_judge_stops_the_check_before_any_corpus_or_index_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      with_index: bool) -> None:
+    """Issue 36: a dead judge used to be found after the corpus was embedded and the metrics computed."""
+    import time
+
+    monkeypatch.setenv("NOVEVAL_CACHE_DIR", str(tmp_path / "cache"))
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps({"id": f"p{i}", "title": f"{t} {i}", "abstract": a, "year": y}) + "\n"
+                              for i in range(40) for t, a, y in CORPUS[i % len(CORPUS):][:1]), encoding="utf-8")
+    idea = tmp_path / "idea.md"
+    idea.write_text(IDEA, encoding="utf-8")
+    spec = f"openai-compatible/judge@http://127.0.0.1:{_closed_port()}/v1"
+    extra = ["--index", str(tmp_path / "idx")] if with_index else []
+    t0 = time.perf_counter()
+    r = CliRunner().invoke(app, ["-q", "check", str(idea), "--corpus", str(corpus), *extra, "-m", spec,
+                                 "-o", str(tmp_path / "out")])
+    took = time.perf_counter() - t0
+    assert r.exit_code == 2, r.output
+    assert f"error: model {spec}: unreachable" in r.stderr
+    assert took < 10, took
+    assert not (tmp_path / "cache" / "vectors.sqlite").exists()  # nothing was embedded
+    assert not (tmp_path / "idx").exists() and not (tmp_path / "out").exists()  # no index built, nothing written

@@ -106,7 +106,7 @@ PROSE = ("Linear probes show that a property is decodable from a language model,
          "benchmark of forty syntactic phenomena with minimal pairs.")
 
 
-def _write_pdf(path: Path, pages: list[list[tuple[int, str]]]) -> Path:
+def _write_pdf(path: Path, pages: list[list[tuple[int, str]]], metadata_title: str | None = None) -> Path:
     """A real PDF (Helvetica text at the given sizes, one list of lines per page), written with pypdf."""
     from pypdf import PdfWriter
     from pypdf.generic import DictionaryObject, NameObject, StreamObject
@@ -126,6 +126,8 @@ def _write_pdf(path: Path, pages: list[list[tuple[int, str]]]) -> Path:
         stream = StreamObject()
         stream.set_data("\n".join(ops).encode("latin-1"))
         page[NameObject("/Contents")] = w._add_object(stream)
+    if metadata_title is not None:
+        w.add_metadata({"/Title": metadata_title})
     w.write(str(path))
     return path
 

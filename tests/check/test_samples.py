@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from fake_openai import REQUEST, FakeOpenAIServer
 from noveval.cli.main import app
+from noveval.models.openai_compat import PROBE_PROMPT
 
 from .test_cli import CORPUS, IDEA
 
@@ -71,10 +72,12 @@ def test_five_samples_vote_by_hand_and_a_rerun_makes_no_call(tmp_path: Path) -> 
         calls = server.total
         assert sorted(b["seed"] for b in script.rubric_bodies) == [0, 1, 2, 3, 4]
         assert {b["temperature"] for b in script.rubric_bodies} == {0.7}
-        # the same command again: every sample comes from the cache, no call at all
+        # the same command again: every sample comes from the cache; the only call is the endpoint
+        # check that `check` makes before any corpus or index work (issue 36)
+        probes = server.counts[PROBE_PROMPT]
         res = _check(idea, corpus, out, "-m", spec, "--temperature", "0.7", "--samples", "5")
         assert res.exit_code == 0, res.output
-        assert server.total == calls
+        assert server.total == calls + 1 and server.counts[PROBE_PROMPT] == probes + 1
     r = json.loads((out / "check.json").read_text())
     rb = r["rubric"]
     # scores 3, 4, 3, -, 5: plurality 3 (two samples); share 2 of all 5 samples

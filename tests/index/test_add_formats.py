@@ -206,7 +206,7 @@ def test_cli_add_arxiv(tmp_path: Path):
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(app, ["index", "add", str(tmp_path / "idx"), str(write_jsonl(tmp_path / "a.json", ARXIV)),
                                  "--format", "arxiv"])
-    assert r.exit_code == 0 and "added 2, duplicates 0, papers now 7" in r.output, r.output
+    assert r.exit_code == 0 and "added 2, skipped 1 without an abstract, duplicates 0, papers now 7" in r.output, r.output
     r = CliRunner().invoke(app, ["index", "add", str(tmp_path / "idx"), str(write_jsonl(tmp_path / "w.json", OPENALEX)),
                                  "--format", "arxiv"])
     assert r.exit_code == 2 and "reads as openalex records, not arxiv" in r.output

@@ -224,9 +224,12 @@ def test_cli_build_info_add_search(tmp_path: Path):
     assert "papers: 5 (2019-2025" in r.output and "dense: none (BM25 only)" in r.output
     r = CliRunner().invoke(app, ["index", "build", str(corpus), "-o", str(tmp_path / "idx"), "--no-dense"])
     assert r.exit_code == 2 and "already exists" in r.output
-    more = _write(tmp_path / "m.jsonl", [{"id": "f", "title": "Graph graph graph", "abstract": "graph", "year": 2020}])
+    more = _write(tmp_path / "m.jsonl", [{"id": "f", "title": "Graph graph graph", "abstract": "graph", "year": 2020},
+                                         {"id": "g", "title": "A paper without its abstract", "year": 2021},
+                                         {"id": "h", "title": "A paper with an empty abstract", "abstract": " ",
+                                          "year": 2021}])
     r = CliRunner().invoke(app, ["index", "add", str(tmp_path / "idx"), str(more)])
-    assert r.exit_code == 0 and "added 1, duplicates 0, papers now 6" in r.output
+    assert r.exit_code == 0 and "added 1, skipped 2 without an abstract, duplicates 0, papers now 6" in r.output
     r = CliRunner().invoke(app, ["index", "info", str(tmp_path / "idx"), "--json"])
     assert json.loads(r.output)["papers"] == 6
     r = CliRunner().invoke(app, ["index", "search", str(tmp_path / "idx"), "graph", "--retrieval", "bm25",

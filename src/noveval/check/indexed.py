@@ -5,13 +5,17 @@ embeds every kept paper before answering:
 
 * Retrieval is ``bm25``, ``dense`` or ``hybrid`` (RRF) over the index, filters applied
   before ranking (:func:`noveval.index.search.search`), optionally reranked by an LLM.
-* The metric pool and the evidence candidates are the ``pool_size`` (300) nearest kept
-  papers by that retrieval ranking: a function of index, input and options, never of
-  what earlier queries or the vector cache hold. On an index whose vectors are complete
-  nothing is embedded but the input and its contributions; otherwise the pool's missing
-  vectors are embedded for this check (through the vector cache, never written into the
-  index), and the result says how many the index lacked (``retrieval.missing_vectors``)
-  and, under ``timings``, how many were computed now and how long that took.
+* The candidates are the BM25 top ``depth`` (at least the pool size, 300) kept papers;
+  the dense ranking re-ranks them by exact cosine similarity (``dense_over="candidates"``)
+  and hybrid fuses the two rankings. This holds whether the index's vectors are complete,
+  half filled or absent: the pool, the evidence and the metrics are a function of the
+  index's papers, the input and the options, never of how many vectors ``index embed``
+  (or earlier queries, or the vector cache) happened to fill. Vectors the index holds are
+  read from it, the others are embedded for this check (through the vector cache, never
+  written into the index); both come from the same embedder and the same cache, so the
+  similarities are the same numbers either way. How many the index lacked, and how many
+  were computed now, is recorded under ``timings`` (it describes the index's state, not
+  the answer).
 * Metric results are cached by content (input vector, pool vectors, titles, settings), so
   repeating a check is fast (t-SNE and fastText are not refitted).
 """
@@ -74,7 +78,8 @@ class RetrievalOptions:
 
     Args:
         mode: ``bm25``, ``dense`` or ``hybrid``.
-        depth: Rows per ranking before fusion (and BM25 candidates embedded when vectors are missing).
+        depth: BM25 candidates (at least the pool size) that the dense ranking re-ranks and
+            hybrid fuses; their vectors come from the index or are embedded for the check.
         rrf_k: Reciprocal rank fusion constant.
         rerank: Chat model spec for listwise reranking, or None.
         rerank_depth: Candidates the reranker orders.
@@ -191,15 +196,16 @@ def check_with_index(
     focal = np.asarray(emb.encode([text]), dtype=np.float32)[0]
     want = max(opts.pool_size, opts.top_k, ropts.rerank_depth if ropts.rerank else 0)
     res = search(idx, text, mode=ropts.mode, k=want, mask=mask, embedder=emb, qvec=focal,
-                 depth=max(ropts.depth, opts.pool_size), rrf_k=ropts.rrf_k)
+                 depth=max(ropts.depth, opts.pool_size), rrf_k=ropts.rrf_k, dense_over="candidates")
     pool_hits = res.hits[:opts.pool_size]
     pool_rows = np.asarray([h.row for h in pool_hits], dtype=np.int64)
-    vecs, _missing, now = row_vectors(idx, emb, pool_rows)
+    vecs, missing, now = row_vectors(idx, emb, pool_rows)
     papers = idx.papers(pool_rows)
     ranked = [Neighbour(h.rank, h.row, float(h.similarity if h.similarity is not None else float(v @ focal)), p["id"],
                         p["title"], p["abstract"], p["year"] or None) for h, p, v in zip(pool_hits, papers, vecs)]
     shown, rerank_info = _rerank(ranked, res.hits, idx, text, opts, ropts)
     timings.update(retrieve_s=time.perf_counter() - t1, retrieve_cpu_s=time.process_time() - c1,
+                   vectors_missing_from_index=max(res.missing_vectors, missing),
                    vectors_embedded_now=res.embedded_now + now, embed_missing_s=res.embed_s)
     t2 = time.perf_counter()
     metrics = _metrics_cached(focal, inp.title or None, vecs, [p["title"] for p in papers], opts)
@@ -209,7 +215,6 @@ def check_with_index(
     summary = {**view.summary(), "metric_pool": int(len(pool_rows)), "metric_pool_source": pool,
                "embedder": emb.model_id}
     extra = {"retrieval": {**ropts.to_dict(), "depth": max(ropts.depth, opts.pool_size), "dense_method": res.dense_method,
-                           "missing_vectors": res.missing_vectors,
                            "note": res.note, "rerank": rerank_info,
                            "ranks": [{"bm25": h.bm25_rank, "dense": h.dense_rank} for h in res.hits[:opts.top_k]]}}
     return assemble(inp, view, ranked, vecs, metrics, opts, corpus_summary=summary, client=client, embedder=emb,

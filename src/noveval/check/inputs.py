@@ -90,7 +90,7 @@ class CheckInput:
         """The text embedded and searched for retrieval and metrics (title + abstract, the idea, or the text)."""
         head = f"{self.title.strip()}\n\n" if self.title else ""
         if self.kind == "paper":
-            return f"{self.title.strip()}\n\n{self.abstract.strip()}"
+            return f"{head}{self.abstract.strip()}"
         if self.idea is not None:
             i = self.idea
             return f"{head}{i.problem_statement.strip()} {i.objective.strip()} {i.solution_approach.strip()}".strip()
@@ -261,7 +261,8 @@ def _markdown_idea(path: Path, secs: list[tuple[str, int, str, int]], title: str
     return _complete(inp, [(h, b) for h, _n, b, _lv in secs])
 
 
-def _from_markdown(path: Path, text: str) -> CheckInput:
+def _from_markdown(path: Path, text: str, *, need_title: bool = True) -> CheckInput:
+    """Markdown in any of the accepted layouts; ``need_title`` False: a paper without a title is read untitled (PDF)."""
     secs = _headed(text)
     named = [x for x in secs if x[0]]
     if not named:
@@ -294,7 +295,7 @@ def _from_markdown(path: Path, text: str) -> CheckInput:
         n, body = abstract
         if not body.strip():
             raise InputError(path, n, "abstract", "section is empty")
-        if not title:
+        if not title and need_title:
             raise InputError(path, 1, "title", "a paper needs a title (a heading before the abstract)")
         ft = "\n\n".join(f"## {h}\n{b}" if h else b for h, b in body_secs if b)
         inp = CheckInput("paper", str(path), title=title, abstract=re.sub(r"\s+", " ", body).strip(), fulltext=ft,
@@ -361,11 +362,11 @@ def load_input(path: str | Path) -> CheckInput:
 def _from_pdf(p: Path) -> CheckInput:
     from noveval.check.pdf import pdf_to_markdown
 
-    md, font_title, pages = pdf_to_markdown(p)
-    inp = _from_markdown(p, md)
+    md, pdf_title, how, pages = pdf_to_markdown(p)
+    inp = _from_markdown(p, md, need_title=False)  # no title found: checked untitled, and the report says so
     inp.source = "pdf"
     inp.extra["pages"] = pages
-    if font_title and inp.title == font_title:
-        inp.found["title"] = "the largest text on page 1 (PDF)"
+    if pdf_title and inp.title == pdf_title:
+        inp.found["title"] = how
     inp.found = {k: v.replace("(line ", "(line of the extracted text ") for k, v in inp.found.items()}
     return inp

@@ -9,7 +9,8 @@ how, and uses them for retrieval and per-contribution evidence whatever the mode
 * :func:`heuristic_idea` picks the problem from sentences with problem cues ("however",
   "lack", "fail", "challenge", ...), the approach from sentences with method cues ("we
   propose", "our method", "by training", ...) and the objective from goal cues ("aim",
-  "goal", "in order to", ...), with fallbacks by position; each part says which rule.
+  "goal", "in order to", ...), with fallbacks by position; each part says which rule, and
+  no sentence stands for two parts (else all three are the whole text, and say so).
 * :func:`find_contributions` takes an explicit list first (a section or sentence naming
   "contributions" followed by bullets or "(i) ... (ii) ..." items), then sentences with
   claim cues ("we propose / introduce / show ..."), then approach sentences.
@@ -20,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["CONTRIB_HEAD", "Part", "sentences", "heuristic_idea", "find_contributions", "split_items", "looks_like_title"]
+__all__ = ["CONTRIB_HEAD", "UNSEPARATED", "Part", "sentences", "heuristic_idea", "find_contributions", "split_items", "looks_like_title"]
 
 _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Figs|Eq|Eqs|Sec|Tab|No|resp|approx|al|Dr|Prof)|\b[A-Z])\.$")
 _SPLIT = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9\"'(\[])")
@@ -88,15 +89,23 @@ def _first(cands: list[str], pattern: re.Pattern[str], used: set[str], limit: in
     return [s for s in cands if s not in used and pattern.search(s)][:limit]
 
 
+UNSEPARATED = "could not tell problem, objective and approach apart ({n}): the whole text"
+"""How each part is found when the text has no distinct sentence for each (``{n}`` says why)."""
+
+
 def heuristic_idea(text: str) -> dict[str, Part]:
     """Problem, objective and approach of a prose description (see the module docstring).
 
     A sentence with a method or claim cue ("we propose", "our method", "we show") belongs to
-    the approach; problem and goal cues count only in the other sentences.
+    the approach; problem and goal cues count only in the other sentences. The three parts
+    are always different sentences: a part without its cue takes a sentence no other part
+    took (the objective may take the approach's first sentence when the approach has
+    several). When the text has no distinct sentence for each part, all three are the
+    whole text and say so (:data:`UNSEPARATED`), rather than one sentence standing for two parts.
 
     Returns:
         ``{"problem_statement", "objective", "solution_approach"}`` -> :class:`Part`; parts
-        are never empty when the text has at least one sentence (fallbacks by position).
+        are never empty when the text has at least one sentence.
     """
     ss = sentences(text)
     if not ss:
@@ -105,20 +114,27 @@ def heuristic_idea(text: str) -> dict[str, Part]:
     other = [s for s in ss if s not in ours]
     prob = [s for s in other if _PROBLEM.search(s)][:2]
     how_p = "sentences with problem cues (however, lack, fail, leaves open, ...)"
-    if not prob:
-        prob = (other or ss)[:1]
-        how_p = "the first sentence (no sentence with a problem cue)"
     goal = [s for s in other if _OBJECTIVE.search(s) and s not in prob][:2]
+    how_o = "sentences with goal cues (aim, goal, in order to, we investigate, ...)"
+    free = [s for s in other if s not in prob and s not in goal]
+    if not prob and free:
+        prob, free = free[:1], free[1:]
+        how_p = "the first sentence with no method or goal cue (no sentence with a problem cue)"
     appr = ours[:3]
     how_a = "sentences with method or claim cues (we propose, our method, we show, ...)"
-    if not appr:
-        rest = [s for s in ss if s not in prob and s not in goal]
-        appr, how_a = (rest or ss)[-2:], "the last sentences (no sentence with a method cue)"
-    how_o = "sentences with goal cues (aim, goal, in order to, we investigate, ...)"
-    if not goal:
-        goal, how_o = appr[:1], "the approach's first sentence (no sentence with a goal cue)"
-        if len(appr) > 1:
-            appr = appr[1:]
+    if not appr and free:
+        appr, free = free[-2:], free[:-2]
+        how_a = "the last sentences (no sentence with a method cue)"
+    if not goal and free:
+        goal = free[:1]
+        how_o = "a sentence between the problem and the approach (no sentence with a goal cue)"
+    elif not goal and len(appr) > 1:
+        goal, appr = appr[:1], appr[1:]
+        how_o = "the approach's first sentence (no sentence with a goal cue)"
+    if not (prob and goal and appr):
+        whole = " ".join(ss)
+        why = f"{len(ss)} sentence{'s' if len(ss) != 1 else ''}"
+        return {k: Part(whole, UNSEPARATED.format(n=why)) for k in ("problem_statement", "objective", "solution_approach")}
     keep = {s: i for i, s in enumerate(ss)}
     join = lambda xs: " ".join(sorted(xs, key=keep.__getitem__))  # noqa: E731 - text order
     return {"problem_statement": Part(join(prob), how_p), "objective": Part(join(goal), how_o),
@@ -176,8 +192,8 @@ def find_contributions(sections: list[tuple[str, str]], summary: str, *, limit: 
     ss = sentences(summary)
     claims = [s for s in ss if _CLAIM.search(s)]
     out = [Part(s, "a sentence with a claim cue (we propose / introduce / show ...)") for s in claims[:limit]]
-    if len(out) < 2:
-        extra = [s for s in ss if _APPROACH.search(s)] + ss
+    if len(out) < 2:  # a sentence stating the problem is not a contribution
+        extra = [s for s in ss if _APPROACH.search(s)] + [s for s in ss if not _PROBLEM.search(s)]
         for s in extra:
             if len(out) >= min(2, len(ss)):
                 break

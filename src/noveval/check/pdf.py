@@ -1,7 +1,11 @@
 """PDF -> the Markdown the paper reader understands, through ``pypdf``.
 
-Text comes from :meth:`pypdf.PageObject.extract_text`; the title is the largest text on
-page 1 (font size x text matrix scale, from pypdf's text visitor). Lines are turned into
+Text comes from :meth:`pypdf.PageObject.extract_text`. The title, in this order: the
+document's metadata title (when it reads as a title, not a file name or "untitled"); the
+largest text on page 1 (font size x text matrix scale, from pypdf's text visitor) when it
+is set larger than the body text; the first line of page 1 when it reads as a title and
+stands apart (before an Abstract, or shorter than the paragraph that follows). Only page 1
+is looked at, so a page-2 heading is never the title. Lines are turned into
 Markdown: numbered headings (``2.1 Related Work``) and the usual unnumbered ones
 (Abstract, Introduction, Conclusion, References, ...) become ``##`` headings, an
 ``Abstract.``/``Abstract—`` lead-in becomes an Abstract heading, words hyphenated across
@@ -48,20 +52,61 @@ def _scale(m: Any) -> float:
 
 
 def _title(pieces: list[tuple[float, str]]) -> str | None:
-    """Text set in the largest size on the page (2-30 words), else None."""
+    """Text set in the largest size on the page (2-30 words) when that size is above the body's, else None.
+
+    The body size is the size of most characters; one-font-size documents have no such title.
+    """
     sized = [(s, t) for s, t in pieces if t.strip()]
     if not sized:
         return None
     top = max(s for s, _ in sized)
+    weight: dict[float, int] = {}
+    for s, t in sized:
+        weight[round(s, 1)] = weight.get(round(s, 1), 0) + len(t.strip())
+    body = max(weight, key=lambda k: (weight[k], -k))
+    if top < 1.15 * body:
+        return None
     text = re.sub(r"\s+", " ", " ".join(t for s, t in sized if s >= 0.95 * top)).strip()
     return text if 2 <= len(text.split()) <= 30 else None
 
 
-def pdf_to_markdown(path: str | Path) -> tuple[str, str | None, int]:
+_NOT_A_TITLE = re.compile(r"^(untitled|microsoft word|document\d*$|title$)|\.(docx?|tex|pdf|dvi|ps)$", re.I)
+
+
+def _meta_title(reader: Any) -> str | None:
+    """The document's metadata title when it reads as one (2-30 words, not a file name), else None."""
+    try:
+        raw = reader.metadata.title if reader.metadata is not None else None
+    except Exception:  # noqa: BLE001 - a malformed info dictionary is no title
+        return None
+    t = re.sub(r"\s+", " ", str(raw or "")).strip()
+    return t if 2 <= len(t.split()) <= 30 and not _NOT_A_TITLE.search(t) else None
+
+
+def _first_line_title(page: str) -> str | None:
+    """Page 1's first line when it reads as a title and stands apart from the text after it.
+
+    It stands apart when an Abstract heading or lead-in follows within the next four lines
+    (authors and affiliations may come between), or when it is shorter than 80% of the
+    longest of the next three lines (the first line of a paragraph fills the width).
+    """
+    from noveval.check.parse import looks_like_title
+
+    lines = [ln.strip() for ln in page.replace("\r", "").split("\n") if ln.strip()]
+    if len(lines) < 2 or not looks_like_title(lines[0]) or _heading(lines[0]) or _ABSTRACT_LEAD.match(lines[0]):
+        return None
+    first = re.sub(r"\s+", " ", lines[0])
+    after = lines[1:5]
+    if any(ln.lower().rstrip(":") == "abstract" or _ABSTRACT_LEAD.match(ln) for ln in after):
+        return first
+    return first if len(first) < 0.8 * max(len(ln) for ln in lines[1:4]) else None
+
+
+def pdf_to_markdown(path: str | Path) -> tuple[str, str | None, str, int]:
     """Read a PDF as Markdown.
 
     Returns:
-        ``(markdown, title from font sizes or None, pages)``.
+        ``(markdown, title or None, how the title was found ("" when none), pages)``.
 
     Raises:
         ConfigError: pypdf is not installed.
@@ -90,27 +135,54 @@ def pdf_to_markdown(path: str | Path) -> tuple[str, str | None, int]:
     raw = "\n".join(pages)
     if len(raw.split()) < 5:
         raise InputError(p, None, None, "the PDF has no extractable text (a scanned document?)")
-    title = _title(pieces)
-    return _markdown(raw, title), title, len(pages)
+    found = [(_meta_title(reader), "the document's metadata title (PDF)"),
+             (_title(pieces), "the largest text on page 1 (PDF)"),
+             (_first_line_title(pages[0]), "the first line of page 1, set apart from the text after it (PDF)")]
+    title, how = next(((t, h) for t, h in found if t), (None, ""))
+    # the title as printed on page 1 is not body text: the metadata title when page 1 prints it, else the visible one
+    shown = title if title and _printed_title(pages[0].split("\n"), title) else found[1][0] or found[2][0] or title
+    return _markdown(raw, title, shown), title, how, len(pages)
 
 
-def _markdown(raw: str, title: str | None) -> str:
+def _printed_title(lines: list[str], title: str, within: int = 12) -> set[int]:
+    """Indices of the consecutive lines, among the first ``within`` non-empty ones, that spell ``title``."""
+    words = title.split()
+    if not words:
+        return set()
+    starts = [i for i, ln in enumerate(lines) if ln.strip()][:within]
+    for start in starts:
+        got, i, k = set(), start, 0
+        while i < len(lines) and k < len(words):
+            w = lines[i].split()
+            if not w:
+                i += 1
+                continue
+            if w != words[k:k + len(w)]:
+                break
+            got.add(i)
+            k, i = k + len(w), i + 1
+        if k == len(words):
+            return got
+    return set()
+
+
+def _markdown(raw: str, title: str | None, shown: str | None = None) -> str:
+    """Markdown of the extracted text under ``# title``; the title as printed (``shown``) is left out of the body."""
     text = re.sub(r"(\w)-\n(\w)", r"\1\2", raw.replace("\r", ""))
     out: list[str] = [f"# {title}", ""] if title else []
     para: list[str] = []
-    skip_title = title.split() if title else []
+    lines = text.split("\n")
+    drop = _printed_title(lines, shown or title or "")
 
     def flush() -> None:
         if para:
             out.extend([" ".join(para), ""])
             para.clear()
 
-    for line in text.split("\n"):
+    for n, line in enumerate(lines):
         s = line.strip()
-        if skip_title and s and s.split() == skip_title[: len(s.split())]:
-            skip_title = skip_title[len(s.split()):]
+        if n in drop:
             continue
-        skip_title = []
         lead = _ABSTRACT_LEAD.match(s)
         head = _heading(s)
         if lead:

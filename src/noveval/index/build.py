@@ -366,7 +366,8 @@ def add_papers(index: str | Path | CorpusIndex, sources: str | Path | Sequence[s
         shutil.rmtree(folder / "bm25", ignore_errors=True)
     _drop_old_generations(folder, {state})
     out = CorpusIndex(folder)
-    say(f"added {len(fresh)} papers ({dup} already present) in {time.perf_counter() - t0:.1f}s; index has {len(out)}")
+    say(f"added {len(fresh)} papers ({dup} already present, {counts['skipped_no_abstract']} without an abstract "
+        f"skipped) in {time.perf_counter() - t0:.1f}s; index has {len(out)}")
     emb = as_embedder(embedder) if embedder is not None and out.has_dense() else None
     if emb is not None and emb.model_id != out.embedder_id:
         say(f"dense: no vectors taken from the cache (embedder {emb.model_id}; the index holds {out.embedder_id})")

@@ -88,7 +88,8 @@ def add(
     idx = open_index(index)
     emb = embedder if idx.has_dense() else None
     out, added, dup = add_papers(idx, files, fmt=fmt, embedder=emb, log=_say)
-    typer.echo(f"added {added}, duplicates {dup}, papers now {len(out)}")
+    skipped = int((out.meta.get("sources") or [{}])[-1].get("skipped_no_abstract", 0))
+    typer.echo(f"added {added}, skipped {skipped} without an abstract, duplicates {dup}, papers now {len(out)}")
 
 
 @app.command("embed")

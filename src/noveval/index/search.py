@@ -159,16 +159,17 @@ def _encoded(embedder: EmbedderProtocol) -> int | None:
 
 
 def _dense_ranking(idx: CorpusIndex, res: SearchResult, keep: np.ndarray, qvec: Any, embedder: EmbedderProtocol | None,
-                   bm_rows: np.ndarray, deep: int, coverage: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, dict[int, float]]:
+                   bm_rows: np.ndarray, deep: int, coverage: tuple[int, int] | None) -> tuple[np.ndarray, np.ndarray, dict[int, float]]:
     """The dense ranking: over every kept row when all have vectors, else the BM25 candidates re-ranked.
 
+    ``coverage`` None: always the BM25 candidates re-ranked (``dense_over="candidates"``).
     Updates ``res`` (method, missing vectors, note); returns ``(rows, similarities, row -> similarity)``.
     """
     from noveval.index.bm25 import rank_scores
     from noveval.index.dense import dense_search
 
-    filled, total = coverage
-    if idx.has_dense() and filled == total:
+    filled, total = coverage or (0, 0)
+    if coverage is not None and idx.has_dense() and filled == total:
         rows, sims, res.dense_method = dense_search(idx, qvec, deep, keep)
         return rows, sims, {}
     vecs, res.missing_vectors, res.embedded_now = row_vectors(idx, embedder, bm_rows)
@@ -176,10 +177,25 @@ def _dense_ranking(idx: CorpusIndex, res: SearchResult, keep: np.ndarray, qvec: 
     order = np.argsort(bm_rows, kind="stable")  # ties by the lower row: rank_scores over the candidates in row order
     top = rank_scores(cs[order], deep, positive_only=False)
     res.dense_method = "rerank"
-    res.note = (f"dense vectors cover {filled} of {total} kept papers, so the dense ranking re-ranks the "
+    res.note = (f"the dense ranking re-ranks the BM25 top {len(bm_rows)} by similarity, whatever vectors the "
+                "index holds" if coverage is None else
+                f"dense vectors cover {filled} of {total} kept papers, so the dense ranking re-ranks the "
                 f"BM25 top {len(bm_rows)} by similarity ({res.missing_vectors} of them lacked a vector "
                 "in the index and were embedded for this query)")
     return bm_rows[order][top], cs[order][top], {int(r): float(v) for r, v in zip(bm_rows, cs)}
+
+
+def _check_args(idx: CorpusIndex, mode: str, dense_over: str, no_vectors: bool) -> None:
+    """Refuse a search that cannot run (``no_vectors``: vectors are needed, but neither an embedder nor a query vector was given)."""
+    if mode not in MODES:
+        raise InputError(None, None, "--retrieval", f"must be one of {', '.join(MODES)}, got {mode!r}")
+    if dense_over not in ("all", "candidates"):
+        raise ValueError(f"dense_over must be 'all' or 'candidates', got {dense_over!r}")
+    if no_vectors:
+        raise InputError(None, None, "--embedder", f"{mode} retrieval needs an embedder")
+    if mode != "bm25" and not idx.has_dense() and dense_over != "candidates":
+        raise InputError(idx.path, None, "embedder",
+                         f"{mode} retrieval needs a dense part; rebuild with -e EMBEDDER or use --retrieval bm25")
 
 
 def search(
@@ -195,6 +211,7 @@ def search(
     rrf_k: int = 60,
     with_similarity: bool = True,
     prf: Any = None,
+    dense_over: str = "all",
 ) -> SearchResult:
     """Rank the index's papers for a query text (see the module docstring).
 
@@ -212,26 +229,24 @@ def search(
         rrf_k: RRF constant.
         with_similarity: Give every hit its cosine similarity.
         prf: RM3 settings for the BM25 ranking (:class:`~noveval.index.lexical.PRFParams`), or None.
+        dense_over: ``"all"``: the dense ranking covers every kept row when all have vectors
+            (else the BM25 candidates); ``"candidates"``: always the BM25 top ``depth``
+            re-ranked, so the hits do not depend on how many vectors the index holds
+            (``noveval check``'s setting).
 
     Returns:
         A :class:`SearchResult`.
     """
     import time
 
-    if mode not in MODES:
-        raise InputError(None, None, "--retrieval", f"must be one of {', '.join(MODES)}, got {mode!r}")
+    _check_args(idx, mode, dense_over, (mode != "bm25" or with_similarity) and embedder is None and qvec is None)
     keep = np.ones(idx.n, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
     kept = int(keep.sum())
     need_dense = mode != "bm25"
-    if (need_dense or with_similarity) and embedder is None and qvec is None:
-        raise InputError(None, None, "--embedder", f"{mode} retrieval needs an embedder")
-    if need_dense and not idx.has_dense():
-        raise InputError(idx.path, None, "embedder",
-                         f"{mode} retrieval needs a dense part; rebuild with -e EMBEDDER or use --retrieval bm25")
     res = SearchResult([], mode, kept)
     deep = max(depth, k)
     filled, total = idx.dense_coverage(keep) if idx.has_dense() else (0, kept)
-    dense_complete = idx.has_dense() and filled == total
+    dense_complete = idx.has_dense() and filled == total and dense_over == "all"
     bm_rows = np.zeros(0, dtype=np.int64)
     bm_scores = np.zeros(0, dtype=np.float32)
     if mode != "dense" or not dense_complete:
@@ -239,7 +254,8 @@ def search(
     if qvec is None and (need_dense or with_similarity) and embedder is not None:
         qvec = query_vector(idx, embedder, query)
     t0 = time.perf_counter()
-    dense_rows, dense_sims, sims = _dense_ranking(idx, res, keep, qvec, embedder, bm_rows, deep, (filled, total)) \
+    cover = (filled, total) if dense_over == "all" else None
+    dense_rows, dense_sims, sims = _dense_ranking(idx, res, keep, qvec, embedder, bm_rows, deep, cover) \
         if need_dense else (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32), {})
     bm_rank = {int(r): i for i, r in enumerate(bm_rows, 1)}
     de_rank = {int(r): i for i, r in enumerate(dense_rows, 1)}
