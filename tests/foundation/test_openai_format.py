@@ -63,3 +63,23 @@ def test_local_model_paths(tmp_path) -> None:
     assert local_model(None, bundled=lambda: tmp_path, bundled_id="b", what="w", folder=True) == (str(tmp_path), "b")
     with pytest.raises(ConfigError, match="local model folder not found"):
         local_model(str(f), bundled=lambda: tmp_path, bundled_id="b", what="local model folder", folder=True)
+
+
+def test_prompt_cache_is_off_in_process_and_the_servers_own_over_http_unless_set(monkeypatch) -> None:
+    """In-process answers never depend on earlier prompts; ``NOVEVAL_PROMPT_CACHE`` sets both backends alike."""
+    import pytest
+
+    from noveval.errors import ConfigError
+
+    req = ChatRequest(messages=MSGS, params=GenerationParams())
+    http = OpenAICompatBackend(parse_spec("openai-compatible/m@http://127.0.0.1:9/v1"))
+    monkeypatch.delenv("NOVEVAL_PROMPT_CACHE", raising=False)
+    assert LocalBackend()._payload(req)["cache_prompt"] is False
+    assert "cache_prompt" not in http.request_body(req)  # OpenAI itself rejects fields it does not know
+    for value, expected in (("0", False), ("off", False), ("1", True), (" TRUE ", True)):
+        monkeypatch.setenv("NOVEVAL_PROMPT_CACHE", value)
+        assert LocalBackend()._payload(req)["cache_prompt"] is expected
+        assert http.request_body(req)["cache_prompt"] is expected
+    monkeypatch.setenv("NOVEVAL_PROMPT_CACHE", "maybe")
+    with pytest.raises(ConfigError, match="NOVEVAL_PROMPT_CACHE='maybe'"):
+        http.request_body(req)

