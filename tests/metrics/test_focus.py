@@ -78,3 +78,43 @@ def test_per_facet_prf_hand_computed():
     assert res["Theory"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0,
                              "support_human": 1.0, "support_model": 0.0}
     assert res["Paper"]["support_model"] == 1.0 and res["Paper"]["f1"] == 0.0
+
+
+def test_kl_from_counts_equals_kl_divergence_of_the_distributions() -> None:
+    from noveval.metrics.focus import kl_from_counts
+
+    p, q = np.array([3, 1, 0]), np.array([1, 1, 2])
+    # counts are normalised first (3/4, 1/4, 0 and 1/4, 1/4, 1/2), then smoothed as kl_divergence does
+    want = kl_divergence(p / 4, q / 4, epsilon=1e-3)
+    assert kl_from_counts(p, q, epsilon=1e-3) == pytest.approx(want, abs=1e-12)
+    # stacked, with an empty side (smoothed to uniform) and the raw KL's infinity
+    got = kl_from_counts(np.array([p, [0, 0, 0], p]), np.array([q, q, [0, 1, 1]]), epsilon=0.0)
+    assert got[0] == pytest.approx(entropy(p / 4, q / 4), abs=1e-12)
+    assert got[1] == pytest.approx(entropy([1 / 3] * 3, q / 4), abs=1e-12)
+    assert got[2] == math.inf
+
+
+def test_kl_mean_of_counts_by_hand() -> None:
+    from noveval.benchmarks.focus.scoring import (
+        count_vector,
+        facet_count_table,
+        kl_mean_of_counts,
+        kl_table,
+    )
+
+    def pt(pol: str, target: str, aspect: str) -> dict:
+        return {"paper_id": "p", "polarity": pol, "target": target, "aspect": aspect}
+
+    human = [pt("weakness", "Method", "Validity"), pt("weakness", "Theory", "Validity"), pt("strength", "Paper", "Impact")]
+    model = [pt("weakness", "Method", "Clarity")]  # no strength: both strength distributions empty on one side
+    v = count_vector({"human": facet_count_table(human), "model": facet_count_table(model)})
+    assert v.shape == (48,) and v.sum() == 2 * 3 + 2 * 1
+    for present in (False, True):
+        want = kl_table(human, model, epsilon=1e-3, present_only=present)["mean"]
+        assert kl_mean_of_counts(v, epsilon=1e-3, present_only=present) == pytest.approx(want, abs=1e-12)
+    # present_only: the mean over the two weakness distributions only (targets Problem, Prior
+    # Research, Method, Theory, ...; aspects Impact, Novelty, Clarity, Validity, Not-specific)
+    wt = kl_divergence([0, 0, 0.5, 0.5, 0, 0, 0], [0, 0, 1, 0, 0, 0, 0], epsilon=1e-3)
+    wa = kl_divergence([0, 0, 0, 1, 0], [0, 0, 1, 0, 0], epsilon=1e-3)
+    assert kl_mean_of_counts(v, epsilon=1e-3, present_only=True) == pytest.approx((wt + wa) / 2, abs=1e-12)
+    assert math.isnan(float(kl_mean_of_counts(np.zeros(48), epsilon=1e-3)))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -179,3 +181,62 @@ def test_seeded_and_reproducible() -> None:
     r1, r2 = paired_difference(a, b, seed=5), paired_difference(a, b, seed=5)
     assert r1 == r2
     assert paired_difference(a, b, seed=6).ci_low != r1.ci_low
+
+
+# ---------------------------------------------------------------- a set statistic (Spearman), by hand
+
+
+def _spearman_batched(stack: np.ndarray) -> np.ndarray:
+    from noveval.metrics.correlation import spearman_rows
+
+    return spearman_rows(stack[..., 0], stack[..., 1])
+
+
+def test_set_statistic_exact_swaps_n3_by_hand() -> None:
+    # items (prediction, target): A predicts 1, 2, 3 and B 3, 2, 1 for targets 1, 2, 3, so
+    # rho_A = 1, rho_B = -1, observed -2. Item 2 predicts 2 in both runs (its swap changes
+    # nothing); swapping item 1 alone gives B' = (1, 2, 1), A' = (3, 2, 3): both rho 0
+    # (ranks (1.5, 3, 1.5) against (1, 2, 3): covariance 0), likewise item 3 alone; swapping
+    # both gives rho_B' = 1, rho_A' = -1. The 8 assignments: T = -2, -2, 0, 0, 0, 0, +2, +2
+    # -> |T| >= 2 for 4 of 8: p = 0.5.
+    a = np.array([[1, 1], [2, 2], [3, 3]], dtype=float)
+    b = np.array([[3, 1], [2, 2], [1, 3]], dtype=float)
+    r = paired_difference(a, b, statistic=_spearman_batched, batched=True, n_resamples=2000)
+    assert (r.a, r.b, r.difference) == (1.0, -1.0, -2.0)
+    assert r.exact and r.n_permutations == 8 and r.p_value == 0.5
+    # every resample with two or more distinct items has rho_A = 1, rho_B = -1 (one distinct
+    # item: both constant, rho undefined, left out): the interval is the point [-2, -2]
+    assert (r.ci_low, r.ci_high) == (-2.0, -2.0)
+
+
+def test_set_statistic_equals_scipy_spearmanr_on_the_same_resamples_and_swaps() -> None:
+    rng = np.random.default_rng(11)
+    n = 9
+    target = rng.normal(size=n)
+    a = np.column_stack([target + rng.normal(0, 1.0, n), target])
+    b = np.column_stack([np.round(target + rng.normal(0, 0.5, n)), target])  # ties in B
+    r = paired_difference(a, b, statistic=_spearman_batched, batched=True, n_resamples=3000, seed=7)
+
+    def rho(x: np.ndarray) -> float:
+        return float(stats.spearmanr(x[:, 0], x[:, 1]).statistic)
+
+    # the bootstrap: the same indices (np.random.default_rng(seed).integers(0, n, (R, n))),
+    # scipy's Spearman on each resample, undefined resamples left out, percentile interval
+    idx = np.random.default_rng(7).integers(0, n, (3000, n))
+    with warnings.catch_warnings():  # scipy warns on a constant resample (rho undefined)
+        warnings.simplefilter("ignore")
+        dist = np.array([rho(b[i]) - rho(a[i]) for i in idx])
+    dist = dist[~np.isnan(dist)]
+    lo, hi = np.quantile(dist, [0.025, 0.975])
+    assert (r.ci_low, r.ci_high) == (pytest.approx(lo, abs=1e-12), pytest.approx(hi, abs=1e-12))
+    # the permutation test: all 2^9 swaps enumerated with scipy
+    obs = rho(b) - rho(a)
+    hits = 0
+    for flips in itertools.product([False, True], repeat=n):
+        f = np.array(flips)[:, None]
+        hits += abs(rho(np.where(f, a, b)) - rho(np.where(f, b, a))) >= abs(obs) - 1e-12
+    assert r.exact and r.difference == pytest.approx(obs, abs=1e-12) and r.p_value == pytest.approx(hits / 2**n)
+    # the one-call-per-resample path gives the same numbers
+    slow = paired_difference(a, b, statistic=lambda x: float(_spearman_batched(x[None])[0]), n_resamples=3000,
+                             seed=7)
+    assert (slow.ci_low, slow.ci_high, slow.p_value) == (r.ci_low, r.ci_high, r.p_value)

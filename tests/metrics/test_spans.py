@@ -74,3 +74,19 @@ def test_spans_from_offsets():
     assert spans_from_offsets("hello world", [(0, 5), (6, 11)]) == ["hello", "world"]
     with pytest.raises(ValueError):
         spans_from_offsets("abc", [(2, 9)])
+
+
+def test_f1_from_span_sums_by_hand_and_against_f1_edit() -> None:
+    import numpy as np
+
+    from noveval.metrics.spans import f1_from_span_sums, span_counts
+
+    # M = 1.5 over 3 gold and 2 predicted spans: P = 0.75, R = 0.5, F1 = 2PR/(P+R) = 0.6 = 2M/(3+2)
+    assert f1_from_span_sums(np.array([1.5, 3, 2])) == pytest.approx(0.6)
+    # both sides empty: zero_division; one side empty: 0; vectorised over leading axes
+    got = f1_from_span_sums(np.array([[[0, 0, 0], [0, 2, 0]], [[0, 0, 4], [2, 2, 2]]]))
+    assert got.shape == (2, 2) and got.tolist() == [[1.0, 0.0], [0.0, 1.0]]
+    gold = [["a cat sat", "on the mat"], [], ["dogs bark"]]
+    pred = [["a cat sits"], ["extra"], ["dogs bark", "loudly"]]
+    sums = np.sum([[c.matched, c.n_gold, c.n_pred] for c in map(span_counts, gold, pred)], axis=0)
+    assert f1_from_span_sums(sums) == pytest.approx(f1_edit(gold, pred), abs=1e-12)

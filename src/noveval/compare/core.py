@@ -31,7 +31,7 @@ import numpy as np
 from noveval.compare.agreement import Agreement, answer_agreement, declared_answer, metric_spread
 from noveval.compare.metrics import ItemMetric, finite_rows, lower_is_better, plan_metrics
 from noveval.errors import InputError
-from noveval.metrics.paired import PairedDifference, holm, paired_difference
+from noveval.metrics.paired import PairedDifference, holm
 
 __all__ = ["CompareRun", "MetricComparison", "LeaderRow", "Leaderboard", "Comparison", "load_compare_run", "compare_runs",
            "compare_loaded", "CompareOptions"]
@@ -493,7 +493,7 @@ def _pair_table(runs: list[CompareRun], shared: list[ItemMetric], common: list[s
             continue
         xa, xb = _data(m, a, common), _data(m, b, common)
         ok = finite_rows(xa) & finite_rows(xb)
-        res = paired_difference(xa[ok], xb[ok], combine=m.theta, **opts)
+        res = m.paired(xa[ok], xb[ok], **opts)
         out.append(MetricComparison(m.name, m.how, m.kind, m.name == primary, direction(m.name), res))
     return out
 
@@ -517,7 +517,7 @@ def _spread(runs: list[CompareRun], shared: list[ItemMetric], common: list[str])
         for r in runs:
             x = _data(m, r, common)
             x = x[finite_rows(x)]
-            vals[r.label] = float(m.theta(x.sum(axis=0))) if len(x) else math.nan
+            vals[r.label] = m.of(x)
         spread[m.name] = metric_spread(vals)
     return spread
 
@@ -527,17 +527,12 @@ def _leaderboard(metric: ItemMetric, runs: list[CompareRun], common: list[str], 
     data = [_data(metric, r, common) for r in runs]
     ok = np.logical_and.reduce([finite_rows(x) for x in data])
     data = [x[ok] for x in data]
-    values = []
-    for x in data:
-        if not len(x):
-            values.append(math.nan)
-        else:
-            values.append(float(metric.theta(x.sum(axis=0))))
+    values = [metric.of(x) for x in data]
     order = sorted(range(len(runs)), key=lambda i: (math.isnan(values[i]), values[i] if lower else -values[i]))
     best = order[0]
     tests: dict[int, PairedDifference] = {}
     for i in order[1:]:
-        tests[i] = paired_difference(data[best], data[i], combine=metric.theta, **opts)
+        tests[i] = metric.paired(data[best], data[i], **opts)
     adjusted = dict(zip(tests, holm([t.p_value for t in tests.values()]), strict=True))
     rows = [LeaderRow(rank=1, label=runs[best].label, value=values[best])]
     for rank, i in enumerate(order[1:], start=2):

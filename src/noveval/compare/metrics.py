@@ -7,7 +7,11 @@ item, and the rows of each system differ (not every number in a row is a metric:
 1. **Statistics a system declares** (``item_metrics(scores, config)`` in its views module): metrics that are not
    means of one per-item number — RINoBench's per-class and macro F1 (recomputed from
    ``gold_score`` and ``predicted_score``), its MAE that charges unparseable answers the
-   worst error, and its ``unparseable_rate`` (the mean of the per-item ``unparseable``).
+   worst error, and its ``unparseable_rate`` (the mean of the per-item ``unparseable``);
+   set-level statistics recomputed from per-item data on every resample: focus's
+   ``kl_mean`` (from per-paper facet counts), CLAIMCHECK's micro span F1 (from per-item
+   matched similarity and span counts), validate's Spearman ``rho_*`` (a ``statistic``
+   of the item rows, not a sum).
 2. **Per-item means**: otherwise, a metric ``m`` is the mean of the per-item field ``m``
    (or ``m`` without a leading ``mean_``: ``mean_alignment`` <- ``alignment``).
 3. **Repeats**: a run may hold several rows per item, one per seed (CLAIMCHECK runs
@@ -18,9 +22,9 @@ item, and the rows of each system differ (not every number in a row is a metric:
 4. **Checked, always**: a metric is compared only when recomputing it from the run's own
    rows (items with a value) gives the value in ``scores.json`` (within 1e-9) over the
    same count ``n``. A metric that does not pass — pooled statistics whose inputs
-   ``per_item.jsonl`` does not hold (focus ``kl_mean``, CLAIMCHECK's Krippendorff α and
-   micro-averaged span F1), nested per-item scores (axioms) — is listed as not compared,
-   with the reason.
+   ``per_item.jsonl`` does not hold (CLAIMCHECK's Krippendorff α; focus ``kl_mean`` and
+   CLAIMCHECK's span F1 of runs scored before their rows held the counts), nested
+   per-item scores (axioms) — is listed as not compared, with the reason.
 """
 
 from __future__ import annotations
@@ -32,7 +36,13 @@ from typing import Any
 
 import numpy as np
 
-from noveval.metrics.paired import Combine, mean_combine
+from noveval.metrics.paired import (
+    Combine,
+    PairedDifference,
+    Statistic,
+    mean_combine,
+    paired_difference,
+)
 
 __all__ = ["ItemMetric", "Rows", "field_values", "lower_is_better", "mean_of", "plan_metrics"]
 
@@ -50,10 +60,16 @@ class ItemMetric:
         how: One line for users: ``mean of per-item absolute_error``.
         data: Rows -> per-item data, ``(n,)`` or ``(n, d)``; a row that has no value for
             this metric is NaN (left out of the comparison of this metric).
-        combine: ``None``: the metric is the mean of 1-D data. Else the metric is
-            ``combine(data.sum(axis=0))`` (see :func:`noveval.metrics.paired.paired_difference`).
+        combine: ``None``: the metric is the mean of 1-D data (or ``statistic``). Else the
+            metric is ``combine(data.sum(axis=0))``, vectorised over leading axes (see
+            :func:`noveval.metrics.paired.paired_difference`).
         kind: ``"mean"`` (a mean of per-item values) or ``"statistic"`` (recomputed on
             each resample of items).
+        statistic: For a set statistic that is not a function of summed contributions
+            (a rank correlation): the metric of a stack of item sets ``(r, m, d)`` ->
+            ``(r,)`` (``batched`` in :func:`~noveval.metrics.paired.paired_difference`),
+            recomputed on every resample and swap. Give at most one of ``combine`` /
+            ``statistic``.
     """
 
     name: str
@@ -61,26 +77,52 @@ class ItemMetric:
     data: Callable[[Rows], np.ndarray]
     combine: Combine | None = None
     kind: str = "mean"
+    statistic: Statistic | None = None
+
+    def __post_init__(self) -> None:
+        if self.combine is not None and self.statistic is not None:
+            raise ValueError(f"{self.name}: give combine or statistic, not both")
 
     @property
     def theta(self) -> Combine:
-        """``combine`` of the summed per-item contributions (:func:`mean_combine` for a mean)."""
+        """``combine`` of the summed per-item contributions (:func:`mean_combine` for a mean).
+
+        Raises:
+            ValueError: for a ``statistic`` metric (not a function of sums; use :meth:`of`).
+        """
+        if self.statistic is not None:
+            raise ValueError(f"{self.name} is a statistic of the item rows, not of their sums")
         return self.combine if self.combine is not None else mean_combine
 
     def grouped(self, groups: Groups) -> np.ndarray:
-        """Per-item contributions ``(n_items, d)``: the sum over each item's rows that have a value.
+        """Per-item data ``(n_items, d)``: the sum over each item's rows that have a value.
 
         For a mean the contribution of a row is ``[x, 1]``; an item none of whose rows
-        has a value is a NaN row.
+        has a value is a NaN row. (A ``statistic`` metric's items normally have one row.)
         """
         out = []
         for rows in groups:
             x = self.data(rows)
-            if self.combine is None:
+            if self.combine is None and self.statistic is None:
                 x = np.column_stack([x, np.ones_like(x)])
+            x = x.reshape(len(x), -1)
             ok = finite_rows(x)
             out.append(x[ok].sum(axis=0) if ok.any() else np.full(x.shape[1], np.nan))
         return np.array(out, dtype=float).reshape(len(groups), -1)
+
+    def of(self, x: np.ndarray) -> float:
+        """The metric of per-item data ``x`` (``(m, d)``, rows with a value; NaN when ``m`` is 0)."""
+        if not len(x):
+            return math.nan
+        if self.statistic is not None:
+            return float(np.asarray(self.statistic(x[None]), dtype=float).reshape(-1)[0])
+        return float(self.theta(x.sum(axis=0)))
+
+    def paired(self, a: np.ndarray, b: np.ndarray, **options: Any) -> PairedDifference:
+        """:func:`~noveval.metrics.paired.paired_difference` of this metric on matched item data."""
+        if self.statistic is not None:
+            return paired_difference(a, b, statistic=self.statistic, batched=True, **options)
+        return paired_difference(a, b, combine=self.theta, **options)
 
     def value(self, groups: Groups) -> tuple[float, int]:
         """The metric pooled over the items that have a value, and how many those are."""
@@ -88,7 +130,7 @@ class ItemMetric:
         ok = finite_rows(x)
         if not ok.any():
             return (math.nan, 0)
-        return (float(self.theta(x[ok].sum(axis=0))), int(ok.sum()))
+        return (self.of(x[ok]), int(ok.sum()))
 
 
 def finite_rows(x: np.ndarray) -> np.ndarray:

@@ -93,6 +93,7 @@ __all__ = [
     "facet_counts",
     "focus_distribution",
     "kl_divergence",
+    "kl_from_counts",
     "multiset_prf",
     "per_facet_prf",
     "set_prf",
@@ -255,6 +256,38 @@ def kl_divergence(
     if base is not None:
         total /= math.log(base)
     return max(total, 0.0)
+
+
+def kl_from_counts(p_counts: np.ndarray, q_counts: np.ndarray, *, epsilon: float = DEFAULT_EPSILON) -> np.ndarray:
+    """:func:`kl_divergence` of facet counts, vectorised over leading axes (natural log).
+
+    Each count vector is normalised to its focus distribution (all zeros when empty, as
+    :func:`focus_distribution`), then smoothed as :func:`kl_divergence` smooths it: plus
+    ``epsilon`` in every bin, renormalised (an all-zero vector with ``epsilon = 0``
+    becomes uniform). Used to recompute the pooled KL on resamples of papers.
+
+    Args:
+        p_counts: ``(..., k)`` reference (human) counts.
+        q_counts: ``(..., k)`` compared (model) counts.
+        epsilon: Smoothing, >= 0.
+
+    Returns:
+        ``(...)`` KL(P || Q) in [0, inf]; 0 best.
+    """
+
+    def smooth(c: np.ndarray) -> np.ndarray:
+        c = np.asarray(c, dtype=np.float64)
+        total = c.sum(axis=-1, keepdims=True)
+        d = np.divide(c, total, out=np.zeros_like(c), where=total > 0) + epsilon
+        z = d.sum(axis=-1, keepdims=True)
+        return np.divide(d, z, out=np.full_like(d, 1.0 / d.shape[-1]), where=z > 0)
+
+    if epsilon < 0:
+        raise ValueError("epsilon must be >= 0")
+    ps, qs = smooth(p_counts), smooth(q_counts)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(ps > 0, ps * np.log(np.where(ps > 0, ps, 1.0) / qs), 0.0)
+    return np.maximum(terms.sum(axis=-1), 0.0)
 
 
 def multiset_prf(

@@ -29,7 +29,10 @@ Statistics are given in one of three ways:
   swapping are matrix products, so 10,000 resamples of a few thousand items take
   milliseconds;
 * ``statistic``: any function of the item rows (``(m, ...)`` array -> float), called once
-  per resample (slow; for statistics that are not sums, e.g. a rank correlation).
+  per resample (slow; for statistics that are not sums, e.g. a rank correlation); with
+  ``batched=True`` it takes a stack of item sets ``(r, m, ...)`` and returns ``(r,)``, and
+  is called once per block of resamples (:func:`noveval.metrics.correlation.spearman_rows`
+  is such a statistic).
 
 Everything is seeded; the same inputs and seed give the same numbers.
 """
@@ -58,7 +61,8 @@ CI_METHODS: tuple[str, ...] = ("percentile", "bca")
 """Values of ``ci_method``."""
 
 Combine = Callable[[np.ndarray], np.ndarray]
-Statistic = Callable[[np.ndarray], float]
+Statistic = Callable[[np.ndarray], Any]
+"""A statistic of item rows: ``(m, ...)`` -> float, or batched ``(r, m, ...)`` -> ``(r,)``."""
 
 _CHUNK_CELLS = 4_000_000
 """Resample rows are processed in blocks of about this many (row x item) cells."""
@@ -112,7 +116,8 @@ def mean_combine(sums: np.ndarray) -> np.ndarray:
 class _Theta:
     """A statistic evaluated on weighted (bootstrap) or swapped (permutation) item sets."""
 
-    def __init__(self, a: np.ndarray, b: np.ndarray, combine: Combine | None, statistic: Statistic | None) -> None:
+    def __init__(self, a: np.ndarray, b: np.ndarray, combine: Combine | None, statistic: Statistic | None,
+                 batched: bool = False) -> None:
         if combine is None and statistic is None:  # the mean of 1-D values
             if a.ndim != 1:
                 raise ValueError("without combine or statistic, a and b must be 1-D per-item values")
@@ -120,13 +125,24 @@ class _Theta:
             b = np.column_stack([b, np.ones_like(b)])
             combine = mean_combine
         self.a, self.b, self.combine, self.statistic = a, b, combine, statistic
+        self.batched = batched and combine is None
         self.n = len(a)
         self.sum_a, self.sum_b = a.sum(axis=0), b.sum(axis=0)
+        self.width = 1 if combine is not None else max(1, int(np.prod(a.shape[1:])))
+        """Cells of one item's row that a resample copies (the statistic path stacks whole rows)."""
 
     def point(self, x: np.ndarray) -> float:
         if self.combine is not None:
             return float(self.combine(x.sum(axis=0)))
-        return float(self.statistic(x))  # type: ignore[misc]
+        return float(self._stat(x[None])[0])
+
+    def _stat(self, stack: np.ndarray) -> np.ndarray:
+        """The statistic of each item set in a stack ``(r, m, ...)``."""
+        st = self.statistic
+        assert st is not None
+        if self.batched:
+            return np.asarray(st(stack), dtype=np.float64).reshape(len(stack))
+        return np.array([st(x) for x in stack], dtype=np.float64)
 
     def boot(self, idx: np.ndarray) -> np.ndarray:
         """``theta(B[idx]) - theta(A[idx])`` for each row of resample indices."""
@@ -136,8 +152,7 @@ class _Theta:
             rows = idx.shape[0]  # w[r, i] = how often item i was drawn in resample r
             w = csr_matrix((np.ones(idx.size), idx.ravel(), np.arange(0, idx.size + 1, self.n)), shape=(rows, self.n))
             return np.asarray(self.combine(w @ self.b) - self.combine(w @ self.a), dtype=float)
-        st = self.statistic
-        return np.array([st(self.b[r]) - st(self.a[r]) for r in idx], dtype=float)  # type: ignore[misc]
+        return self._stat(self.b[idx]) - self._stat(self.a[idx])
 
     def swapped(self, flips: np.ndarray) -> np.ndarray:
         """The difference after swapping A's and B's data on the flipped items of each row."""
@@ -147,22 +162,19 @@ class _Theta:
             a2 = self.sum_a - fa + fb
             b2 = self.sum_b - fb + fa
             return np.asarray(self.combine(b2) - self.combine(a2), dtype=float)
-        out = []
-        for row in flips:
-            m = row.reshape((-1,) + (1,) * (self.a.ndim - 1))
-            out.append(self.statistic(np.where(m, self.a, self.b)) - self.statistic(np.where(m, self.b, self.a)))  # type: ignore[misc]  # B' then A'
-        return np.array(out, dtype=float)
+        m = flips.reshape(flips.shape + (1,) * (self.a.ndim - 1))
+        return self._stat(np.where(m, self.a, self.b)) - self._stat(np.where(m, self.b, self.a))  # B' then A'
 
     def jackknife(self) -> np.ndarray:
         """Leave-one-item-out differences (for the BCa acceleration)."""
         if self.combine is not None:
             return np.asarray(self.combine(self.sum_b - self.b) - self.combine(self.sum_a - self.a), dtype=float)
-        keep = ~np.eye(self.n, dtype=bool)
-        return np.array([self.statistic(self.b[k]) - self.statistic(self.a[k]) for k in keep], dtype=float)  # type: ignore[misc]
+        keep = np.array([np.delete(np.arange(self.n), i) for i in range(self.n)]).reshape(self.n, self.n - 1)
+        return self._stat(self.b[keep]) - self._stat(self.a[keep])
 
 
-def _rows_per_chunk(n: int) -> int:
-    return max(1, _CHUNK_CELLS // max(n, 1))
+def _rows_per_chunk(theta: _Theta) -> int:
+    return max(1, _CHUNK_CELLS // max(theta.n * theta.width, 1))
 
 
 def _as_data(x: Sequence[Any] | np.ndarray) -> np.ndarray:
@@ -190,7 +202,7 @@ def _bootstrap_ci(
     if n < 2:
         return (math.nan, math.nan)
     rng = np.random.default_rng(seed)
-    step = _rows_per_chunk(n)
+    step = _rows_per_chunk(theta)
     parts = []
     for start in range(0, n_resamples, step):
         rows = min(step, n_resamples - start)
@@ -260,7 +272,7 @@ def _permutation_p(theta: _Theta, *, n_permutations: int, seed: int) -> tuple[fl
     if exact:
         total = 2**n
         hits = 0
-        step = _rows_per_chunk(n)
+        step = _rows_per_chunk(theta)
         bits = np.arange(n, dtype=np.int64)
         for start in range(0, total, step):
             codes = np.arange(start, min(total, start + step), dtype=np.int64)
@@ -269,7 +281,7 @@ def _permutation_p(theta: _Theta, *, n_permutations: int, seed: int) -> tuple[fl
             hits += int(np.count_nonzero(np.abs(t) >= target))
         return (min(1.0, hits / total), True, total)
     rng = np.random.default_rng(seed)
-    step = _rows_per_chunk(n)
+    step = _rows_per_chunk(theta)
     hits = 0
     for start in range(0, n_permutations, step):
         rows = min(step, n_permutations - start)
@@ -284,6 +296,7 @@ def paired_difference(
     *,
     combine: Combine | None = None,
     statistic: Statistic | None = None,
+    batched: bool = False,
     n_resamples: int = 10_000,
     n_permutations: int = 10_000,
     confidence: float = 0.95,
@@ -299,6 +312,8 @@ def paired_difference(
             rows ``(..., d)`` and return ``(...)`` (vectorised). See :func:`mean_combine`.
         statistic: Any ``theta`` of an ``(m, ...)`` array of item rows (slow path).
             Give at most one of ``combine`` / ``statistic``; neither: the mean of 1-D data.
+        batched: ``statistic`` takes a stack of item sets ``(r, m, ...)`` and returns
+            ``(r,)`` (one call per block of resamples instead of one per resample).
         n_resamples: Bootstrap resamples (10,000 by default).
         n_permutations: Random swap assignments when ``2**n`` exceeds it; otherwise all
             ``2**n`` are enumerated (exact).
@@ -322,7 +337,7 @@ def paired_difference(
     xa, xb = _as_data(a), _as_data(b)
     if xa.shape != xb.shape:
         raise ValueError(f"a has shape {xa.shape} but b has {xb.shape}: the same items are needed in both")
-    theta = _Theta(xa, xb, combine, statistic)
+    theta = _Theta(xa, xb, combine, statistic, batched)
     if theta.n == 0:
         nan = math.nan
         return PairedDifference(nan, nan, nan, nan, nan, nan, 0, confidence, ci_method, n_resamples, False, 0, seed)

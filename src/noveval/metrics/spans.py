@@ -43,6 +43,7 @@ __all__ = [
     "span_counts",
     "f1_edit",
     "f1_exact",
+    "f1_from_span_sums",
     "spans_from_offsets",
 ]
 
@@ -245,6 +246,28 @@ def f1_exact(
         F1 in ``[0, 1]``; best value ``1``. Symmetric in its arguments.
     """
     return _f1(gold, pred, exact_similarity, normalize, zero_division)
+
+
+def f1_from_span_sums(sums: np.ndarray, *, zero_division: float = 1.0) -> np.ndarray:
+    """:meth:`SpanCounts.f1` of summed ``[matched, n_gold, n_pred]`` rows, vectorised over leading axes.
+
+    Summing the per-item :func:`span_counts` of a set of items gives its pooled counts, so
+    this is the micro F1 (§3.4) of any resample of items: ``2 M / (|g| + |p|)``
+    (= ``2PR / (P + R)``), ``zero_division`` when both sides are empty, 0 when one is.
+
+    Args:
+        sums: ``(..., 3)`` summed ``[matched, n_gold, n_pred]``.
+        zero_division: F1 when there is no span on either side.
+
+    Returns:
+        ``(...)`` F1 in [0, 1]; best 1.
+    """
+    s = np.asarray(sums, dtype=float)
+    m, g, p = s[..., 0], s[..., 1], s[..., 2]
+    denom = g + p
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f1 = np.where((g > 0) & (p > 0), 2 * m / np.where(denom > 0, denom, 1.0), 0.0)
+    return np.asarray(np.where((g == 0) & (p == 0), zero_division, f1), dtype=float)
 
 
 def spans_from_offsets(text: str, offsets: Sequence[tuple[int, int]]) -> list[str]:

@@ -11,7 +11,9 @@
 
 Span F1 is micro-averaged over items, so its 95% CI comes from resampling items and
 recomputing the micro F1 (likewise alpha); rates and means use the per-item bootstrap
-of :func:`noveval.metrics.bootstrap.summarize`.
+of :func:`noveval.metrics.bootstrap.summarize`. WI and CA rows keep each item's aligned
+similarity (``matched_edit``, ``matched_exact``) beside ``n_gold`` / ``n_pred``, so the
+micro F1 of any set of items is recomputed from the rows (``noveval compare``).
 """
 
 from __future__ import annotations
@@ -80,6 +82,14 @@ def _span_stats(gold: list[list[str]], pred: list[list[str]]) -> dict[str, Stat]
 
         out[name] = stat
     return out
+
+
+def _matched(gold: list[str], pred: list[str]) -> dict[str, float]:
+    """One item's summed similarity of its aligned span pairs, edit and exact (§3.4)."""
+    from noveval.metrics.spans import exact_similarity, span_counts
+
+    return {"matched_edit": span_counts(gold, pred).matched,
+            "matched_exact": span_counts(gold, pred, similarity=exact_similarity).matched}
 
 
 def _index(rows: Sequence[dict], path: str) -> dict[str, dict]:
@@ -164,7 +174,7 @@ def _score_wi(pred: dict[str, dict], annotations: list[ReviewAnnotation]) -> Sco
         gold_l.append(g)
         pred_l.append(p)
         per.append({"id": f"{rec.key}/{rec.annotator}", "annotator": rec.annotator,
-                    "n_gold": len(g), "n_pred": len(p),
+                    "n_gold": len(g), "n_pred": len(p), **_matched(g, p),
                     "n_aligned": sum(bool(w.get("aligned")) for w in row.get("weaknesses", [])),
                     "n_unverified": len(row.get("unverified", [])),
                     "failed": float(_fail_kind(row) is not None), "failure": _fail_kind(row)})
@@ -191,6 +201,7 @@ def _score_ca(pred: dict[str, dict], annotations: list[ReviewAnnotation]) -> Sco
         gold_l.append(it.gold_targets)
         pred_l.append([] if kind else row.get("target_texts", []))
         per.append({"id": it.id, "n_gold": len(it.gold_targets), "n_pred": len(pred_l[-1]),
+                    **_matched(gold_l[-1], pred_l[-1]),
                     "custom_rejected": bool(row.get("custom_rejected")),
                     "n_related_works": len(row.get("related_works") or []),
                     "failed": float(kind is not None), "failure": kind})

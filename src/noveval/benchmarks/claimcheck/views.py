@@ -1,4 +1,5 @@
-"""CLAIMCHECK in the report: Tables 5-6 and the other tasks' metrics, WLE and WL figures.
+"""CLAIMCHECK in the report (Tables 5-6 and the other tasks' metrics, WLE and WL figures) and the
+set statistics ``compare`` recomputes from per-item rows (WI/CA micro span F1).
 
 Presentation: this module belongs to the report/CLI layer (like ``cli.py``); the report,
 ``compare`` and ``export`` find it through the system's declaration.
@@ -6,6 +7,12 @@ Presentation: this module belongs to the report/CLI layer (like ``cli.py``); the
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
+import numpy as np
+
+from noveval.compare.metrics import ItemMetric, Rows
 from noveval.report.figures import PALETTE, png_uri, pyplot
 from noveval.report.fmt import pretty_name
 from noveval.report.model import Figure, RunData, Table
@@ -100,5 +107,60 @@ def claimcheck_figures(runs: list[RunData]) -> list[Figure]:
     return out
 
 
+def _span_data(kind: str, seeds: list[Any]) -> Any:
+    """Rows -> ``[matched_<kind>, n_gold, n_pred]`` per row, in the block of the row's seed
+    (one block per seed of a multi-seed run; NaN: no such fields or an unknown seed)."""
+    blocks = max(1, len(seeds))
+
+    def data(rows: Rows) -> np.ndarray:
+        out = np.zeros((len(rows), 3 * blocks))
+        for i, r in enumerate(rows):
+            vals = [r.get(f"matched_{kind}"), r.get("n_gold"), r.get("n_pred")]
+            j = seeds.index(r.get("seed")) if blocks > 1 and r.get("seed") in seeds else 0 if blocks == 1 else -1
+            if j < 0 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+                out[i] = math.nan
+            else:
+                out[i, 3 * j : 3 * j + 3] = vals
+        return out
+
+    return data
+
+
+def _seed_mean_f1(blocks: int) -> Any:
+    """``combine``: the micro span F1 of each seed's summed counts, averaged over the seeds (Appendix C.1)."""
+    from noveval.metrics.spans import f1_from_span_sums
+
+    def f1(sums: np.ndarray) -> np.ndarray:
+        s = np.asarray(sums, dtype=float)
+        return np.asarray(f1_from_span_sums(s.reshape(*s.shape[:-1], blocks, 3)).mean(axis=-1))
+
+    return f1
+
+
+def claimcheck_item_metrics(scores: dict[str, Any], config: dict[str, Any]) -> dict[str, ItemMetric]:
+    """WI and CA: ``f1_edit`` / ``f1_exact``, the micro span F1 (§3.4) recomputed on every resample.
+
+    Each item's data is its aligned similarity and span counts (``matched_edit`` or
+    ``matched_exact``, ``n_gold``, ``n_pred``); a set of items' F1 is
+    :func:`noveval.metrics.spans.f1_from_span_sums` of their sum. A multi-seed run keeps one
+    block of counts per seed (``scores.json`` ``seeds``) and averages the seeds' F1, as its
+    scores do; resampling or swapping an item moves all its seeds together.
+    """
+    del config
+    if scores.get("task") not in ("wi", "ca"):
+        return {}
+    seeds = list(scores.get("seeds") or [])
+    seeds = seeds if len(seeds) > 1 else []
+    blocks = max(1, len(seeds))
+    over = f", averaged over {blocks} seeds" if blocks > 1 else ""
+    out = {}
+    for kind, sim in (("edit", "normalised edit-distance"), ("exact", "exact-match")):
+        out[f"f1_{kind}"] = ItemMetric(
+            f"f1_{kind}", f"micro span F1 ({sim} alignment) recomputed from per-item matched_{kind}, n_gold, n_pred{over}",
+            _span_data(kind, seeds), _seed_mean_f1(blocks), "statistic")
+    return out
+
+
 tables = claimcheck_tables
 figures = claimcheck_figures
+item_metrics = claimcheck_item_metrics

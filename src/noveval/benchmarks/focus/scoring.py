@@ -7,7 +7,9 @@ model's review texts and the expert review texts. Output:
 * per paper (``per_item``): F1 of (target, aspect) labels, overall / strength /
   weakness (Table 3), with precision and recall; ROUGE-L, BLEU-4 and BERTScore F1 of
   the model review against the expert review texts (best or mean over references
-  when a paper has several); point and failure counts (Figure 3);
+  when a paper has several); point and failure counts (Figure 3); the paper's facet
+  counts per distribution and side (``focus_counts``), from which the pooled KL of any
+  set of papers is recomputed (:func:`kl_mean_of_counts`; ``noveval compare``);
 * corpus level (``extra``): the four focus distributions for humans and the model
   (Figure 4), ``KL(human || model)`` per distribution and their mean (Table 3; see
   :mod:`noveval.metrics.focus` for direction, base and smoothing) with a paper-level
@@ -43,8 +45,10 @@ import numpy as np
 from noveval.metrics.focus import (
     ASPECTS,
     TARGETS,
+    facet_counts,
     focus_distribution,
     kl_divergence,
+    kl_from_counts,
     multiset_prf,
     per_facet_prf,
     set_prf,
@@ -73,7 +77,8 @@ PER_ITEM_METRICS = (
     "n_failed_human",
 )
 
-__all__ = ["DISTRIBUTIONS", "PER_ITEM_METRICS", "annotator_consistency", "focus_report", "per_paper_rows"]
+__all__ = ["DISTRIBUTIONS", "PER_ITEM_METRICS", "annotator_consistency", "count_vector", "focus_report",
+           "kl_mean_of_counts", "per_paper_rows"]
 
 
 def _facets(family: str) -> Sequence[str]:
@@ -113,6 +118,62 @@ def distributions(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[float]]:
         labels = [r.get(family) for r in rows if r["polarity"] == polarity]
         out[f"{polarity}/{family}"] = focus_distribution(labels, facets=_facets(family)).tolist()
     return out
+
+
+def facet_count_table(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[int]]:
+    """Facet counts of the four distributions of a set of judgment rows (what :func:`distributions` normalises)."""
+    rows = list(rows)
+    return {f"{pol}/{fam}": facet_counts([r.get(fam) for r in rows if r["polarity"] == pol],
+                                         facets=_facets(fam)).tolist() for pol, fam in DISTRIBUTIONS}
+
+
+def count_vector(counts: Mapping[str, Any]) -> np.ndarray:
+    """A paper's ``focus_counts`` as one vector: human then model, each the four distributions in
+    :data:`DISTRIBUTIONS` order (48 numbers); NaNs when the row has none (a run scored before
+    rows held them)."""
+    parts = []
+    for side in ("human", "model"):
+        table = counts.get(side) if isinstance(counts, Mapping) else None
+        for pol, fam in DISTRIBUTIONS:
+            vals = table.get(f"{pol}/{fam}") if isinstance(table, Mapping) else None
+            k = len(_facets(fam))
+            ok = isinstance(vals, list) and len(vals) == k
+            parts.append(np.asarray(vals, dtype=float) if ok else np.full(k, np.nan))
+    return np.concatenate(parts)
+
+
+def kl_mean_of_counts(sums: np.ndarray, *, epsilon: float, present_only: bool = False) -> np.ndarray:
+    """``kl_table(...)["mean"]`` from summed :func:`count_vector` rows, vectorised over leading axes.
+
+    Summing the papers' count vectors gives the pooled facet counts of that set of papers,
+    so this is the run's ``kl_mean`` (Table 3, Section 5.1) of any resample of papers, with
+    :func:`kl_table`'s rules: a distribution empty on both sides (or, with
+    ``present_only``, on either) is left out; NaN when all four are.
+
+    Args:
+        sums: ``(..., 48)`` summed count vectors.
+        epsilon: KL smoothing (:func:`noveval.metrics.focus.kl_divergence`).
+        present_only: As :func:`kl_table`.
+
+    Returns:
+        ``(...)`` mean KL(human || model) in [0, inf); 0 best.
+    """
+    s = np.asarray(sums, dtype=float)
+    sizes = [len(_facets(fam)) for _, fam in DISTRIBUTIONS]
+    half = sum(sizes)
+    kls, used = [], []
+    start = 0
+    for k in sizes:
+        h, m = s[..., start : start + k], s[..., half + start : half + start + k]
+        empty_h, empty_m = h.sum(axis=-1) == 0, m.sum(axis=-1) == 0
+        used.append(~((empty_h & empty_m) | ((empty_h | empty_m) if present_only else False)))
+        kls.append(kl_from_counts(h, m, epsilon=epsilon))
+        start += k
+    u, v = np.stack(used, axis=-1), np.stack(kls, axis=-1)
+    count = u.sum(axis=-1)
+    with np.errstate(invalid="ignore"):
+        total = np.where(u, v, 0.0).sum(axis=-1)
+    return np.where(count > 0, total / np.maximum(count, 1), np.nan)
 
 
 def kl_table(
@@ -182,8 +243,9 @@ def per_paper_rows(
             uses weakness points (Table 3's MARG row).
 
     Returns:
-        One dict per paper with ``id`` and :data:`PER_ITEM_METRICS` (F1 values are
-        ``None`` where undefined: neither side has points of that polarity).
+        One dict per paper with ``id``, :data:`PER_ITEM_METRICS` (F1 values are
+        ``None`` where undefined: neither side has points of that polarity) and
+        ``focus_counts`` (:func:`facet_count_table` of the human and the model points).
     """
     by_paper: dict[str, dict[str, list]] = defaultdict(lambda: {"h": [], "m": []})
     for r in human:
@@ -215,6 +277,7 @@ def per_paper_rows(
             row[f"n_{plural}_human"] = sum(1 for r in h if r["polarity"] == pol)
         row["n_failed_model"] = sum(1 for r in m if failed(r))
         row["n_failed_human"] = sum(1 for r in h if failed(r))
+        row["focus_counts"] = {"human": facet_count_table(h), "model": facet_count_table(m)}
         out.append(row)
 
     if text_metrics and model_texts is not None and expert_texts is not None:

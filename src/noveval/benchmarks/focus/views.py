@@ -1,4 +1,5 @@
-"""Focus-level review evaluation in the report: Table 3 and the Figure 4 distributions.
+"""Focus-level review evaluation in the report (Table 3, the Figure 4 distributions) and the set
+statistic ``compare`` recomputes from per-paper rows (``kl_mean`` from facet counts).
 
 Presentation: this module belongs to the report/CLI layer (like ``cli.py``); the report,
 ``compare`` and ``export`` find it through the system's declaration.
@@ -6,6 +7,11 @@ Presentation: this module belongs to the report/CLI layer (like ``cli.py``); the
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
+from noveval.compare.metrics import ItemMetric, Rows
 from noveval.report.figures import PALETTE, png_uri, pyplot
 from noveval.report.fmt import mark_best, metric_cell
 from noveval.report.model import Cell, Figure, RunData, Table
@@ -78,5 +84,39 @@ def focus_figures(runs: list[RunData]) -> list[Figure]:
 REPLACES_SAVED = ("focus",)
 """Images the runs save themselves (by title) that the figures here draw again."""
 
+def _count_rows(rows: Rows) -> np.ndarray:
+    from noveval.benchmarks.focus.scoring import count_vector
+
+    return np.array([count_vector(r.get("focus_counts") or {}) for r in rows], dtype=float).reshape(len(rows), -1)
+
+
+def focus_item_metrics(scores: dict[str, Any], config: dict[str, Any]) -> dict[str, ItemMetric]:
+    """``kl_mean`` as a statistic of the papers: the pooled KL recomputed from per-paper facet counts.
+
+    Each paper's data is its ``focus_counts`` (human and model facet counts of the four
+    distributions); a set of papers' ``kl_mean`` is :func:`~noveval.benchmarks.focus.scoring.kl_mean_of_counts`
+    of their sum, with the run's smoothing (``config.json`` ``epsilon``) and its protocol's
+    rule for distributions empty on one side -- exactly how scoring computed it (Table 3).
+    """
+    from noveval.benchmarks.focus.protocol import PROTOCOLS
+    from noveval.benchmarks.focus.scoring import kl_mean_of_counts
+    from noveval.metrics.focus import DEFAULT_EPSILON
+
+    proto = PROTOCOLS.get(str(scores.get("protocol") or "noveval"))
+    eps = config.get("epsilon", DEFAULT_EPSILON)
+    if proto is None or not isinstance(eps, (int, float)) or isinstance(eps, bool):
+        return {}
+    present_only = proto.kl_present_only
+
+    def kl_mean(sums: np.ndarray) -> np.ndarray:
+        return kl_mean_of_counts(sums, epsilon=float(eps), present_only=present_only)
+
+    rule = "distributions with points on both sides" if present_only else "all four distributions"
+    return {"kl_mean": ItemMetric(
+        "kl_mean", f"mean KL(human || model) over {rule}, recomputed from per-paper facet counts (epsilon {eps:g})",
+        _count_rows, kl_mean, "statistic")}
+
+
 tables = focus_tables
 figures = focus_figures
+item_metrics = focus_item_metrics

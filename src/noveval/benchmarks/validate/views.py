@@ -3,16 +3,21 @@
 Table: one row per predictor with Spearman ρ [95% CI], Kendall τ, AUC (high vs low
 originality), partial ρ, ρ against the ceiling's own targets, n, and the human ceiling.
 Figures: mean human rating per predictor quintile (with 95% CIs) and the per-paper scatter.
-Terminal: :func:`summary_lines`, the same table as text.
+Terminal: :func:`summary_lines`, the same table as text. ``compare``: each predictor's ``rho_*``
+recomputed from the per-paper rows on every resample (:func:`validate_item_metrics`).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+import numpy as np
+
+from noveval.compare.metrics import ItemMetric, Rows
 from noveval.report.model import Cell, Figure, RunData, Table
 
-__all__ = ["summary_lines", "validity_tables", "validity_figures"]
+__all__ = ["summary_lines", "validity_tables", "validity_figures", "validate_item_metrics"]
 
 
 def _extra(r: RunData) -> dict[str, Any]:
@@ -226,3 +231,46 @@ def summary_lines(scores: dict[str, Any]) -> list[str]:
         lines.append(f"FAILED: {fails['total']} computation(s)/call(s) failed ({fails}); the run is incomplete")
     return lines
 
+
+
+def _num(v: Any) -> float:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else math.nan
+
+
+def _rho_data(predictor: str) -> Any:
+    """Rows -> ``[predictor, human_mean, abstract_words, nn_year]``; NaN when the paper has no
+    rating or any of them is missing (the papers :func:`~noveval.metrics.correlation.correlate` keeps)."""
+
+    def data(rows: Rows) -> np.ndarray:
+        out = np.array([[_num((r.get("predictors") or {}).get(predictor)), _num(r.get("human_mean")),
+                         _num(r.get("abstract_words")), _num(r.get("nn_year"))] for r in rows], dtype=float)
+        out[[not r.get("human_scores") for r in rows]] = math.nan
+        return out.reshape(len(rows), 4)
+
+    return data
+
+
+def _spearman(stack: np.ndarray) -> np.ndarray:
+    """Spearman ρ of columns 0 and 1 of each item set in a stack ``(r, m, 4)``."""
+    from noveval.metrics.correlation import spearman_rows
+
+    x = np.asarray(stack, dtype=float)
+    return spearman_rows(x[..., 0], x[..., 1])
+
+
+def validate_item_metrics(scores: dict[str, Any], config: dict[str, Any]) -> dict[str, ItemMetric]:
+    """Each ``rho_<predictor>``: Spearman ρ with the mean originality rating, a statistic of the papers.
+
+    A paper's data is its predictor value, ``human_mean`` and the two covariates (the
+    table's ρ uses the papers that have all four, :mod:`noveval.benchmarks.validate.analysis`);
+    ρ is recomputed on every resample and swap (average ranks, ties share their mean rank).
+    """
+    del config
+    metrics: dict[str, Any] = scores["metrics"] if isinstance(scores.get("metrics"), dict) else {}
+    return {name: ItemMetric(name, f"Spearman rho of per-item predictors.{name[4:]} with human_mean "
+                                   "(papers with abstract_words and nn_year), recomputed on every resample",
+                             _rho_data(name[4:]), kind="statistic", statistic=_spearman)
+            for name in metrics if name.startswith("rho_")}
+
+
+item_metrics = validate_item_metrics
