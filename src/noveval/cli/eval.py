@@ -18,7 +18,15 @@ from typing import Annotated, Any
 import typer
 
 from noveval.cli.common import cli_errors
-from noveval.cli.options import ConcurrencyOpt, DataDirOpt, LimitOpt, ModelOpt
+from noveval.cli.options import (
+    ConcurrencyOpt,
+    DataDirOpt,
+    ExtraBodyOpt,
+    LimitOpt,
+    MaxTokensOpt,
+    ModelOpt,
+    TemperatureOpt,
+)
 from noveval.options import EMBEDDER_HELP
 
 __all__ = ["eval_command", "format_eval", "leaderboard"]
@@ -151,6 +159,10 @@ def eval_command(
     protocol: Annotated[str | None, typer.Option("--protocol", help="paper (each system's published protocol; the default on real data) | noveval (this toolkit's; the default on the shipped samples, where a tiny model cannot follow the papers' free-text set-ups).")] = None,
     max_cost: MaxCostOpt = None,
     concurrency: ConcurrencyOpt = None,
+    max_tokens: MaxTokensOpt = None,
+    temperature: TemperatureOpt = None,
+    timeout: Annotated[float | None, typer.Option("--timeout", min=0.001, help="Per-request timeout in seconds (default: each run's, 120).")] = None,
+    extra_body: ExtraBodyOpt = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an eval (and runs) in --out made with other settings.")] = False,
     allow_failures: Annotated[bool, typer.Option("--allow-failures", help="Exit 0 even when a run is incomplete (it is still marked so).")] = False,
     allow_unparseable: Annotated[bool, typer.Option("--allow-unparseable", help="Accept runs whose answers are mostly empty or unparseable as results.")] = False,
@@ -159,11 +171,19 @@ def eval_command(
     """Run every system on its data in its published protocol with one model; end with one table."""
     from noveval.benchmarks._suite import EvalSettings, plan_eval, run_eval
     from noveval.models.costs import Budget, load_prices
+    from noveval.options import parse_extra_body
 
+    try:
+        body = parse_extra_body(extra_body)
+    except ValueError as e:
+        from noveval.errors import InputError
+
+        raise InputError(None, None, "--extra-body", str(e)) from None
     ddir = _data_dir(sample, data_dir)
     data = "sample" if ddir is None else str(ddir) if isinstance(ddir, Path) else os.pathsep.join(map(str, ddir))
     settings = EvalSettings(model=model, judge=judge, protocol=protocol or ("paper" if ddir is not None else "noveval"),
-                            limit=limit, data=data, embedder=embedder)
+                            limit=limit, data=data, embedder=embedder, max_tokens=max_tokens, temperature=temperature,
+                            timeout=timeout, extra_body=body)
     extra: dict[str, Any] = {k: v for k, v in (("concurrency", concurrency), ("overwrite", overwrite or None),
                                                 ("allow_unparseable", allow_unparseable or None)) if v is not None}
     load_prices()
