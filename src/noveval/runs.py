@@ -239,13 +239,18 @@ def _to_do(run: RunDir, kind: str, ids: list[str], retry_failed: bool) -> set[st
     if len(set(ids)) != len(ids):
         dup = next(i for i in ids if ids.count(i) > 1)
         raise InputError(None, None, "id", f"duplicate item id {dup!r}: ids must be unique")
+    from noveval.models.calls import refreshing
+
     done = run.done(kind)
+    if refreshing():  # --refresh: every item is asked again, in place
+        return set(ids)
     if retry_failed:
-        failed = {i for i, row in done.items() if row.get("error")}
+        failed = {i for i, row in done.items() if row.get("error") or row.get("unusable_answers")}
         if failed:
             import logging
 
-            logging.getLogger("noveval").info(f"{kind}: retrying {len(failed)} item(s) recorded as failed")
+            logging.getLogger("noveval").info(f"{kind}: asking again for {len(failed)} item(s) recorded as failed "
+                                              "or answered unusably")
         done = {i: row for i, row in done.items() if i not in failed}
     return set(ids) - set(done)
 
@@ -268,9 +273,13 @@ async def run_items(
     at the end the file is rewritten in input order. Model-call concurrency is bounded
     by the client; ``concurrency`` bounds how many items are open at once.
 
-    Rows recorded as failed (a truthy ``"error"`` field) are redone on a re-run when
-    ``retry_failed`` is set: a timeout or a dropped connection is not final. Calls that
-    had succeeded come from the response cache, so only the failed calls reach the model.
+    Rows recorded as failed (a truthy ``"error"`` field) or holding an answer no parser
+    could read (``"unusable_answers"``: the roles of those answers, set here when the
+    worker's calls got a verdict of unusable, :func:`noveval.models.calls.note_answer`) are
+    redone on a re-run when ``retry_failed`` is set: a timeout, a dropped connection or a
+    garbled answer is not final. Calls that had succeeded come from the response cache, and
+    unusable answers are cache misses, so only those calls reach the model. Under
+    ``--refresh`` every item is redone.
 
     When the budget stops the run (:class:`~noveval.models.costs.BudgetExceeded` from a
     worker), the items already in flight finish and are saved (no new request is
@@ -293,6 +302,7 @@ async def run_items(
     Returns:
         All rows in input order (resumed ones included).
     """
+    from noveval.models.calls import item_scope
     from noveval.models.costs import BudgetExceeded
     from noveval.progress import track
 
@@ -310,11 +320,14 @@ async def run_items(
                 if stopped:
                     return
                 try:
-                    row = await worker(item)
+                    with item_scope() as unusable:
+                        row = await worker(item)
                 except BudgetExceeded as e:
                     stopped.append(e)
                     return
-            row = {"id": item_id, **{k: v for k, v in row.items() if k != "id"}}
+            row = {"id": item_id, **{k: v for k, v in row.items() if k not in ("id", "unusable_answers")}}
+            if unusable:
+                row["unusable_answers"] = sorted(set(unusable))
             run.append(kind, row)
             tr.advance()
 
