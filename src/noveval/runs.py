@@ -273,13 +273,11 @@ async def run_items(
     at the end the file is rewritten in input order. Model-call concurrency is bounded
     by the client; ``concurrency`` bounds how many items are open at once.
 
-    Rows recorded as failed (a truthy ``"error"`` field) or holding an answer no parser
-    could read (``"unusable_answers"``: the roles of those answers, set here when the
-    worker's calls got a verdict of unusable, :func:`noveval.models.calls.note_answer`) are
-    redone on a re-run when ``retry_failed`` is set: a timeout, a dropped connection or a
-    garbled answer is not final. Calls that had succeeded come from the response cache, and
-    unusable answers are cache misses, so only those calls reach the model. Under
-    ``--refresh`` every item is redone.
+    Rows recorded as failed (``"error"``) or holding an answer no parser read
+    (``"unusable_answers"``: its roles, set here from :func:`noveval.models.calls.note_answer`)
+    are redone on a re-run when ``retry_failed`` is set: neither is final. Answered calls come
+    from the cache and unusable answers are misses, so only those reach the model.
+    ``--refresh`` redoes every item.
 
     When the budget stops the run (:class:`~noveval.models.costs.BudgetExceeded` from a
     worker), the items already in flight finish and are saved (no new request is

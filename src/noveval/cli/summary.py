@@ -100,12 +100,15 @@ def format_calls(calls: dict[str, Any] | None) -> str:
 
 
 def format_unusable(calls: dict[str, Any] | None) -> str | None:
-    """The line on mostly empty or unparseable answers (None when there were none)."""
-    from noveval.models.calls import unusable_line
+    """The lines on unusable answers: the counts per role, and the roles where most were (None: none were)."""
+    from noveval.models.calls import answers_line, unusable_line
 
+    per_role = answers_line((calls or {}).get("answers"))
     line = unusable_line((calls or {}).get("unusable"))
     if line is None:
-        return None
+        return per_role
+    if per_role is not None:
+        return per_role + "\n" + (format_unusable({**(calls or {}), "answers": None}) or "")
     if (calls or {}).get("unusable_accepted"):
         return f"answers: {line} (accepted with --allow-unparseable: reported as the model's answers)"
     return (f"UNUSABLE ANSWERS: {line}: a broken endpoint configuration, not a result (a reasoning model may put "
@@ -238,10 +241,7 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
         if c["items"]:
             lines.append(f"items: {c['items']} ({c['unparseable']} answered unparseably, {c['failed']} failed)")
     lines.append(format_calls(typed.calls))
-    from noveval.models.calls import RECOVER, answers_line
-
-    if (per_role := answers_line((typed.calls or {}).get("answers"))) is not None:
-        lines.append(per_role)
+    from noveval.models.calls import RECOVER
     if (unusable := format_unusable(typed.calls)) is not None:
         lines.append(unusable)
     lines.extend(format_cost(typed.cost))
@@ -253,8 +253,7 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
         lines.append(f"STOPPED AT THE BUDGET: {calls['stopped']}; the items finished so far are saved: "
                      "run the same command with a higher --max-cost to finish")
     elif typed.complete is False and (typed.calls or {}).get("unusable") and not (typed.calls or {}).get("failed"):
-        lines.append(f"INCOMPLETE: most answers of a role were empty or unparseable, so these numbers are not a "
-                     f"result; {RECOVER}")
+        lines.append(f"INCOMPLETE: most answers of a role were unusable, so these numbers are not a result; {RECOVER}")
     elif typed.complete is False:
         lines.append("INCOMPLETE: some model calls failed, so these numbers are not a result; "
                      "run the same command again to redo them (answered calls come from the cache)")

@@ -67,13 +67,15 @@ class ResponseCache(SqliteStore):
                 self._conn.execute("UPDATE responses SET unusable=1 "
                                    "WHERE trim(coalesce(json_extract(response, '$.text'), ''))=''")
 
-    def get(self, key: str) -> ChatResponse | None:
+    def get(self, key: str, *, unusable: bool = False) -> ChatResponse | None:
         """Return the stored response for ``key`` (marked ``cached=True``), or None.
 
-        An entry marked unusable (:meth:`mark_unusable`, or an empty reply) is a miss.
+        An entry marked unusable (:meth:`mark_unusable`, or an empty reply) is a miss, unless
+        ``unusable`` (the command that marked it reads it again: it is asked at the next run).
         """
+        sql = "SELECT response FROM responses WHERE key=?" + ("" if unusable else " AND unusable=0")
         with self._lock:
-            row = self._conn.execute("SELECT response FROM responses WHERE key=? AND unusable=0", (key,)).fetchone()
+            row = self._conn.execute(sql, (key,)).fetchone()
         if row is None:
             return None
         resp = ChatResponse.model_validate_json(row[0])

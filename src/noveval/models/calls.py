@@ -256,6 +256,7 @@ class CallLedger:
         self._runs: dict[Path | None, _RunCalls] = {}
         self.accept_unusable = False  # --allow-unparseable: mostly empty or unparseable answers are results
         self.refresh = False  # --refresh: per-item rows are redone too (runs.run_items), not only the calls
+        self.marked: set[str] = set()  # request keys whose answers were marked unusable in this command
 
     # -- registration -------------------------------------------------------------------
     def register(self, obj: object, label: str, *, role: str, probe: Callable[[], None] | None) -> None:
@@ -760,14 +761,22 @@ def note_answer(client: object, reply: Any, *, usable: bool, role: str | None = 
     keys = [r.key for r in replies if r.key]
     if not replies:
         return
+    ledger = getattr(client, "_ledger", None) or _ACTIVE.get()
     if not usable:
         cache = getattr(client, "cache", None)
         if cache is not None and keys:
             cache.mark_unusable(keys)
+            if ledger is not None:  # later passes of this command (a batch's) read it again: asked next time
+                (ledger.parent or ledger).marked.update(keys)
         tag_item(role or "model")
-    ledger = getattr(client, "_ledger", None) or _ACTIVE.get()
     if ledger is not None:
         ledger.verdict(client, keys, usable=usable, role=role, raw=replies[-1].text)
+
+
+def marked_here(client: object, key: str) -> bool:
+    """True when ``key``'s answer was marked unusable earlier in this command (served again until it ends)."""
+    ledger = getattr(client, "_ledger", None) or _ACTIVE.get()
+    return ledger is not None and key in (ledger.parent or ledger).marked
 
 
 def refreshing() -> bool:
