@@ -234,7 +234,8 @@ def _config_diff(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return sorted(k for k in keys if to_jsonable(old.get(k)) != to_jsonable(new.get(k)))
 
 
-def _to_do(run: RunDir, kind: str, ids: list[str], retry_failed: bool) -> set[str]:
+def _to_do(run: RunDir, kind: str, ids: list[str], retry_failed: bool,
+           redo: Callable[[dict[str, Any]], bool] | None = None) -> set[str]:
     """The ids :func:`run_items` still has to run (unique ids checked; failed rows redone when asked)."""
     if len(set(ids)) != len(ids):
         dup = next(i for i in ids if ids.count(i) > 1)
@@ -252,6 +253,8 @@ def _to_do(run: RunDir, kind: str, ids: list[str], retry_failed: bool) -> set[st
             logging.getLogger("noveval").info(f"{kind}: asking again for {len(failed)} item(s) recorded as failed "
                                               "or answered unusably")
         done = {i: row for i, row in done.items() if i not in failed}
+    if redo is not None:  # rows made from an input that has changed since (a prediction asked again)
+        done = {i: row for i, row in done.items() if not redo(row)}
     return set(ids) - set(done)
 
 
@@ -266,6 +269,7 @@ async def run_items(
     client: ChatClientProtocol | None = None,
     concurrency: int | None = None,
     retry_failed: bool = True,
+    redo: Callable[[dict[str, Any]], bool] | None = None,
 ) -> list[dict[str, Any]]:
     """The resumable loop: run ``worker`` on every item not yet in ``<kind>.jsonl``.
 
@@ -296,6 +300,7 @@ async def run_items(
             another, so an interrupted run has saved as much as possible; with many
             more items than request slots open, every item waits for every other.
         retry_failed: Redo rows whose ``error`` is set.
+        redo: Redo the saved rows for which it is true (their input changed).
 
     Returns:
         All rows in input order (resumed ones included).
@@ -305,7 +310,7 @@ async def run_items(
     from noveval.progress import track
 
     ids = [str(id_of(it)) for it in items]
-    todo = [(i, it) for i, it in zip(ids, items) if i in _to_do(run, kind, ids, retry_failed)]
+    todo = [(i, it) for i, it in zip(ids, items) if i in _to_do(run, kind, ids, retry_failed, redo)]
 
     sem = asyncio.Semaphore(concurrency or getattr(client, "concurrency", None) or 8)
     stopped: list[BudgetExceeded] = []

@@ -52,6 +52,9 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("claimcheck", "model", ["--task", "wl", "--limit-items", "2", "--no-bertscore", "-m", "{bad}"]),
     ("claimcheck", "judge", ["--task", "cv", "--limit-items", "1", "--no-bertscore", "-m", "{good}", "-j", "{bad}"]),
     ("novbench", "model", ["-n", "1", "--no-score", "-m", "{bad}"]),
+    ("validate", "judge", ["--metric", "Yin", "--pool-size", "20", "--judge-limit", "2", "--resamples", "50",
+                           "--min-group", "4", "--top-k", "3", "--reviews", "{samples}/validate/reviews.jsonl",
+                           "--corpus", "{samples}/validate/corpus.jsonl", "-m", "{bad}"]),
 ]
 
 
@@ -65,10 +68,18 @@ def _calls(out: Path) -> dict[str, Any]:
 
 
 def _args(args: list[str], base: str) -> list[str]:
-    return [a.format(bad=f"openai-compatible/garbage@{base}", good=f"openai-compatible/good@{base}") for a in args]
+    from importlib.resources import files
+
+    samples = str(files("noveval").joinpath("samples"))
+    return [a.format(bad=f"openai-compatible/garbage@{base}", good=f"openai-compatible/good@{base}", samples=samples)
+            for a in args]
 
 
-@pytest.mark.parametrize(("system", "role", "args"), CASES, ids=[f"{s}-{r}" for s, r, _ in CASES])
+SLOW = {"validate"}  # its novelty metric fits take ~10 s
+
+
+@pytest.mark.parametrize(("system", "role", "args"), [
+    pytest.param(s, r, a, id=f"{s}-{r}", marks=[pytest.mark.slow] if s in SLOW else []) for s, r, a in CASES])
 def test_an_unreadable_answer_is_unusable_in_every_role(system: str, role: str, args: list[str],
                                                         tmp_path: Path) -> None:
     out = tmp_path / "r"
@@ -194,3 +205,25 @@ def test_a_fixed_endpoint_recovers_in_place_and_refresh_reasks_everything(tmp_pa
         assert r.exit_code == 0, r.output
         asked = {k: v - before.get(k, 0) for k, v in server.counts.items() if v - before.get(k, 0)}
         assert set(asked) <= {PROBE}, asked  # no idea asked again: the good answers come from the cache
+
+
+def test_the_reranker_counts_its_own_answers() -> None:
+    """The listwise reranker (``check --index --rerank``, ``index search --rerank``) reports its parser's verdict."""
+    from noveval.index.rerank import rerank_many
+    from noveval.index.search import Hit
+    from noveval.models import get_client
+    from noveval.models.calls import ledger_scope
+
+    papers = [{"title": f"paper {i}", "abstract": "about probes"} for i in range(3)]
+    hits = [Hit(row=i, rank=i + 1, score=1.0 - i / 10) for i in range(3)]
+    with FakeOpenAIServer(responder=_responder) as server, ledger_scope() as ledger:
+        garbage = get_client(f"openai-compatible/garbage@{server.base_url}", cache=None)
+        rerank_many(garbage, ["q1", "q2"], [hits, hits], [papers, papers], progress=None)
+        got = ledger.outcome(None)
+        assert got["answers"]["reranker"]["unusable"] == got["answers"]["reranker"]["answers"] == 2
+        assert list(got["unusable"]) == ["reranker"] and got["complete"] is False
+        good = get_client(f"openai-compatible/good@{server.base_url}", cache=None)
+        rerank_many(good, ["q1", "q2"], [hits, hits], [papers, papers], progress=None)
+        got = ledger.outcome(None)
+        assert (got["answers"]["reranker"]["unusable"], got["answers"]["reranker"]["answers"]) == (2, 4)
+        assert got["unusable"] is None and got["complete"] is True  # 2 of 4: not more than half
