@@ -227,3 +227,27 @@ def test_the_reranker_counts_its_own_answers() -> None:
         got = ledger.outcome(None)
         assert (got["answers"]["reranker"]["unusable"], got["answers"]["reranker"]["answers"]) == (2, 4)
         assert got["unusable"] is None and got["complete"] is True  # 2 of 4: not more than half
+
+
+def test_a_prediction_asked_again_is_judged_again(tmp_path: Path) -> None:
+    """RINoBench with a judge: the judgment of an unusable prediction is redone with the prediction."""
+    out = tmp_path / "r"
+    broken = {"on": True}
+
+    def responder(prompt: str) -> str:
+        body = getattr(REQUEST, "body", None) or {}
+        if prompt != PROBE and broken["on"] and body.get("model") == "flaky":
+            return ""
+        return schema_reply(prompt)
+
+    with FakeOpenAIServer(responder=responder) as server:
+        cmd = ["run", "rinobench", "-n", "1", "-m", f"openai-compatible/flaky@{server.base_url}",
+               "-j", f"openai-compatible/judge@{server.base_url}", "-o", str(out)]
+        assert _cli(*cmd).exit_code == 3
+        (before,) = [json.loads(x) for x in (out / "judgments.jsonl").read_text().splitlines()]
+        assert before["alignment_mode"] == "empty_prediction"
+        broken["on"] = False
+        r = _cli(*cmd)
+    assert r.exit_code == 0, r.output
+    (after,) = [json.loads(x) for x in (out / "judgments.jsonl").read_text().splitlines()]
+    assert after["alignment_mode"] != "empty_prediction" and after["prediction_sha"] != before["prediction_sha"]

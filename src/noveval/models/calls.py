@@ -29,6 +29,15 @@ fails too, the run stops with :class:`EndpointError` (``midrun=True``: the finis
 are saved, the run is incomplete). A reply that arrived but could not be parsed is the
 model's answer, not a failed call: benchmarks count it as "unparseable".
 
+**Usable answers, in every role** (:func:`note_answer`). Each system's parser reports its
+verdict on every reply with the role the reply played (``model``, ``judge``, ``annotator``,
+``expert chain``, ``structuring``, ``reranker``, ...); an empty reply is unusable whatever
+parses it. The ledger counts each distinct request once per role; more than
+:data:`UNUSABLE_SHARE` of a role's answers unusable makes the run incomplete unless
+``accept_unusable`` (``--allow-unparseable``). An unusable answer is never final: its cache
+entries are marked (never served again, to any folder), and the :func:`item_scope` of
+:func:`noveval.runs.run_items` marks its row, which the next run on the folder redoes.
+
 **After the run.** :meth:`CallLedger.outcome` gives the counts for a run directory;
 the CLI writes them into ``scores.json`` (``"complete"``, ``"calls"``, ``"cost"``) and keeps
 the failed calls not yet redone in ``calls.json``, so a later invocation that redoes them
