@@ -251,3 +251,23 @@ def test_a_prediction_asked_again_is_judged_again(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     (after,) = [json.loads(x) for x in (out / "judgments.jsonl").read_text().splitlines()]
     assert after["alignment_mode"] != "empty_prediction" and after["prediction_sha"] != before["prediction_sha"]
+
+
+@pytest.mark.parametrize(("stage", "role"), [("extract-descriptions", "extraction"), ("structure", "structuring")])
+def test_novbench_stages_count_their_answers(stage: str, role: str, tmp_path: Path) -> None:
+    """NovBench's extraction and structuring commands: unreadable answers are exit 3 unless accepted."""
+    from importlib.resources import files
+
+    if stage == "extract-descriptions":
+        src = tmp_path / "intro.csv"
+        src.write_text("paper_id,sentence,label\np1,We propose a new probe.,1\np1,Probes are common.,0\n",
+                       encoding="utf-8")
+    else:
+        src = Path(str(files("noveval").joinpath("samples", "novbench", "records.json")))
+    with FakeOpenAIServer(responder=_responder) as server:
+        spec = f"openai-compatible/garbage@{server.base_url}"
+        args = [stage, "--input", str(src), "-o", str(tmp_path / "out.jsonl"), "-m", spec, "--limit", "2"]
+        r = _cli("novbench", *args)
+        assert r.exit_code == 3, r.output
+        assert f"{role} {spec}: " in r.stderr and "--refresh" in r.stderr
+        assert _cli("novbench", *args, "--allow-unparseable").exit_code == 0
