@@ -296,10 +296,9 @@ async def run_items(
         progress: Label for the progress display.
         client: A chat client whose cache hits the progress display shows.
         concurrency: Items in flight at once (default: the client's request concurrency,
-            else 8). Keeping it near the request concurrency makes items finish one after
-            another, so an interrupted run has saved as much as possible; with many
-            more items than request slots open, every item waits for every other.
-        retry_failed: Redo rows whose ``error`` is set.
+            else 8). Near the request concurrency, items finish one after another, so an
+            interrupted run has saved as much as possible.
+        retry_failed: Redo rows whose ``error`` (or ``unusable_answers``) is set.
         redo: Redo the saved rows for which it is true (their input changed).
 
     Returns:
