@@ -234,19 +234,27 @@ def _config_diff(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return sorted(k for k in keys if to_jsonable(old.get(k)) != to_jsonable(new.get(k)))
 
 
-def _to_do(run: RunDir, kind: str, ids: list[str], retry_failed: bool) -> set[str]:
+def _to_do(run: RunDir, kind: str, ids: list[str], retry_failed: bool,
+           redo: Callable[[dict[str, Any]], bool] | None = None) -> set[str]:
     """The ids :func:`run_items` still has to run (unique ids checked; failed rows redone when asked)."""
     if len(set(ids)) != len(ids):
         dup = next(i for i in ids if ids.count(i) > 1)
         raise InputError(None, None, "id", f"duplicate item id {dup!r}: ids must be unique")
+    from noveval.models.calls import refreshing
+
     done = run.done(kind)
+    if refreshing():  # --refresh: every item is asked again, in place
+        return set(ids)
     if retry_failed:
-        failed = {i for i, row in done.items() if row.get("error")}
+        failed = {i for i, row in done.items() if row.get("error") or row.get("unusable_answers")}
         if failed:
             import logging
 
-            logging.getLogger("noveval").info(f"{kind}: retrying {len(failed)} item(s) recorded as failed")
+            logging.getLogger("noveval").info(f"{kind}: asking again for {len(failed)} item(s) recorded as failed "
+                                              "or answered unusably")
         done = {i: row for i, row in done.items() if i not in failed}
+    if redo is not None:  # rows made from an input that has changed since (a prediction asked again)
+        done = {i: row for i, row in done.items() if not redo(row)}
     return set(ids) - set(done)
 
 
@@ -261,6 +269,7 @@ async def run_items(
     client: ChatClientProtocol | None = None,
     concurrency: int | None = None,
     retry_failed: bool = True,
+    redo: Callable[[dict[str, Any]], bool] | None = None,
 ) -> list[dict[str, Any]]:
     """The resumable loop: run ``worker`` on every item not yet in ``<kind>.jsonl``.
 
@@ -268,9 +277,11 @@ async def run_items(
     at the end the file is rewritten in input order. Model-call concurrency is bounded
     by the client; ``concurrency`` bounds how many items are open at once.
 
-    Rows recorded as failed (a truthy ``"error"`` field) are redone on a re-run when
-    ``retry_failed`` is set: a timeout or a dropped connection is not final. Calls that
-    had succeeded come from the response cache, so only the failed calls reach the model.
+    Rows recorded as failed (``"error"``) or holding an answer no parser read
+    (``"unusable_answers"``: its roles, set here from :func:`noveval.models.calls.note_answer`)
+    are redone on a re-run when ``retry_failed`` is set: neither is final. Answered calls come
+    from the cache and unusable answers are misses, so only those reach the model.
+    ``--refresh`` redoes every item.
 
     When the budget stops the run (:class:`~noveval.models.costs.BudgetExceeded` from a
     worker), the items already in flight finish and are saved (no new request is
@@ -285,19 +296,20 @@ async def run_items(
         progress: Label for the progress display.
         client: A chat client whose cache hits the progress display shows.
         concurrency: Items in flight at once (default: the client's request concurrency,
-            else 8). Keeping it near the request concurrency makes items finish one after
-            another, so an interrupted run has saved as much as possible; with many
-            more items than request slots open, every item waits for every other.
-        retry_failed: Redo rows whose ``error`` is set.
+            else 8). Near the request concurrency, items finish one after another, so an
+            interrupted run has saved as much as possible.
+        retry_failed: Redo rows whose ``error`` (or ``unusable_answers``) is set.
+        redo: Redo the saved rows for which it is true (their input changed).
 
     Returns:
         All rows in input order (resumed ones included).
     """
+    from noveval.models.calls import item_scope
     from noveval.models.costs import BudgetExceeded
     from noveval.progress import track
 
     ids = [str(id_of(it)) for it in items]
-    todo = [(i, it) for i, it in zip(ids, items) if i in _to_do(run, kind, ids, retry_failed)]
+    todo = [(i, it) for i, it in zip(ids, items) if i in _to_do(run, kind, ids, retry_failed, redo)]
 
     sem = asyncio.Semaphore(concurrency or getattr(client, "concurrency", None) or 8)
     stopped: list[BudgetExceeded] = []
@@ -310,11 +322,14 @@ async def run_items(
                 if stopped:
                     return
                 try:
-                    row = await worker(item)
+                    with item_scope() as unusable:
+                        row = await worker(item)
                 except BudgetExceeded as e:
                     stopped.append(e)
                     return
-            row = {"id": item_id, **{k: v for k, v in row.items() if k != "id"}}
+            row = {"id": item_id, **{k: v for k, v in row.items() if k not in ("id", "unusable_answers")}}
+            if unusable:
+                row["unusable_answers"] = sorted(set(unusable))
             run.append(kind, row)
             tr.advance()
 

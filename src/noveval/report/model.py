@@ -133,6 +133,8 @@ class BenchmarkView:
     gaps: list[str] = field(default_factory=list)
     incomplete: list[str] = field(default_factory=list)
     """One line per run whose model calls failed (shown above its numbers)."""
+    unusable: list[str] = field(default_factory=list)
+    """One line per complete run with unusable answers: how many per role (shown above its numbers)."""
     costs: list[str] = field(default_factory=list)
     """One line per run on what its model calls cost (``scores.json`` ``"cost"``)."""
     cost_notes: list[str] = field(default_factory=list)
