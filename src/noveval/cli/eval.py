@@ -1,5 +1,10 @@
 """``noveval eval`` (every system, one model, one budget, one table) and ``noveval leaderboard`` (models side by side).
 
+``eval -m a -m b`` runs one eval per model, each in ``--out/<model label>`` (one ``-m``: in
+``--out`` itself), then writes and prints their leaderboard (``leaderboard.json``,
+``leaderboard.csv`` in ``--out``); a model that fails (a dead endpoint) is reported and the
+others still run. Its exit code is the highest of the models' (a failed model: 2).
+
 Exit codes of ``eval``: 0 every run complete; 1 a system failed with an error (the others
 are in the table); 2 bad input, or a model that fails its first check; 3 a run is
 incomplete (model calls failed, or its answers were mostly unusable; ``--allow-failures``:
@@ -18,7 +23,7 @@ from typing import Annotated, Any
 import typer
 
 from noveval.cli.common import cli_errors
-from noveval.cli.options import ConcurrencyOpt, DataDirOpt, LimitOpt, ModelOpt
+from noveval.cli.options import ConcurrencyOpt, DataDirOpt, LimitOpt
 from noveval.options import EMBEDDER_HELP
 
 __all__ = ["eval_command", "format_eval", "leaderboard"]
@@ -31,7 +36,8 @@ JudgeOpt = Annotated[
 MaxCostOpt = Annotated[
     float | None,
     typer.Option("--max-cost", min=0.0, help="One budget in USD for every system's model calls together: stop cleanly "
-                                             "(exit 4, resumable) when the rest cannot pay for one more request."),
+                                             "(exit 4, resumable) when the rest cannot pay for one more request. "
+                                             "Several models: one such budget per model."),
 ]
 EmbedderOpt = Annotated[
     str | None,
@@ -91,23 +97,6 @@ def format_eval(result: Any) -> str:
     return "\n".join(lines)
 
 
-def _data_dir(sample: bool, data_dir: Path | None) -> Path | list[Path] | None:
-    """The real data folder (``--data-dir``), else the data folders to search (each system reads the
-    first that holds its data); None: the shipped samples (``--sample``, or no data folder exists)."""
-    from noveval.errors import InputError
-    from noveval.settings import data_dirs
-
-    if sample:
-        if data_dir is not None:
-            raise InputError(data_dir, None, "--data-dir", "give --sample or --data-dir, not both")
-        return None
-    if data_dir is not None:
-        if not data_dir.is_dir():
-            raise InputError(data_dir, None, "--data-dir", "no such folder")
-        return data_dir.resolve()
-    return data_dirs() or None
-
-
 def _nothing_runs(planned: list[Any], data_dir: Path | None) -> None:
     """Exit 2 when no planned system runs: name the folders searched and what each system needs."""
     from noveval.cli.common import fail
@@ -138,10 +127,96 @@ def _exit_code(result: Any, allow_failures: bool) -> int:
     return 0
 
 
+ModelsOpt = Annotated[
+    list[str] | None,
+    typer.Option("--model", "-m", help="Model spec: local | local:/path.gguf | openai/<model> | "
+                                       "openai-compatible/<model>@<url>. Repeat for several models: one eval folder "
+                                       "each (--out/<model>) and the leaderboard of them at the end."),
+]
+
+
+def _model_folders(models: list[str], out: Path) -> list[Path]:
+    """The eval folder of each model: ``out`` itself for one model; ``out/<model label>`` for several."""
+    import re
+
+    from noveval.benchmarks._suite import EVAL_FILE
+    from noveval.errors import InputError
+    from noveval.labels import model_labels
+
+    if len(models) == 1:
+        return [out]
+    twice = sorted({m for m in models if models.count(m) > 1})
+    if twice:
+        raise InputError(None, None, "--model", f"given twice: {', '.join(twice)}")
+    if (out / EVAL_FILE).is_file():
+        raise InputError(out / EVAL_FILE, None, "--out", "holds the eval of one model: give a new folder for several "
+                                                         "models (each gets a sub-folder of it)")
+    folders: list[Path] = []
+    for label in model_labels(models):
+        slug = re.sub(r"[^A-Za-z0-9._-]+", "-", label).strip("-.") or "model"
+        while out / slug in folders:
+            slug += "-2"
+        folders.append(out / slug)
+    return folders
+
+
+def _one_eval(model: str, out: Path, only: list[str] | None, data_dir: Path | None, kw: dict[str, Any]) -> Any:
+    """One model's eval through the one eval path (:func:`noveval.benchmarks._suite.evaluate`)."""
+    from noveval.benchmarks._suite import evaluate
+    from noveval.cli.generate import renamed_field
+
+    def on_plan(planned: list[Any], ddir: Any) -> None:
+        _nothing_runs(planned, data_dir)
+        if ddir is None:
+            typer.echo("eval on the shipped samples (invented items: the numbers show the pipelines run, not how good "
+                       "the model is)", err=True)
+
+    with (renamed_field("only", "--only"), renamed_field("protocol", "--protocol"), renamed_field("out", "--out"),
+          renamed_field("data_dir", "--data-dir")):
+        return evaluate(model, out, only=only, data_dir=data_dir, on_plan=on_plan, **kw)
+
+
+def _several(models: list[str], folders: list[Path], run_one: Any, json_out: bool, allow_failures: bool) -> int:
+    """Run each model's eval in turn (a model that fails is reported, the others run), then the leaderboard."""
+    from noveval.api import leaderboard
+    from noveval.compare.leaderboard import format_leaderboard
+    from noveval.errors import ConfigError
+    from noveval.io import write_json
+
+    codes, done, failed, shown = [], [], [], []
+    for i, (model, folder) in enumerate(zip(models, folders, strict=True), 1):
+        typer.echo(f"== model {i}/{len(models)}: {model} -> {folder}", err=True)
+        try:
+            result = run_one(model, folder)
+        except (ConfigError, OSError) as e:  # a dead endpoint, a model that cannot load: the others still run
+            failed.append((model, str(e)))
+            codes.append(2)
+            typer.echo(f"error: {e} (model {i}/{len(models)}; the other models still run)", err=True)
+            continue
+        codes.append(_exit_code(result, allow_failures))
+        done.append(folder)
+        shown.append(result.to_dict() if json_out else format_eval(result))
+    board = leaderboard(done) if done else None
+    if board is not None:
+        write_json(folders[0].parent / "leaderboard.json", board.to_dict())
+        write_csv(board, folders[0].parent / "leaderboard.csv")
+    fails = [f"model failed: {m}: {why}" for m, why in failed]
+    if json_out:
+        typer.echo(json.dumps({"evals": shown, "failed": [{"model": m, "error": why} for m, why in failed],
+                               "leaderboard": board.to_dict() if board else None}, indent=2, ensure_ascii=False))
+    else:
+        where = [f"leaderboard: {folders[0].parent / 'leaderboard.csv'} (and leaderboard.json)"] if board else []
+        typer.echo("\n\n".join([*map(str, shown), *([format_leaderboard(board)] if board else []),
+                                 "\n".join([*where, *fails])]))
+    return max(codes)
+
+
 @cli_errors
 def eval_command(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Eval folder (created; an eval with the same settings resumes).")],
-    model: ModelOpt = "local",
+    out: Annotated[Path, typer.Option("--out", "-o", help="Eval folder (created; an eval with the same settings resumes). "
+                                                          "Several models: one sub-folder per model, and "
+                                                          "leaderboard.json / leaderboard.csv.")],
+    model: ModelsOpt = None,
     judge: JudgeOpt = None,
     embedder: EmbedderOpt = None,
     only: Annotated[list[str] | None, typer.Option("--only", help="Only these systems (comma-separated or repeated).")] = None,
@@ -156,31 +231,23 @@ def eval_command(
     allow_unparseable: Annotated[bool, typer.Option("--allow-unparseable", help="Accept runs whose answers are mostly empty or unparseable as results.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print eval.json instead of the table.")] = False,
 ) -> None:
-    """Run every system on its data in its published protocol with one model; end with one table."""
-    from noveval.benchmarks._suite import EvalSettings, plan_eval, run_eval
-    from noveval.models.costs import Budget, load_prices
+    """Run every system on its data in its published protocol with one model (or each of several); end with one table."""
+    models = model or ["local"]
+    folders = _model_folders(models, out)
+    options: dict[str, Any] = {k: v for k, v in (("concurrency", concurrency),
+                                                 ("allow_unparseable", allow_unparseable or None)) if v is not None}
+    kw = {"judge": judge, "embedder": embedder, "limit": limit, "sample": sample, "protocol": protocol,
+          "max_cost": max_cost, "options": options, "overwrite": overwrite}
 
-    ddir = _data_dir(sample, data_dir)
-    data = "sample" if ddir is None else str(ddir) if isinstance(ddir, Path) else os.pathsep.join(map(str, ddir))
-    settings = EvalSettings(model=model, judge=judge, protocol=protocol or ("paper" if ddir is not None else "noveval"),
-                            limit=limit, data=data, embedder=embedder)
-    extra: dict[str, Any] = {k: v for k, v in (("concurrency", concurrency), ("overwrite", overwrite or None),
-                                                ("allow_unparseable", allow_unparseable or None)) if v is not None}
-    load_prices()
-    if max_cost is not None:
-        Budget(max_cost)
-    from noveval.cli.generate import renamed_field
+    def run_one(m: str, folder: Path) -> Any:
+        return _one_eval(m, folder, _only(only), data_dir, kw)
 
-    with renamed_field("only", "--only"), renamed_field("protocol", "--protocol"):
-        planned = plan_eval(settings, ddir, _only(only), extra)
-    _nothing_runs(planned, data_dir)
-    if ddir is None:
-        typer.echo("eval on the shipped samples (invented items: the numbers show the pipelines run, not how good "
-                   "the model is)", err=True)
-    with renamed_field("out", "--out"):
-        result = run_eval(model, out, settings, planned, max_cost=max_cost, overwrite=overwrite)
-    typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if json_out else format_eval(result))
-    code = _exit_code(result, allow_failures)
+    if len(models) > 1:
+        code = _several(models, folders, run_one, json_out, allow_failures)
+    else:
+        result = run_one(models[0], out)
+        typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if json_out else format_eval(result))
+        code = _exit_code(result, allow_failures)
     if code:
         raise typer.Exit(code)
 
@@ -196,7 +263,8 @@ def leaderboard(
     json_out: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
 ) -> None:
     """Join models' eval folders into one model × system table, with paired tests against a baseline model."""
-    from noveval.compare.leaderboard import format_leaderboard, model_leaderboard
+    from noveval.api import leaderboard as api_leaderboard
+    from noveval.compare.leaderboard import format_leaderboard
     from noveval.errors import InputError
 
     if out is not None and out.suffix != ".csv":
@@ -206,7 +274,7 @@ def leaderboard(
     from noveval.cli.generate import renamed_field
 
     with renamed_field("baseline", "--baseline"):
-        board = model_leaderboard(evals, baseline=baseline, alpha=alpha, n_resamples=resamples)
+        board = api_leaderboard(evals, baseline=baseline, alpha=alpha, n_resamples=resamples)
     typer.echo(json.dumps(board.to_dict(), indent=2, ensure_ascii=False) if json_out else format_leaderboard(board))
     if out is not None:
         write_csv(board, out)
