@@ -279,3 +279,22 @@ def test_axioms_table_gets_the_papers_all_row_and_the_random_metric() -> None:
     assert [c.text for c in rows["paper · All · RND (Table 2)"]] == ["99.0", "6.0", "71.5"]
     rnd = rows["yardstick · random metric (chance)"]
     assert [c.text for c in rnd] == ["50.0", "16.7", f"{(50 + 100 / 6) / 2:.1f}"] and not any(c.best for c in rnd)
+
+
+def test_a_published_row_is_comparable_only_on_its_data_file_and_protocol() -> None:
+    from noveval.benchmarks._yardsticks import OWN_ITEMS, comparable, other_data_text, run_data
+
+    row = {"model": "GPT-4o", "table": "Table 4", "dataset": "NovBench COLING 2020",
+           "data_file": "novbench/coling2020.json", "protocol": "paper"}
+    real = {"records": "/d/novbench/coling2020.json", "model": "openai-compatible/m@http://h:1/v1"}
+    assert comparable(row, run_data(real, protocol="paper"))
+    assert comparable(row, run_data(real, protocol=None))  # a run outside an eval: its file decides
+    assert not comparable(row, run_data(real, protocol="noveval"))
+    assert not comparable(row, run_data({"records": "/d/xnovbench/coling2020.json"}, protocol="paper"))
+    assert not comparable(row, run_data(real, protocol="paper", sample=True))
+    sample = str(Path(__file__).resolve().parents[2] / "src" / "noveval" / "samples" / "novbench" / "records.json")
+    assert run_data({"records": sample}, protocol="paper").sample
+    assert not comparable({k: v for k, v in row.items() if k != "data_file"}, run_data(real, protocol="paper"))
+    assert comparable({"name": "coin flip", "dataset": OWN_ITEMS}, run_data({"records": sample}, protocol=None))
+    assert other_data_text([row, row, {**row, "table": "Table 2", "dataset": "X"}]) == (
+        "2 rows of NovBench COLING 2020 (Table 4, protocol paper); 1 row of X (Table 2, protocol paper)")
