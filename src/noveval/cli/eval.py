@@ -52,43 +52,79 @@ def _num(v: Any, signed: bool = False) -> str:
     return f"{v:+.3f}" if signed else f"{v:.3f}"
 
 
-def _refs(row: Any, limit: int = 3) -> tuple[str, str]:
-    """Compact yardstick and published text of one eval row."""
-    ys = " · ".join(f"{y.get('name')} {_num(y.get('value'))}" for y in row.yardsticks[:limit]) or "–"
-    if len(row.yardsticks) > limit:
-        ys += f" (+{len(row.yardsticks) - limit})"
+def _refs(result: Any, row: Any) -> tuple[str, str, str]:
+    """Yardstick, comparable published and folded ("other data") text of one eval row.
+
+    Published rows are shown only on the run's data file and protocol, each with its table and
+    dataset (:func:`noveval.benchmarks._yardsticks.comparable`); a run on the samples has none.
+    """
+    from noveval.benchmarks._yardsticks import (
+        other_data_text,
+        published_label,
+        run_data,
+        split_comparable,
+        with_declared_data,
+    )
+    from noveval.io import read_json
+
+    ys = " · ".join(f"{y.get('name')} {_num(y.get('value'))}" for y in row.yardsticks)
+    f = result.path / row.run / "config.json"
+    config = read_json(f) if f.is_file() else {}
+    data = run_data(config if isinstance(config, dict) else {}, protocol=result.settings.protocol,
+                    sample=True if result.settings.data == "sample" else None)
+    same, other = split_comparable(with_declared_data(row.system, row.published), data)
     better = row.greater_is_better is not False
-    pubs = sorted(row.published, key=lambda p: -(p.get("value") or 0) if better else (p.get("value") or 0))
-    ps = " · ".join(f"{p.get('model')} {_num(p.get('value'))}" for p in pubs[:2]) or "–"
-    if len(pubs) > 2:
-        ps += f" (+{len(pubs) - 2} rows)"
-    return ys, ps
+    same.sort(key=lambda p: -(p.get("value") or 0) if better else (p.get("value") or 0))
+    ps = " · ".join(f"{published_label(p)} {_num(p.get('value'))}" for p in same[:3])
+    if len(same) > 3:
+        ps += f" (+{len(same) - 3} rows)"
+    return ys, ps, other_data_text(other)
+
+
+WIDTH = 120
+"""The terminal table's width."""
+
+
+def _fit(text: str) -> str:
+    return text if len(text) <= WIDTH else text[: WIDTH - 1] + "…"
 
 
 def format_eval(result: Any) -> str:
-    """The eval table as terminal text: a row per run, its metric with CI beside yardsticks and published rows."""
-    from noveval.compare.text import _table
+    """The eval table as terminal text (at most :data:`WIDTH` columns): a row per run, its metric with CI,
+    then its yardsticks and the published rows on the same data and protocol; a run on the shipped
+    samples opens with :data:`noveval.benchmarks._yardsticks.INVENTED` and shows no published row."""
+    from noveval.benchmarks._yardsticks import INVENTED
+    from noveval.compare.text import _table, wrap_lines
     from noveval.labels import model_name
 
     s = result.settings
     data = "the shipped samples" if s.data == "sample" else ", ".join(s.data.split(os.pathsep))
-    lines = [f"eval · {model_name(result.model_id or s.model)} ({s.model}) · protocol {s.protocol} · data {data}"
-             + (f" · limit {s.limit}" if s.limit is not None else "") + (f" · judge {s.judge}" if s.judge else "")]
-    rows = []
+    head = [f"{INVENTED} (the shipped samples: the numbers show the pipelines run, not how good the model is)"
+            ] if s.data == "sample" else []
+    head.append(f"eval · {model_name(result.model_id or s.model)} ({s.model}) · protocol {s.protocol} · data {data}"
+                + (f" · limit {s.limit}" if s.limit is not None else "") + (f" · judge {s.judge}" if s.judge else ""))
+    lines = wrap_lines(head, WIDTH)
+    rows, refs = [], []
     for r in result.rows:
         way = "↑" if r.greater_is_better else "↓" if r.greater_is_better is False else ""
         ci = f"[{_num(r.ci_low)}, {_num(r.ci_high)}]" if r.ci_low is not None else ""
-        ys, ps = _refs(r)
         rows.append((r.run, f"{r.metric or '–'} {way}".strip(), _num(r.mean), ci, "" if r.n is None else str(r.n),
-                     r.status, ys, ps))
-    lines += _table(("run", "metric", "value", "95% CI", "n", "status", "yardsticks", "published"), rows, right={2, 4})
+                     r.status))
+        refs.append(_refs(result, r))
+    table = _table(("run", "metric", "value", "95% CI", "n", "status"), rows, right={2, 4})
+    lines.append(table[0])
+    for line, (ys, ps, _) in zip(table[1:], refs, strict=True):
+        lines.append(line)
+        lines += [_fit(f"      {what}: {text}") for what, text in (("yardsticks", ys), ("published", ps)) if text]
+    notes = [f"  other data (not comparable, not shown): {r.run}: {other}"
+             for r, (_, _, other) in zip(result.rows, refs, strict=True) if other]
+    lines += wrap_lines(notes, WIDTH)
     for r in result.rows:
         if r.status != "complete" and r.message:
             lines.append(f"  {r.run}: {r.status}: {r.message}")
-    for name, why in result.skipped:
-        lines.append(f"  not run: {name}: {why}")
-    for r in result.rows:
-        lines.append(f"  data: {r.run}: {r.data}" + (f"; {r.note}" if r.note else ""))
+    notes = [f"  not run: {name}: {why}" for name, why in result.skipped]
+    notes += [f"  data: {r.run}: {r.data}" + (f"; {r.note}" if r.note else "") for r in result.rows]
+    lines += wrap_lines(notes, WIDTH)
     cost = result.budget.get("usd")
     if result.budget.get("max_cost") is not None or cost:
         lines.append(f"  cost of this invocation: {'unknown' if cost is None else f'${cost:.4f}'}"
