@@ -61,11 +61,12 @@ def test_the_report_data_holds_each_items_calls(judged_run: Path) -> None:
         first = next(x for x in mine if x["stage"] == "predictions")
         got = next(c for c in calls if c["stage"] == "predictions")
         assert [[m["role"], m["content"]] for m in first["messages"]] == [[r, data["texts"][t]] for r, t in got["msgs"]]
-        assert got["role"] == "model" and got["usable"] is True and ["max_tokens", "512"] in got["params"]
+        assert got["role"] == "model" and got["usable"] is True and ["max_tokens", "512"] in data["setups"][got["setup"]]["params"]
         assert {c["role"] for c in calls if c["stage"] == "judgments"} == {"judge"}
     system = {x["messages"][0]["content"] for x in rows if x["stage"] == "predictions"}
     assert len(system) == 1 and data["texts"].count(next(iter(system))) == 1  # shared by both items, stored once
     assert data["tcap"] == 8000
+    assert len(data["setups"]) < sum(map(len, data["calls"].values()))  # model and parameters shared by calls
 
 
 def test_transcripts_are_cut_to_fit_their_budget(judged_run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -74,6 +75,7 @@ def test_transcripts_are_cut_to_fit_their_budget(judged_run: Path, monkeypatch: 
     monkeypatch.setattr(items, "TRANSCRIPT_BUDGET", 4_000)
     data = items.run_items(load_run(judged_run))
     assert data["tcap"] == 240 and all(len(t) <= 240 + 80 for t in data["texts"])
+    assert all(len(c["reply"]) <= 240 + 80 for cs in data["calls"].values() for c in cs)
     assert any("more characters not included in the report" in t for t in data["texts"])
 
 

@@ -16,13 +16,14 @@ Model calls: ``calls[str(k)]`` lists the chat requests made for row ``k`` (the r
 generation parameters, the rendered messages, the reply, finish reason, tokens, whether it
 came from the cache, the failure and the parser's verdict. Messages point into ``texts``, the
 run's distinct message texts, so a system prompt or few-shot block every item shares is in the
-page once.
+page once; the model and parameters point into ``setups`` the same way.
 
 Size: a run's details are kept within :data:`RUN_BUDGET` characters by cutting every
 field to the largest of :data:`CAPS` that fits (the cut is said in the field); at the
 smallest cap every item keeps its details all the same, so a page grows by roughly 1 KB
 an item past that. Transcripts have a budget of their own, :data:`TRANSCRIPT_BUDGET`, met the
-same way (texts and replies cut to the largest of :data:`CAPS` that fits).
+same way (texts and replies cut to the largest of :data:`CAPS` that fits; at the smallest
+every call is kept all the same, about 500 characters a call).
 """
 
 from __future__ import annotations
@@ -229,8 +230,12 @@ def _details(order: list[str], per: dict[str, dict], preds: dict[str, list[dict]
     return built, cap
 
 
-def _call_view(row: dict[str, Any], texts: dict[str, int]) -> dict[str, Any]:
-    """One transcript row as the page shows it; its message texts are numbered into ``texts``."""
+def _call_view(row: dict[str, Any], texts: dict[str, int], setups: dict[str, int]) -> dict[str, Any]:
+    """One transcript row as the page shows it.
+
+    Its message texts are numbered into ``texts`` and its model and parameters into ``setups``
+    (JSON of ``{"model", "params": [[name, value]]}``), so what many calls share is kept once.
+    """
     msgs = []
     for m in row.get("messages") or []:
         content = m.get("content") if isinstance(m, dict) else None
@@ -242,33 +247,36 @@ def _call_view(row: dict[str, Any], texts: dict[str, int]) -> dict[str, Any]:
         if k == "json_schema" and isinstance(v, dict):  # recorded by its title and hash, not in full
             v = f"{v.get('title') or 'schema'} (sha {v.get('sha')})"
         shown.append([k, v if isinstance(v, str) else _text(json.dumps(v, ensure_ascii=False, default=str), 400)])
-    return {"stage": row.get("stage"), "role": row.get("answer_role"), "model": row.get("model"),
-            "tag": row.get("tag"), "params": shown, "msgs": msgs,
-            "reply": row.get("reply"), "finish": row.get("finish_reason"),
+    setup = json.dumps({"model": str(row.get("model") or "?"), "params": shown}, ensure_ascii=False)
+    return {"stage": row.get("stage"), "role": row.get("answer_role"), "setup": setups.setdefault(setup, len(setups)),
+            "tag": row.get("tag"), "msgs": msgs, "reply": row.get("reply"), "finish": row.get("finish_reason"),
             "tokens": [row.get("prompt_tokens"), row.get("completion_tokens")], "cached": bool(row.get("cached")),
             "error": row.get("error"), "usable": row.get("usable")}
 
 
 def _transcripts(order: list[str], rows: list[dict[str, Any]], budget: int) -> dict[str, Any]:
-    """``{"calls", "texts", "tcap"}``: each item's calls by row index, the distinct texts, the cap used."""
+    """``{"calls", "texts", "setups", "tcap"}``: each item's calls by row index, what they share, the cap used."""
     index = {iid: k for k, iid in enumerate(order)}
     texts: dict[str, int] = {}
+    setups: dict[str, int] = {}
     calls: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         k = index.get(str(row.get("item")))
         if k is not None:
-            calls.setdefault(str(k), []).append(_call_view(row, texts))
+            calls.setdefault(str(k), []).append(_call_view(row, texts, setups))
     whole = list(texts)
-    replies = [c for cs in calls.values() for c in cs if isinstance(c["reply"], str)]
-    full = {id(c): c["reply"] for c in replies}
+    flat = [c for cs in calls.values() for c in cs]
+    full = [c["reply"] if isinstance(c["reply"], str) else None for c in flat]
+    fixed = len(json.dumps(list(setups), ensure_ascii=False))
     for cap in CAPS:
         cut = [_text(t, cap) for t in whole]
-        size = sum(map(len, cut)) + sum(len(_text(full[id(c)], cap)) for c in replies) + 300 * len(replies)
+        for c, reply in zip(flat, full):
+            if reply is not None:
+                c["reply"] = _text(reply, cap)
+        size = fixed + len(json.dumps(cut, ensure_ascii=False)) + len(json.dumps(calls, ensure_ascii=False, default=str))
         if size <= budget:
             break
-    for c in replies:
-        c["reply"] = _text(full[id(c)], cap)
-    return {"calls": calls, "texts": cut, "tcap": cap}
+    return {"calls": calls, "texts": cut, "setups": [json.loads(x) for x in setups], "tcap": cap}
 
 
 def run_items(run: RunData, answer: tuple[str, str | None] | None = None, budget: int = RUN_BUDGET) -> dict[str, Any]:
@@ -281,7 +289,7 @@ def run_items(run: RunData, answer: tuple[str, str | None] | None = None, budget
         budget: Characters of details aimed at (see the module docstring).
 
     Returns:
-        ``{"total", "cols", "rows", "details", "cap", "calls", "texts", "tcap"}`` (module
+        ``{"total", "cols", "rows", "details", "cap", "calls", "texts", "setups", "tcap"}`` (module
         docstring); rows keep the per-item order (then predictions-only ids, then
         judgments-only ids).
     """

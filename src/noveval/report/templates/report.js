@@ -103,15 +103,16 @@
   }
 
   function callNode(run, c, open) {
+    var setup = run.setups[c.setup];
     var d = el("details", "call");
     d.open = open;
     d.appendChild(el("summary", null, callSummary(c)));
     var f = el("div", "fld");
     f.appendChild(el("div", "k", "model"));
-    f.appendChild(valueNode(c.model + (c.tag ? "  (" + c.tag + ")" : "")));
+    f.appendChild(valueNode(setup.model + (c.tag ? "  (" + c.tag + ")" : "")));
     d.appendChild(f);
     var params = el("div", "params");
-    c.params.forEach(function (kv) { params.appendChild(el("span", "param", kv[0] + " = " + kv[1])); });
+    setup.params.forEach(function (kv) { params.appendChild(el("span", "param", kv[0] + " = " + kv[1])); });
     d.appendChild(params);
     c.msgs.forEach(function (m) {
       var md = el("details", "msg");
