@@ -7,6 +7,7 @@ Layout of a run directory::
     judgments.jsonl   raw judge outputs, one row per judge call or item
     per_item.jsonl    per-item metrics
     scores.json       aggregate metrics with 95% bootstrap CIs
+    transcripts.jsonl one row per chat request made for an item: messages, parameters, reply
 
 Resumability: rows are appended (and fsynced) the moment an item finishes, so a
 run killed at any point keeps its finished items; re-running with the same config
@@ -167,6 +168,34 @@ class RunDir:
                     fh.write(b"\n")
         append_jsonl(f, row)
 
+    def drop_transcripts(self, stage: str, ids: Iterable[str]) -> None:
+        """Remove the transcript rows of ``stage`` for items about to be asked again.
+
+        :func:`run_items` calls it before its loop, so a re-run replaces an item's earlier rows
+        instead of adding to them. The file is rewritten (atomically) only when a row goes or
+        a torn last line (a kill mid-write) has to be closed off.
+        """
+        from noveval.models.calls import TRANSCRIPTS_FILE
+
+        f = self.path / TRANSCRIPTS_FILE
+        gone = set(ids)
+        if not gone or not f.is_file():
+            return
+        text = f.read_text(encoding="utf-8")
+        lines = [ln for ln in text.split("\n") if ln.strip()]
+        keep = []
+        for ln in lines:
+            try:
+                row = json.loads(ln)
+            except json.JSONDecodeError:
+                continue  # torn write from a killed process
+            if not (isinstance(row, dict) and row.get("stage") == stage and str(row.get("item")) in gone):
+                keep.append(ln)
+        if len(keep) != len(lines) or (text and not text.endswith("\n")):
+            from noveval.io import write_text
+
+            write_text(f, "".join(ln + "\n" for ln in keep))
+
     def write(self, kind: str, rows: Iterable[Any]) -> None:
         """Atomically replace ``<kind>.jsonl``."""
         write_jsonl(self.file(kind), rows)
@@ -195,7 +224,8 @@ def discard_run(path: str | Path) -> None:
     The command's call ledger forgets what earlier invocations spent on it.
     """
     p = Path(path)
-    for name in ("config.json", "scores.json", "calls.json", "batches.json", *(f"{k}.jsonl" for k in KINDS)):
+    for name in ("config.json", "scores.json", "calls.json", "batches.json", "transcripts.jsonl",
+                 *(f"{k}.jsonl" for k in KINDS)):
         (p / name).unlink(missing_ok=True)
     from noveval.models.calls import active_ledger
 
@@ -273,9 +303,9 @@ async def run_items(
 ) -> list[dict[str, Any]]:
     """The resumable loop: run ``worker`` on every item not yet in ``<kind>.jsonl``.
 
-    Each finished row (which must carry ``"id": id_of(item)``) is appended at once;
-    at the end the file is rewritten in input order. Model-call concurrency is bounded
-    by the client; ``concurrency`` bounds how many items are open at once.
+    Each finished row (which must carry ``"id": id_of(item)``) is appended at once; at the end
+    the file is rewritten in input order. Model-call concurrency is bounded by the client;
+    ``concurrency`` bounds how many items are open at once.
 
     Rows recorded as failed (``"error"``) or holding an answer no parser read
     (``"unusable_answers"``: its roles, set here from :func:`noveval.models.calls.note_answer`)
@@ -288,7 +318,7 @@ async def run_items(
     admitted), then the error is raised: nothing that was paid for is lost.
 
     Args:
-        run: The run directory.
+        run: The run directory (``transcripts.jsonl``: each item's chat requests, redone ones replaced).
         kind: ``predictions``, ``judgments`` or ``per_item``.
         items: Inputs, in order.
         worker: ``async worker(item) -> row``.
@@ -307,10 +337,10 @@ async def run_items(
     from noveval.models.calls import item_scope
     from noveval.models.costs import BudgetExceeded
     from noveval.progress import track
-
     ids = [str(id_of(it)) for it in items]
-    todo = [(i, it) for i, it in zip(ids, items) if i in _to_do(run, kind, ids, retry_failed, redo)]
-
+    left = _to_do(run, kind, ids, retry_failed, redo)  # once: it reads the rows saved so far
+    todo = [(i, it) for i, it in zip(ids, items) if i in left]
+    run.drop_transcripts(kind, left)
     sem = asyncio.Semaphore(concurrency or getattr(client, "concurrency", None) or 8)
     stopped: list[BudgetExceeded] = []
     with track(len(todo), progress or "", client=client) as tr:
@@ -322,7 +352,7 @@ async def run_items(
                 if stopped:
                     return
                 try:
-                    with item_scope() as unusable:
+                    with item_scope(run.path, kind, item_id) as unusable:
                         row = await worker(item)
                 except BudgetExceeded as e:
                     stopped.append(e)

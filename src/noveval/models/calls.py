@@ -38,6 +38,18 @@ parses it. The ledger counts each distinct request once per role; more than
 entries are marked (never served again, to any folder), and the :func:`item_scope` of
 :func:`noveval.runs.run_items` marks its row, which the next run on the folder redoes.
 
+**Transcripts** (:data:`TRANSCRIPTS_FILE`). Every chat request made for an item — inside the
+:func:`item_scope` that :func:`noveval.runs.run_items` opens around each worker — is kept in
+``<run>/transcripts.jsonl``, one row per request: the item, the stage (``predictions``,
+``judgments``, ``per_item``), the model's label, the rendered messages, the
+generation parameters (a JSON schema by its title and hash), the reply, finish reason,
+tokens, whether it came from the cache, and the failure if any (:func:`transcript_row`).
+Cache hits are recorded too, so a resumed or fully cached run still has its transcripts;
+``run_items`` drops an item's earlier rows before it is asked again, so a re-run replaces
+them. Nothing secret is written: no API key, header or URL query, only the model's label.
+The parser's verdict on each answer and the role it played are not in the row (they come
+later): ``calls.json`` keeps them by request key, and the report joins the two.
+
 **After the run.** :meth:`CallLedger.outcome` gives the counts for a run directory;
 the CLI writes them into ``scores.json`` (``"complete"``, ``"calls"``, ``"cost"``) and keeps
 the failed calls not yet redone in ``calls.json``, so a later invocation that redoes them
@@ -64,6 +76,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import hashlib
+import json
 import logging
 import threading
 from collections.abc import Callable, Iterator
@@ -97,12 +111,18 @@ __all__ = [
     "ledger_scope",
     "collecting",
     "CALLS_FILE",
+    "TRANSCRIPTS_FILE",
+    "item_scope",
+    "transcript_row",
 ]
 
 log = logging.getLogger("noveval")
 
 CALLS_FILE = "calls.json"
 """File in a run directory that keeps the failed calls not yet redone."""
+
+TRANSCRIPTS_FILE = "transcripts.jsonl"
+"""File in a run directory with one row per chat request made for an item (:func:`transcript_row`)."""
 
 _CAUSES = {
     "unreachable": "unreachable",
@@ -256,6 +276,7 @@ class CallLedger:
         self._earlier: dict[Path, CostBook] = {}
         self._lock = threading.RLock()  # accounting (held briefly, also from the event loop)
         self._check_lock = threading.Lock()  # endpoint checks (held for a network call)
+        self._write_lock = threading.Lock()  # transcript rows
         self._endpoints: dict[int, _Endpoint] = {}
         self._checked: set[tuple[str, str]] = set()  # (label, role) of endpoints that passed their check
         self._error: EndpointError | None = None
@@ -479,13 +500,18 @@ class CallLedger:
         kind: str | None = None,
         response: ChatResponse | None = None,
         reserved: float = 0.0,
+        request: ChatRequest | None = None,
     ) -> None:
         """Record one request's outcome (a cache hit, an answer, or a failure after all retries).
 
         Args:
             response: The answer (its tokens are booked when it was not cached).
             reserved: The budget reservation made by :meth:`admit` (released here).
+            request: The request; inside an :func:`item_scope` its transcript row is appended
+                to the run folder's :data:`TRANSCRIPTS_FILE`.
         """
+        if request is not None:
+            self.transcribe(obj, key, request, response, cached=cached, error=error)
         if self.budget is not None and reserved:
             self.budget.release(reserved)
         if response is not None and response.ok and not cached:
@@ -518,6 +544,20 @@ class CallLedger:
                 ep.checked = False  # check the endpoint again before the next real call
                 self._checked.discard((ep.label, ep.role))
                 self._recheck = True
+
+    def transcribe(self, obj: object, key: str | None, request: ChatRequest, response: ChatResponse | None, *,
+                   cached: bool, error: str | None = None) -> None:
+        """Append the transcript row of one request made for the item being worked on (none outside one)."""
+        where = _WHERE.get()
+        if where is None:
+            return
+        run_dir, stage, item = where
+        row = transcript_row(request, response, item=item, stage=stage, model=self._label(obj), key=key,
+                             cached=cached, error=error)
+        from noveval.io import append_jsonl
+
+        with self._write_lock:  # one line at a time, also from worker threads
+            append_jsonl(run_dir / TRANSCRIPTS_FILE, row, sync=False)
 
     def verdict(self, obj: object, keys: list[str], *, usable: bool, role: str | None, raw: str | None) -> None:
         """A parser's verdict on one answer of ``obj`` (see :func:`note_answer`).
@@ -720,21 +760,57 @@ RECOVER = ("once the endpoint answers properly, run the same command on the same
 
 
 _ITEM: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("noveval_item_unusable", default=None)
+_WHERE: contextvars.ContextVar[tuple[Path, str, str] | None] = contextvars.ContextVar("noveval_item_where",
+                                                                                      default=None)
 
 
 @contextlib.contextmanager
-def item_scope() -> Iterator[list[str]]:
+def item_scope(run_dir: str | Path | None = None, stage: str = "", item: str = "") -> Iterator[list[str]]:
     """Collect the roles of the unusable answers given while one item is worked on.
 
     :func:`noveval.runs.run_items` opens one per item: a row whose list is not empty gets
     ``"unusable_answers"`` and is asked again by the next run on the folder.
+
+    Args:
+        run_dir: The run folder: the chat requests made inside the block are recorded in its
+            :data:`TRANSCRIPTS_FILE`, with ``stage`` and ``item`` (None: not recorded).
+        stage: ``predictions``, ``judgments`` or ``per_item`` (the rows being made).
+        item: The item's id.
     """
     got: list[str] = []
     token = _ITEM.set(got)
+    where = _WHERE.set((Path(run_dir), stage, item) if run_dir is not None else None)
     try:
         yield got
     finally:
+        _WHERE.reset(where)
         _ITEM.reset(token)
+
+
+def transcript_row(request: ChatRequest, response: ChatResponse | None, *, item: str, stage: str, model: str,
+                   key: str | None, cached: bool, error: str | None = None) -> dict[str, Any]:
+    """One row of :data:`TRANSCRIPTS_FILE`: what was sent for an item and what came back.
+
+    ``params`` holds every generation setting that is set (so fields added later, such as extra
+    request fields, are kept too); a JSON schema is given by its ``title`` and a 12-hex SHA-256
+    of its canonical JSON, not in full; log-probabilities are left out. ``key`` is the request's
+    cache key: ``calls.json`` keeps, by that key, the parser's verdict and the role the answer
+    played (``model``, ``judge``, ...), known only once the reply is parsed, after the row is
+    written; the report joins them. No secret can reach the row: the
+    model is named by its label, and neither the client nor the backend is read.
+    """
+    params = request.params.model_dump(mode="json", exclude_none=True)
+    schema = params.pop("json_schema", None)
+    if isinstance(schema, dict):
+        canon = json.dumps(schema, sort_keys=True, ensure_ascii=False)
+        params["json_schema"] = {"title": schema.get("title") or schema.get("name"),
+                                 "sha": hashlib.sha256(canon.encode("utf-8")).hexdigest()[:12]}
+    resp = response or ChatResponse()
+    return {"item": item, "stage": stage, "model": model, "key": key, "tag": request.tag,
+            "messages": [{"role": m.get("role", ""), "content": m.get("content", "")} for m in request.messages],
+            "params": params, "reply": resp.text, "finish_reason": resp.finish_reason,
+            "prompt_tokens": resp.prompt_tokens, "completion_tokens": resp.completion_tokens,
+            "cached": cached, "error": error if error is not None else resp.error}
 
 
 def tag_item(role: str) -> None:
@@ -827,5 +903,5 @@ def run_blocking(make_coro: Callable[[], Any]) -> Any:
         asyncio.get_running_loop()
     except RuntimeError:
         return asyncio.run(make_coro())
-    with ThreadPoolExecutor(1) as ex:
-        return ex.submit(lambda: asyncio.run(make_coro())).result()
+    with ThreadPoolExecutor(1) as ex:  # the caller's context goes along (the item being worked on, say)
+        return ex.submit(contextvars.copy_context().run, lambda: asyncio.run(make_coro())).result()

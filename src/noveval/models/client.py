@@ -207,7 +207,7 @@ class ChatClient:
                     hit.key = key
                     self._stats["cache_hits"] += 1
                     if ledger is not None:
-                        ledger.record(self, key, cached=True, response=hit)
+                        ledger.record(self, key, cached=True, response=hit, request=request)
                     return hit
             self._stats["cache_misses"] += 1
         reserved = 0.0
@@ -216,7 +216,7 @@ class ChatClient:
             if instead is not None:  # collected for a batch, or its batch failed
                 if instead.error_kind != "deferred":
                     self._stats["failures"] += 1
-                    ledger.record(self, key, cached=False, error=instead.error, kind=instead.error_kind)
+                    ledger.record(self, key, cached=False, error=instead.error, kind=instead.error_kind, request=request)
                 return instead
             ledger.admit(self, request, reserve=False)  # over budget: stop before even the endpoint check
             await ledger.aensure_checked()  # raises EndpointError: the run stops before this item fails
@@ -239,7 +239,7 @@ class ChatClient:
             self._stats["failures"] += 1
         if ledger is not None:
             ledger.record(self, key, cached=False, error=resp.error, kind=resp.error_kind, response=resp,
-                          reserved=reserved)
+                          reserved=reserved, request=request)
         resp.key = key
         if resp.ok and not (resp.text or "").strip():  # empty: unusable whatever parses it (the cache keeps it unusable)
             from noveval.models.calls import tag_item

@@ -65,6 +65,9 @@ class RunData:
     problems: list[str] = field(default_factory=list)
     label: str = ""
     slug: str = ""
+    transcripts: list[dict[str, Any]] = field(default_factory=list)
+    """``transcripts.jsonl``: one row per chat request made for an item, each with the parser's
+    verdict joined in from ``calls.json`` (``usable``: True, False, or absent when none was given)."""
 
     @cached_property
     def typed(self) -> Scores:
