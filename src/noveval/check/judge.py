@@ -106,6 +106,7 @@ async def structure_idea(client: ChatClientProtocol, text: str, *,
         answer (the parts or None), rejected (why, or None)}``.
     """
     from noveval.benchmarks.rinobench.construct import IdeaReply
+    from noveval.models.calls import note_answer
     from noveval.models.chat import ChatRequest, GenerationParams
     from noveval.models.structured import acomplete_structured
 
@@ -113,9 +114,11 @@ async def structure_idea(client: ChatClientProtocol, text: str, *,
     for k, temp in ((0, 0.0), (1, 0.7)):
         req = ChatRequest(messages=render_messages("structure_idea", text=text[:4000]),
                           params=GenerationParams(temperature=temp, max_tokens=400, seed=seed + k), tag="check:structure")
-        res = await acomplete_structured(client, req, IdeaReply)
+        res = await acomplete_structured(client, req, IdeaReply, role="structuring")
         parts = res.value.model_dump() if res.value is not None else None
         why = res.error if parts is None else structuring_problem(parts)
+        if parts is not None and why is not None:  # parsed, but an echo or a loop: unusable too
+            note_answer(client, res.replies, usable=False, role="structuring")
         attempts.append({"seed": seed + k, "temperature": temp, "answer": parts, "rejected": why})
         if why is None and parts is not None:
             return Idea(**{n: v.strip() for n, v in parts.items()}), None, attempts
@@ -147,8 +150,11 @@ async def rubric_judgment(client: ChatClientProtocol, idea: Idea, neighbours: Se
     reqs = [build_request(item, DEFAULT_RUBRIC, seed=s, max_abstract_chars=max_abstract_chars, temperature=temperature)
             for s in seeds]
     judged: list[dict[str, Any]] = []
+    from noveval.models.calls import note_answer
+
     for resp in await client.acomplete_many(reqs):
         parsed = parse_judgment(resp.text if resp.ok else None)
+        note_answer(client, resp, usable=parsed.ok, role="judge")
         cites = sorted({int(x) for m in _CITE.finditer(parsed.reasoning or "") for x in m.group(1).split(",")})
         judged.append({
             "score": parsed.score, "label": DEFAULT_RUBRIC.get(parsed.score or 0), "justification": parsed.reasoning,
@@ -232,7 +238,7 @@ async def structured_evaluation(client: ChatClientProtocol, submission: str, wor
     req = ChatRequest(messages=render_messages("structured_evaluation", submission=text,
                                                related_works=_works(works, max_abstract_chars)),
                       params=_params(900, seed), tag="check:evaluation")
-    res = await acomplete_structured(client, req, _Evaluation)
+    res = await acomplete_structured(client, req, _Evaluation, role="judge")
     out: dict[str, Any] = {"error": res.error, "raw": res.raw[-1] if res.raw else None}
     by_n = {int(w.rank): w for w in works}
     idf = idf or idf_from_texts([w.abstract for w in works])

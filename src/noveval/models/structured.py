@@ -22,7 +22,7 @@ from typing import Any, Generic, TypedDict, TypeVar, Unpack
 
 from pydantic import BaseModel, Field, ValidationError
 
-from noveval.models.chat import ChatClientProtocol, ChatRequest
+from noveval.models.chat import ChatClientProtocol, ChatRequest, ChatResponse
 from noveval.models.client import run_async
 
 T = TypeVar("T", bound=BaseModel)
@@ -129,6 +129,8 @@ class StructuredResult(BaseModel, Generic[T]):
     raw: list[str | None] = Field(default_factory=list, description="Every reply, in order.")
     attempts: int = Field(default=0, description="Model calls made (cached ones included).")
     cached: bool = Field(default=False, description="All calls were served from the cache.")
+    replies: list[ChatResponse] = Field(default_factory=list, exclude=True,
+                                        description="The responses (for a later verdict: a caller's own check).")
 
     @property
     def ok(self) -> bool:
@@ -178,8 +180,12 @@ async def acomplete_structured(
     *,
     max_reasks: int = 2,
     use_schema: bool = True,
+    role: str | None = None,
 ) -> StructuredResult[T]:
     """Ask until the reply validates as ``model`` (at most ``1 + max_reasks`` calls).
+
+    The verdict — validated or not — is reported with :func:`noveval.models.calls.note_answer`
+    (the first call carries it; an invalid answer's calls are never served from the cache again).
 
     Args:
         client: A :class:`~noveval.models.client.ChatClient`.
@@ -187,12 +193,16 @@ async def acomplete_structured(
         model: The pydantic model the reply must validate against.
         max_reasks: Extra attempts after an invalid reply.
         use_schema: Ask the backend for schema-constrained decoding.
+        role: The role the answer plays (``judge``, ``structuring``, ...; None: the client's).
     """
+    from noveval.models.calls import note_answer
+
     if use_schema and request.params.json_schema is None:
         request = request.model_copy(
             update={"params": request.params.model_copy(update={"json_schema": schema_of(model)})}
         )
     raw: list[str | None] = []
+    replies: list[ChatResponse] = []
     messages = list(request.messages)
     error = "no attempt"
     all_cached = True
@@ -200,12 +210,15 @@ async def acomplete_structured(
         req = request.model_copy(update={"messages": messages})
         resp = await client.acomplete(req)
         raw.append(resp.text)
+        replies.append(resp)
         all_cached = all_cached and resp.cached
         if not resp.ok:
-            return StructuredResult(error=f"model call failed: {resp.error}", raw=raw, attempts=attempt + 1, cached=False)
+            return StructuredResult(error=f"model call failed: {resp.error}", raw=raw, attempts=attempt + 1, cached=False,
+                                    replies=replies)
         try:
             value = parse_as(resp.text, model)
-            return StructuredResult(value=value, raw=raw, attempts=attempt + 1, cached=all_cached)
+            note_answer(client, replies, usable=True, role=role)
+            return StructuredResult(value=value, raw=raw, attempts=attempt + 1, cached=all_cached, replies=replies)
         except ValueError as e:
             error = str(e)
         messages = [
@@ -217,10 +230,9 @@ async def acomplete_structured(
                 "value that follows the requested format exactly.",
             },
         ]
-    from noveval.models.calls import note_answer
-
-    note_answer(client, usable=False, raw=raw[-1] if raw else None)
-    return StructuredResult(error=f"invalid reply after {max_reasks + 1} attempts: {error}", raw=raw, attempts=max_reasks + 1, cached=all_cached)
+    note_answer(client, replies, usable=False, role=role)
+    return StructuredResult(error=f"invalid reply after {max_reasks + 1} attempts: {error}", raw=raw,
+                            attempts=max_reasks + 1, cached=all_cached, replies=replies)
 
 
 async def acomplete_structured_many(
@@ -231,6 +243,7 @@ async def acomplete_structured_many(
     max_reasks: int = 2,
     use_schema: bool = True,
     progress: str | None = None,
+    role: str | None = None,
 ) -> list[StructuredResult[T]]:
     """:func:`acomplete_structured` over many requests, concurrently, in order."""
     from noveval.progress import track
@@ -239,7 +252,8 @@ async def acomplete_structured_many(
     with track(len(requests), progress or "", client=client) as tr:
 
         async def one(i: int, r: ChatRequest) -> None:
-            out[i] = await acomplete_structured(client, r, model, max_reasks=max_reasks, use_schema=use_schema)
+            out[i] = await acomplete_structured(client, r, model, max_reasks=max_reasks, use_schema=use_schema,
+                                                role=role)
             tr.advance()
 
         await asyncio.gather(*(one(i, r) for i, r in enumerate(requests)))
@@ -252,6 +266,7 @@ class ManyOptions(TypedDict, total=False):
     max_reasks: int
     use_schema: bool
     progress: str | None
+    role: str | None
 
 
 def complete_structured_many(

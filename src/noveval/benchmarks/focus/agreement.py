@@ -221,11 +221,18 @@ def _annotate(
                  for s in seeds]
     resps = client.complete_many(reqs, progress=progress)
     n = len(seeds)
+    from noveval.models.calls import note_answer
+
+    def read(r: Any, it: Any) -> Any:
+        label = parse(r.text, it) if r.ok else None
+        note_answer(client, r, usable=label is not None, role="annotator")
+        return label
+
     groups = [resps[k * n:(k + 1) * n] for k in range(len(items))]
     if n == 1:
-        return [parse(g[0].text, it) if g[0].ok else None for g, it in zip(groups, items, strict=True)], None
+        return [read(g[0], it) for g, it in zip(groups, items, strict=True)], None
     rows = [{"id": it["id"], "gold": it["gold"],
-             **sampled_label([parse(r.text, it) if r.ok else None for r in g], [r.error for r in g], seeds)}
+             **sampled_label([read(r, it) for r in g], [r.error for r in g], seeds)}
             for g, it in zip(groups, items, strict=True)]
     return [r["label"] for r in rows], rows
 

@@ -191,12 +191,18 @@ async def annotate_points(
     responses = await client.acomplete_many(reqs, progress=progress) if reqs else []
     rows = []
     for i, p in enumerate(points):
-        rows.append(judgment_row(p, responses[2 * i], responses[2 * i + 1], client.model_id))
+        rows.append(judgment_row(p, responses[2 * i], responses[2 * i + 1], client.model_id, client))
     return rows
 
 
-def judgment_row(point: FocusPoint, target_resp: Any, aspect_resp: Any, annotator: str) -> dict:
-    """One judgments.jsonl row from the two replies of a point."""
+def judgment_row(point: FocusPoint, target_resp: Any, aspect_resp: Any, annotator: str, client: Any = None) -> dict:
+    """One judgments.jsonl row from the two replies of a point.
+
+    With ``client`` (the annotator) each reply's verdict is reported
+    (:func:`noveval.models.calls.note_answer`, role ``annotator``).
+    """
+    from noveval.models.calls import note_answer
+
     row: dict[str, Any] = point.model_dump()
     row["annotator"] = annotator
     errors, unparsed = [], []
@@ -208,17 +214,19 @@ def judgment_row(point: FocusPoint, target_resp: Any, aspect_resp: Any, annotato
             continue
         label, err = parse_label(resp.text, family, point.polarity)
         row[family] = label
+        if client is not None:
+            note_answer(client, resp, usable=label is not None, role="annotator")
         if err:
             unparsed.append(f"{family}: {err}")
-    # a failed call is redone on a re-run ("error"); an answer that does not parse is the
-    # annotator's answer (a failed point in the metrics), kept as it is ("parse_error")
+    # a failed call ("error") and an answer that does not parse ("parse_error": a failed point
+    # in the metrics) are both asked again by the next run on the folder
     row["error"] = "; ".join(errors) or None
     row["parse_error"] = "; ".join(unparsed) or None
     return row
 
 
 def sampled_judgment_row(point: FocusPoint, target_resps: Sequence[Any], aspect_resps: Sequence[Any], annotator: str,
-                         seeds: Sequence[int]) -> dict:
+                         seeds: Sequence[int], client: Any = None) -> dict:
     """One judgments.jsonl row from N sampled reply pairs of a point (``--samples N``).
 
     Each family's label is the plurality of its parsed samples
@@ -234,7 +242,7 @@ def sampled_judgment_row(point: FocusPoint, target_resps: Sequence[Any], aspect_
     """
     from noveval.metrics.consistency import mean_consistency, vote_labels
 
-    singles = [judgment_row(point, t, a, annotator) for t, a in zip(target_resps, aspect_resps, strict=True)]
+    singles = [judgment_row(point, t, a, annotator, client) for t, a in zip(target_resps, aspect_resps, strict=True)]
     row: dict[str, Any] = point.model_dump()
     row["annotator"] = annotator
     errors, unparsed = [], []

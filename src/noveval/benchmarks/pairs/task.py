@@ -126,8 +126,7 @@ async def agenerate(pairs: Sequence[Pair], client: ChatClientProtocol, run: Any,
         resp = await client.acomplete(req)
         choice = parse_choice(resp.text, allow_tie=allow_tie) if resp.ok else None
         status = "call_failed" if not resp.ok else ("ok" if choice is not None else "unparseable")
-        if status == "unparseable":
-            note_answer(client, usable=False, raw=resp.text)
+        note_answer(client, resp, usable=status == "ok", role="model")
         return {"choice": choice, "parse_status": status, "raw": resp.text, "error": resp.error if not resp.ok else None,
                 "finish_reason": resp.finish_reason, "cached": resp.cached, "seed": s}
 

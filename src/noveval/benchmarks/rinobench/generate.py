@@ -196,8 +196,7 @@ async def agenerate(
                 "cached": resp.cached,
             }
         parsed = parse_judgment(resp.text)
-        if not parsed.ok:
-            note_answer(client, usable=False, raw=resp.text)
+        note_answer(client, resp, usable=parsed.ok, role="model")
         return {
             "id": item.id,
             "reasoning": parsed.reasoning,

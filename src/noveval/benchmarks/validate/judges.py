@@ -185,6 +185,9 @@ async def judge_papers(
         if not resp.ok:
             return {**row, "score": None, "parse_status": "call_failed", "error": resp.error}
         score, status = parse_score(j, resp.text)
+        from noveval.models.calls import note_answer
+
+        note_answer(client, resp, usable=score is not None, role="judge")
         return {**row, "score": score, "parse_status": status, "error": None}
 
     async def worker(task: tuple[str, dict[str, Any]]) -> dict[str, Any]:
