@@ -21,7 +21,8 @@ from noveval.models.structured import extract_json, find_json_object
 
 def test_no_second_json_extractor_in_the_parsers() -> None:
     """The reply parsers decode JSON only through models/structured.py (no json.loads/raw_decode of their own)."""
-    for rel in ("judging/parse.py", "benchmarks/pairs/task.py", "benchmarks/rinobench/parse.py"):
+    for rel in ("judging/parse.py", "benchmarks/pairs/task.py", "benchmarks/rinobench/parse.py",
+                "benchmarks/focus/agreement.py", "benchmarks/focus/annotate.py"):
         tree = ast.parse((Path(noveval.__file__).parent / rel).read_text(encoding="utf-8"))
         calls = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
         assert not calls & {"loads", "raw_decode"}, rel
@@ -66,6 +67,15 @@ def test_parse_judgment_through_the_shared_extractor(text: str, score: int | Non
 ])
 def test_parse_choice_through_the_shared_extractor(text: str, want: str | None) -> None:
     assert parse_choice(text) == want
+
+
+def test_focus_polarity_reads_what_json_loads_read_and_more() -> None:
+    from noveval.benchmarks.focus.agreement import parse_polarity
+
+    assert parse_polarity('{"polarity": "weakness"}') == "weakness"
+    assert parse_polarity("it praises and criticises") is None and parse_polarity(None) is None
+    assert parse_polarity('{"polarity": "neutral"}') is None
+    assert parse_polarity('```json\n{"polarity": "strength"}\n```') == "strength"  # read now, not before
 
 
 def test_extract_json_reads_what_only_the_brace_scan_read() -> None:
