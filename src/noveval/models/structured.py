@@ -58,8 +58,10 @@ def json_values(text: str | None) -> Iterator[Any]:
        but has prose after it gives its first complete value. One value per candidate;
     2. the text from the first ``{``/``[`` with a truncated end closed
        (:func:`close_truncated_json`: a reply cut off by ``max_tokens``);
-    3. the value starting at each ``{`` or ``[`` in turn (a reply whose prose holds
-       braces before its JSON).
+    3. the value starting at each ``{`` or ``[`` that opens at the top level of the text
+       (a reply whose prose holds braces before its JSON); a bracket inside an unclosed
+       one is skipped, so a truncated object never yields one of its inner objects as if
+       it were the answer.
 
     :func:`extract_json` takes the first: steps 1-2 are the order it always had, so a
     reply it read before reads the same; step 3 only reads replies it could not.
@@ -82,11 +84,32 @@ def json_values(text: str | None) -> Iterator[Any]:
             yield json.loads(close_truncated_json(text[start:]))
         except json.JSONDecodeError:
             pass
-    for m in re.finditer(r"[{\[]", text):
+    for i in _top_level_openings(text):
         try:
-            yield dec.raw_decode(text, m.start())[0]
+            yield dec.raw_decode(text, i)[0]
         except json.JSONDecodeError:
             pass
+
+
+def _top_level_openings(text: str) -> Iterator[int]:
+    """Positions of each ``{``/``[`` outside strings that opens at nesting depth 0."""
+    depth, in_str, esc = 0, False, False
+    for i, ch in enumerate(text):
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"' and depth > 0:
+            in_str = True
+        elif ch in "{[":
+            if depth == 0:
+                yield i
+            depth += 1
+        elif ch in "}]" and depth > 0:
+            depth -= 1
 
 
 def _first_value(cand: str, dec: json.JSONDecoder) -> tuple[bool, Any]:
