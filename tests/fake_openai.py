@@ -219,6 +219,7 @@ class FakeOpenAIServer:
         if choices:
             content: Any = "echo: " + prompt
             if self.responder is not None:
+                REQUEST.body = body  # also for a batch's lines, answered outside _chat
                 content = self.responder(prompt)
                 content = content if isinstance(content, str) else json.dumps(content)
             elif body.get("response_format"):

@@ -5,8 +5,8 @@ answer (``response_format``); :func:`instance` builds the smallest valid instanc
 schema (enums: their first value; integers: their minimum; arrays: their minimum length,
 at least one item; strings: a short word), so a run of any system against
 :class:`fake_openai.FakeOpenAIServer` with ``responder=schema_reply`` goes end to end in
-seconds. Free-text steps get a short text that RINoBench, novelty-pairs and NovBench parse
-(a JSON object with the common answer fields). The endpoint check is answered "OK".
+seconds. Free-text steps get a short text that RINoBench, novelty-pairs and NovBench's stages parse
+(a JSON object with the common answer fields); NovBench's generation gets its three sections. The endpoint check is answered "OK".
 """
 
 from __future__ import annotations
@@ -65,4 +65,7 @@ def schema_reply(prompt: str) -> str:
     schema = (fmt.get("json_schema") or {}).get("schema")
     if schema:
         return json.dumps(instance(schema))
+    if "Positive Novelty Evaluations" in prompt:  # NovBench's layout: the sections its parser reads
+        return "Positive Novelty Evaluations\n- It extends prior work.\n\nNeutral Novelty Evaluations\n-\n\n" \
+               "Negative Novelty Evaluations\n-"
     return json.dumps(FREE_TEXT)

@@ -191,11 +191,14 @@ def test_run_resume_and_score_from_saved_outputs(name: str, tmp_path: Path) -> N
     # a call that failed in the first run (e.g. a timeout on a loaded machine) is redone on the
     # re-run by design; every call that succeeded is recorded and must not be made again
     record = folder / "calls.json"
-    failed_first = (read_json(record).get("last") or {}).get("failed", 0) if record.exists() else 0
+    last = (read_json(record).get("last") or {}) if record.exists() else {}
+    failed_first = last.get("failed", 0)
+    # ... and so is an answer no parser read (issue 34): asked again, with a structured reply's re-asks (at most 3)
+    unusable_first = sum(c["unusable"] for c in (last.get("answers") or {}).values())
     with ledger_scope() as ledger:
         assert noveval.run(name, model="local", out=out, data=data, options=options).path == folder
-    assert ledger.totals()["requests"] <= failed_first, (
-        f"a re-run may only redo the {failed_first} failed calls of the first run")
+    assert ledger.totals()["requests"] <= failed_first + 3 * unusable_first, (
+        f"a re-run may only redo the {failed_first} failed calls and {unusable_first} unusable answers of the first run")
     with ledger_scope() as ledger:
         scores = noveval.score(folder)
     assert ledger.totals()["requests"] == 0, "scoring saved outputs makes no model call"

@@ -11,15 +11,30 @@ Python API (:mod:`noveval.api`)::
     run = noveval.run("rinobench", model="local", out="runs/rino", options={"limit": 2})
     scores = noveval.score(run)               # typed Scores, from the saved outputs alone
     table = noveval.load_run(run).scores      # pandas DataFrame
+    ev = noveval.eval("local", "evals/local", sample=True)  # every system, one model: ev.rows
+    board = noveval.leaderboard(["evals/local", "evals/other"])  # models side by side
     noveval.benchmarks.BENCHMARKS             # the registry: every system
 """
 
 from noveval import benchmarks
 from noveval._version import __version__
-from noveval.api import MetricValue, Run, RunResults, Scores, load_run, read_scores, run, score
+from noveval.api import (
+    EvalResult,
+    EvalRow,
+    MetricValue,
+    Run,
+    RunResults,
+    Scores,
+    eval,  # noqa: A004 (noveval.eval)
+    leaderboard,
+    load_run,
+    read_scores,
+    run,
+    score,
+)
 from noveval.quiet import apply_from_env as _apply_quiet
 
 _apply_quiet()  # worker processes of a CLI run keep library noise off the terminal too
 
-__all__ = ["MetricValue", "Run", "RunResults", "Scores", "__version__", "benchmarks", "load_run", "read_scores",
-           "run", "score"]
+__all__ = ["EvalResult", "EvalRow", "MetricValue", "Run", "RunResults", "Scores", "__version__", "benchmarks", "eval",
+           "leaderboard", "load_run", "read_scores", "run", "score"]

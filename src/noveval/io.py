@@ -470,15 +470,19 @@ def write_jsonl(path: str | Path, rows: Iterable[Any]) -> None:
     _atomic_write_bytes(p, _encode(p, text))
 
 
-def append_jsonl(path: str | Path, row: Any) -> None:
-    """Append one row to a JSONL file and fsync it (the unit of progress of a resumable run)."""
+def append_jsonl(path: str | Path, row: Any, *, sync: bool = True) -> None:
+    """Append one row to a JSONL file and fsync it (the unit of progress of a resumable run).
+
+    ``sync=False``: no fsync (a record that may be lost in a crash, such as a transcript row).
+    """
     p = Path(path)
     make_dir(p.parent)
     line = json.dumps(to_jsonable(row), ensure_ascii=False, allow_nan=False) + "\n"
     with open(p, "a", encoding="utf-8") as f:
         f.write(line)
-        f.flush()
-        os.fsync(f.fileno())
+        if sync:
+            f.flush()
+            os.fsync(f.fileno())
 
 
 def open_db(path: str | Path, schema: str) -> sqlite3.Connection:

@@ -7,6 +7,7 @@ Layout of a run directory::
     judgments.jsonl   raw judge outputs, one row per judge call or item
     per_item.jsonl    per-item metrics
     scores.json       aggregate metrics with 95% bootstrap CIs
+    transcripts.jsonl one row per chat request made for an item: messages, parameters, reply
 
 Resumability: rows are appended (and fsynced) the moment an item finishes, so a
 run killed at any point keeps its finished items; re-running with the same config
@@ -167,6 +168,34 @@ class RunDir:
                     fh.write(b"\n")
         append_jsonl(f, row)
 
+    def drop_transcripts(self, stage: str, ids: Iterable[str]) -> None:
+        """Remove the transcript rows of ``stage`` for items about to be asked again.
+
+        :func:`run_items` calls it before its loop, so a re-run replaces an item's earlier rows
+        instead of adding to them. The file is rewritten (atomically) only when a row goes or
+        a torn last line (a kill mid-write) has to be closed off.
+        """
+        from noveval.models.calls import TRANSCRIPTS_FILE
+
+        f = self.path / TRANSCRIPTS_FILE
+        gone = set(ids)
+        if not gone or not f.is_file():
+            return
+        text = f.read_text(encoding="utf-8")
+        lines = [ln for ln in text.split("\n") if ln.strip()]
+        keep = []
+        for ln in lines:
+            try:
+                row = json.loads(ln)
+            except json.JSONDecodeError:
+                continue  # torn write from a killed process
+            if not (isinstance(row, dict) and row.get("stage") == stage and str(row.get("item")) in gone):
+                keep.append(ln)
+        if len(keep) != len(lines) or (text and not text.endswith("\n")):
+            from noveval.io import write_text
+
+            write_text(f, "".join(ln + "\n" for ln in keep))
+
     def write(self, kind: str, rows: Iterable[Any]) -> None:
         """Atomically replace ``<kind>.jsonl``."""
         write_jsonl(self.file(kind), rows)
@@ -195,7 +224,8 @@ def discard_run(path: str | Path) -> None:
     The command's call ledger forgets what earlier invocations spent on it.
     """
     p = Path(path)
-    for name in ("config.json", "scores.json", "calls.json", "batches.json", *(f"{k}.jsonl" for k in KINDS)):
+    for name in ("config.json", "scores.json", "calls.json", "batches.json", "transcripts.jsonl",
+                 *(f"{k}.jsonl" for k in KINDS)):
         (p / name).unlink(missing_ok=True)
     from noveval.models.calls import active_ledger
 
@@ -234,19 +264,27 @@ def _config_diff(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return sorted(k for k in keys if to_jsonable(old.get(k)) != to_jsonable(new.get(k)))
 
 
-def _to_do(run: RunDir, kind: str, ids: list[str], retry_failed: bool) -> set[str]:
+def _to_do(run: RunDir, kind: str, ids: list[str], retry_failed: bool,
+           redo: Callable[[dict[str, Any]], bool] | None = None) -> set[str]:
     """The ids :func:`run_items` still has to run (unique ids checked; failed rows redone when asked)."""
     if len(set(ids)) != len(ids):
         dup = next(i for i in ids if ids.count(i) > 1)
         raise InputError(None, None, "id", f"duplicate item id {dup!r}: ids must be unique")
+    from noveval.models.calls import refreshing
+
     done = run.done(kind)
+    if refreshing():  # --refresh: every item is asked again, in place
+        return set(ids)
     if retry_failed:
-        failed = {i for i, row in done.items() if row.get("error")}
+        failed = {i for i, row in done.items() if row.get("error") or row.get("unusable_answers")}
         if failed:
             import logging
 
-            logging.getLogger("noveval").info(f"{kind}: retrying {len(failed)} item(s) recorded as failed")
+            logging.getLogger("noveval").info(f"{kind}: asking again for {len(failed)} item(s) recorded as failed "
+                                              "or answered unusably")
         done = {i: row for i, row in done.items() if i not in failed}
+    if redo is not None:  # rows made from an input that has changed since (a prediction asked again)
+        done = {i: row for i, row in done.items() if not redo(row)}
     return set(ids) - set(done)
 
 
@@ -261,23 +299,26 @@ async def run_items(
     client: ChatClientProtocol | None = None,
     concurrency: int | None = None,
     retry_failed: bool = True,
+    redo: Callable[[dict[str, Any]], bool] | None = None,
 ) -> list[dict[str, Any]]:
     """The resumable loop: run ``worker`` on every item not yet in ``<kind>.jsonl``.
 
-    Each finished row (which must carry ``"id": id_of(item)``) is appended at once;
-    at the end the file is rewritten in input order. Model-call concurrency is bounded
-    by the client; ``concurrency`` bounds how many items are open at once.
+    Each finished row (which must carry ``"id": id_of(item)``) is appended at once; at the end
+    the file is rewritten in input order. Model-call concurrency is bounded by the client;
+    ``concurrency`` bounds how many items are open at once.
 
-    Rows recorded as failed (a truthy ``"error"`` field) are redone on a re-run when
-    ``retry_failed`` is set: a timeout or a dropped connection is not final. Calls that
-    had succeeded come from the response cache, so only the failed calls reach the model.
+    Rows recorded as failed (``"error"``) or holding an answer no parser read
+    (``"unusable_answers"``: its roles, set here from :func:`noveval.models.calls.note_answer`)
+    are redone on a re-run when ``retry_failed`` is set: neither is final. Answered calls come
+    from the cache and unusable answers are misses, so only those reach the model.
+    ``--refresh`` redoes every item.
 
     When the budget stops the run (:class:`~noveval.models.costs.BudgetExceeded` from a
     worker), the items already in flight finish and are saved (no new request is
     admitted), then the error is raised: nothing that was paid for is lost.
 
     Args:
-        run: The run directory.
+        run: The run directory (``transcripts.jsonl``: each item's chat requests, redone ones replaced).
         kind: ``predictions``, ``judgments`` or ``per_item``.
         items: Inputs, in order.
         worker: ``async worker(item) -> row``.
@@ -285,20 +326,21 @@ async def run_items(
         progress: Label for the progress display.
         client: A chat client whose cache hits the progress display shows.
         concurrency: Items in flight at once (default: the client's request concurrency,
-            else 8). Keeping it near the request concurrency makes items finish one after
-            another, so an interrupted run has saved as much as possible; with many
-            more items than request slots open, every item waits for every other.
-        retry_failed: Redo rows whose ``error`` is set.
+            else 8). Near the request concurrency, items finish one after another, so an
+            interrupted run has saved as much as possible.
+        retry_failed: Redo rows whose ``error`` (or ``unusable_answers``) is set.
+        redo: Redo the saved rows for which it is true (their input changed).
 
     Returns:
         All rows in input order (resumed ones included).
     """
+    from noveval.models.calls import item_scope
     from noveval.models.costs import BudgetExceeded
     from noveval.progress import track
-
     ids = [str(id_of(it)) for it in items]
-    todo = [(i, it) for i, it in zip(ids, items) if i in _to_do(run, kind, ids, retry_failed)]
-
+    left = _to_do(run, kind, ids, retry_failed, redo)  # once: it reads the rows saved so far
+    todo = [(i, it) for i, it in zip(ids, items) if i in left]
+    run.drop_transcripts(kind, left)
     sem = asyncio.Semaphore(concurrency or getattr(client, "concurrency", None) or 8)
     stopped: list[BudgetExceeded] = []
     with track(len(todo), progress or "", client=client) as tr:
@@ -310,11 +352,14 @@ async def run_items(
                 if stopped:
                     return
                 try:
-                    row = await worker(item)
+                    with item_scope(run.path, kind, item_id) as unusable:
+                        row = await worker(item)
                 except BudgetExceeded as e:
                     stopped.append(e)
                     return
-            row = {"id": item_id, **{k: v for k, v in row.items() if k != "id"}}
+            row = {"id": item_id, **{k: v for k, v in row.items() if k not in ("id", "unusable_answers")}}
+            if unusable:
+                row["unusable_answers"] = sorted(set(unusable))
             run.append(kind, row)
             tr.advance()
 

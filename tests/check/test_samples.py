@@ -61,7 +61,7 @@ def _check(idea: Path, corpus: Path, out: Path, *extra: str) -> Any:
                                     "--before-year", "2023", *extra])
 
 
-def test_five_samples_vote_by_hand_and_a_rerun_makes_no_call(tmp_path: Path) -> None:
+def test_five_samples_vote_by_hand_and_a_rerun_asks_only_the_unusable(tmp_path: Path) -> None:
     idea, corpus = _inputs(tmp_path)
     script = Script()
     with FakeOpenAIServer(responder=script) as server:
@@ -72,12 +72,13 @@ def test_five_samples_vote_by_hand_and_a_rerun_makes_no_call(tmp_path: Path) -> 
         calls = server.total
         assert sorted(b["seed"] for b in script.rubric_bodies) == [0, 1, 2, 3, 4]
         assert {b["temperature"] for b in script.rubric_bodies} == {0.7}
-        # the same command again: every sample comes from the cache; the only call is the endpoint
-        # check that `check` makes before any corpus or index work (issue 36)
-        probes = server.counts[PROBE_PROMPT]
+        # the same command again: the good samples come from the cache; the answers no parser read (seed 3's
+        # rubric answer, the evaluation this script does not answer) are never final: asked again after the check
         res = _check(idea, corpus, out, "-m", spec, "--temperature", "0.7", "--samples", "5")
         assert res.exit_code == 0, res.output
-        assert server.total == calls + 1 and server.counts[PROBE_PROMPT] == probes + 1
+        again = [p for _, _, p in server.log[calls:]]
+        assert again[0] == PROBE_PROMPT and sum(p.startswith("Judge the novelty") for p in again) == 1
+        assert [b["seed"] for b in script.rubric_bodies[5:]] == [3]
     r = json.loads((out / "check.json").read_text())
     rb = r["rubric"]
     # scores 3, 4, 3, -, 5: plurality 3 (two samples); share 2 of all 5 samples

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -143,13 +144,20 @@ def test_yardsticks_and_published_rows_sit_beside_the_value(tmp_path: Path) -> N
     scores["baselines"] = {"f1_macro": [
         {"name": "uniform random", "kind": "chance", "value": 0.185, "how": "exact expectation"},
         {"name": "majority class (always 3)", "kind": "trivial", "value": 0.09, "how": "exact"}]}
+    on = {"dataset": "RINoBench test set", "data_file": "rinobench/test.json", "protocol": "noveval"}
     scores["published"] = [
-        {"model": "GPT-5", "setting": "zero-shot", "metric": "f1_macro", "value": 0.172, "table": "Table 3", "source": "S&F"},
-        {"model": "o3", "setting": "zero-shot", "metric": "mean_absolute_error", "value": 0.9, "table": "Table 3"}]
+        {"model": "GPT-5", "setting": "zero-shot", "metric": "f1_macro", "value": 0.172, "table": "Table 3", "source": "S&F",
+         **on},
+        {"model": "o3", "setting": "zero-shot", "metric": "mean_absolute_error", "value": 0.9, "table": "Table 3", **on}]
     f.write_text(json.dumps(scores), encoding="utf-8")
     result = read_eval(out)
     text = format_eval(result)
-    assert "uniform random 0.185 · majority class (always 3) 0.090" in text and "GPT-5 0.172" in text
+    assert "uniform random 0.185 · majority class (always 3) 0.090" in text
+    assert "GPT-5" not in text and "rinobench: 1 row of RINoBench test set (Table 3, protocol noveval)" in text
+    config = json.loads((out / "rinobench" / "config.json").read_text(encoding="utf-8"))
+    (out / "rinobench" / "config.json").write_text(json.dumps({**config, "items": "/d/rinobench/test.json"}))
+    text = format_eval(replace(result, settings=replace(result.settings, data="/d")))  # the real file: shown
+    assert "published: GPT-5 · Table 3, RINoBench test set 0.172" in text
     assert "o3" not in text  # another metric's published row
     kinds = [(r["kind"], r["label"], r["value"]) for r in csv_rows(result.rows, label="m", model="m")]
     assert kinds[1:] == [("yardstick", "uniform random", 0.185), ("yardstick", "majority class (always 3)", 0.09),

@@ -305,9 +305,10 @@ def test_cli_protocol_option(tmp_path):
     assert not (tmp_path / "r").exists()
 
 
-def test_expert_chain_answer_without_points_is_kept_not_redone(tmp_path):
-    """A chain whose final review has no strengths/weaknesses is the model's answer
-    (``parse_error``): a re-run asks nothing again, and scoring still leaves the paper out.
+def test_expert_chain_answer_without_points_is_kept_and_asked_again(tmp_path):
+    """A chain whose final review has no strengths/weaknesses is kept (``parse_error``) but is
+    not final (issue 34): a re-run asks the whole chain again for that paper only (a paper with
+    no meta-review asked nothing), and scoring still leaves the paper out.
     A real client over HTTP to a local server that answers without sections."""
     import asyncio
 
@@ -330,8 +331,9 @@ def test_expert_chain_answer_without_points_is_kept_not_redone(tmp_path):
         asked = server.total
         assert rows[0]["error"] is None and rows[0]["parse_error"].startswith("final review has no")
         assert rows[1]["error"] is None and rows[1]["parse_error"] == "no meta-review"
+        assert asked == 3 and rows[0]["unusable_answers"] == ["expert chain"] and "unusable_answers" not in rows[1]
         asyncio.run(expert_rows(run, client, [paper, nometa]))
-        assert server.total == asked  # nothing redone (the client has no cache: the run folder decides)
+        assert server.total == asked + 3  # p's three steps again; q not (no model answer to redo)
     run.write("predictions", [{"id": "p", "review_text": "x"}, {"id": "q", "review_text": "y"}])
     run.write("judgments", [])
     from noveval.benchmarks.focus.options import FocusScoreOptions

@@ -273,12 +273,16 @@ def test_an_endpoint_answering_empty_content_is_not_a_result(name: str, tmp_path
         r = _cli("run", name, *extra, "-o", str(tmp_path / "r"), "-m", spec, "-n", "2")
         assert r.exit_code == 3, r.output
         err = [line for line in r.stderr.splitlines() if line.startswith("error:")]
-        assert len(err) == 1 and f"{spec}: " in err[0] and "answers empty or unparseable (100%; first: '')" in err[0]
+        assert len(err) == 1 and f"model {spec}: " in err[0] and "answers empty or unparseable (100%; first: '')" in err[0]
+        assert "run the same command on the same folder again" in err[0] and "--refresh" in err[0]
         assert "UNUSABLE ANSWERS" in r.stdout and "INCOMPLETE" in r.stdout
         calls = json.loads((tmp_path / "r" / "calls.json").read_text())["last"]
-        assert calls["complete"] is False and calls["unusable"][spec]["unusable"] == calls["unusable"][spec]["answers"]
+        u = calls["unusable"]["model"]
+        assert calls["complete"] is False and u["model"] == spec and u["unusable"] == u["answers"]
+        asked = server.total
         ok = _cli("run", name, *extra, "-o", str(tmp_path / "r"), "-m", spec, "-n", "2", "--allow-unparseable")
-        assert ok.exit_code == 0, ok.output  # the same answers, accepted (from the cache: no new call)
+        assert ok.exit_code == 0, ok.output  # asked again (an unusable answer is never final), then accepted
+        assert server.total - asked == u["answers"] + 1  # the endpoint check and every unusable answer
         assert "accepted with --allow-unparseable" in ok.stdout
 
 

@@ -97,3 +97,21 @@ def test_a_sample_of_cells_by_hand() -> None:
                                                                       ("GPT-4o", "Table 4", 3.762),
                                                                       ("Human", "Table 2", 2.7899)}
     assert all(r["match"]["prompting"] == "zero-shot" for r in gpt4o)
+
+
+def test_every_row_names_its_dataset_and_protocol_and_a_data_file_an_eval_reads() -> None:
+    """Issue 37: each row says what it was measured on, so tables show it only beside runs on the same data."""
+    from noveval.benchmarks.claimcheck.suite import ANNOTATIONS
+    from noveval.benchmarks.novbench.suite import RECORDS
+    from noveval.benchmarks.rinobench.suite import GOLD
+
+    read = {RECORDS.as_posix(), GOLD.as_posix(), ANNOTATIONS.as_posix()}  # the files the systems' evals read
+    files = set()
+    for bench in BENCHMARKS.values():
+        for row in published_rows(bench):
+            assert row.get("dataset") and row.get("protocol") == "paper", (bench.name, row)
+            if row.get("data_file"):
+                files.add(row["data_file"])
+    assert files == read
+    novbench = {r["table"]: r for r in published_rows(BENCHMARKS["novbench"])}
+    assert "data_file" not in novbench["Table 2"] and novbench["Table 4"]["data_file"] == "novbench/coling2020.json"

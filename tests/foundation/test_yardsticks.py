@@ -185,7 +185,10 @@ def two_scored_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Pat
     from noveval.cli.main import app
 
     tmp = tmp_path_factory.mktemp("refs")
-    gold = Path(__file__).resolve().parents[2] / "src" / "noveval" / "samples" / "rinobench" / "test.json"
+    sample = Path(__file__).resolve().parents[2] / "src" / "noveval" / "samples" / "rinobench" / "test.json"
+    gold = tmp / "data" / "rinobench" / "test.json"  # where the real test set lies: its published rows are comparable
+    gold.parent.mkdir(parents=True)
+    gold.write_bytes(sample.read_bytes())
     out = []
     for name, answers in (("a", [3, 3, 4, 4]), ("b", [2, 3, 4, 4])):
         preds = tmp / f"{name}.json"
@@ -213,6 +216,15 @@ def test_report_tables_show_reference_rows_that_are_never_bold(two_scored_runs: 
     assert any(label.startswith("paper · GPT-5 (Table 3") for label in refs)
     assert not any(c.best for cells in refs.values() for c in cells), "reference rows never compete for bold"
     assert any(c.best for _, cells in t.rows[:2] for c in cells) and "yardstick ·" in t.caption
+    # the same runs on the shipped sample gold (invented items): no published row is comparable (issue 37)
+    from dataclasses import replace
+
+    sample = str(Path(__file__).resolve().parents[2] / "src" / "noveval" / "samples" / "rinobench" / "test.json")
+    on_sample = [replace(r, config={k: sample if isinstance(v, str) and v.endswith("rinobench/test.json") else v
+                                    for k, v in r.config.items()}) for r in runs]
+    refs = [label for label, _ in by_run(on_sample, [("f1_macro", "Macro-F1")], "Table 3", "").rows[2:]]
+    assert refs and not any(label.startswith("paper ·") for label in refs)
+    assert "RINoBench test set (Table 3" in headline_table(on_sample).caption
     h = headline_table(runs)
     assert h.header[-1].startswith("Yardsticks")
     f1 = next(cells for label, cells in h.rows if label.startswith("Macro-F1"))
@@ -267,3 +279,22 @@ def test_axioms_table_gets_the_papers_all_row_and_the_random_metric() -> None:
     assert [c.text for c in rows["paper · All · RND (Table 2)"]] == ["99.0", "6.0", "71.5"]
     rnd = rows["yardstick · random metric (chance)"]
     assert [c.text for c in rnd] == ["50.0", "16.7", f"{(50 + 100 / 6) / 2:.1f}"] and not any(c.best for c in rnd)
+
+
+def test_a_published_row_is_comparable_only_on_its_data_file_and_protocol() -> None:
+    from noveval.benchmarks._yardsticks import OWN_ITEMS, comparable, other_data_text, run_data
+
+    row = {"model": "GPT-4o", "table": "Table 4", "dataset": "NovBench COLING 2020",
+           "data_file": "novbench/coling2020.json", "protocol": "paper"}
+    real = {"records": "/d/novbench/coling2020.json", "model": "openai-compatible/m@http://h:1/v1"}
+    assert comparable(row, run_data(real, protocol="paper"))
+    assert comparable(row, run_data(real, protocol=None))  # a run outside an eval: its file decides
+    assert not comparable(row, run_data(real, protocol="noveval"))
+    assert not comparable(row, run_data({"records": "/d/xnovbench/coling2020.json"}, protocol="paper"))
+    assert not comparable(row, run_data(real, protocol="paper", sample=True))
+    sample = str(Path(__file__).resolve().parents[2] / "src" / "noveval" / "samples" / "novbench" / "records.json")
+    assert run_data({"records": sample}, protocol="paper").sample
+    assert not comparable({k: v for k, v in row.items() if k != "data_file"}, run_data(real, protocol="paper"))
+    assert comparable({"name": "coin flip", "dataset": OWN_ITEMS}, run_data({"records": sample}, protocol=None))
+    assert other_data_text([row, row, {**row, "table": "Table 2", "dataset": "X"}]) == (
+        "2 rows of NovBench COLING 2020 (Table 4, protocol paper); 1 row of X (Table 2, protocol paper)")

@@ -200,7 +200,8 @@ def test_variants_run_compare_and_resume(tmp_path: Path, monkeypatch: pytest.Mon
         assert first == 1 + 3 * 4  # the endpoint check, then 3 runs x 4 items
         again = _run(tmp_path, server, out, _variants(tmp_path))
         assert again.exit_code == 0, again.output
-        assert server.total == first  # resumed: no request at all, not even the check
+        # resumed: only b's unparseable answer is asked again (never final), after the endpoint check
+        assert server.total == first + 2
     assert os.environ["NOVEVAL_PROMPTS_DIR"] == str(theirs)
 
     labels = ["shipped", "a", "b"]
@@ -238,11 +239,11 @@ def test_variants_run_compare_and_resume(tmp_path: Path, monkeypatch: pytest.Mon
     assert (spread["min"], spread["max"]) == (pytest.approx(min(mae.values())), pytest.approx(max(mae.values())))
     assert spread["range"] == pytest.approx(max(mae.values()) - min(mae.values()))
 
-    # the re-run said so: every sub-run made no model call
-    assert again.stdout.count("· model calls 0 (0 from the cache, 0 failed)") == 3
+    # the re-run said so: shipped and a made no model call, b asked its unparseable answer again
+    assert again.stdout.count("· model calls 0 (0 from the cache, 0 failed)") == 2
     assert "flip rate 0.750" in again.stdout and "item 1: shipped 3 | a 5 | b 3" in again.stdout
-    for lab in labels:
-        assert json.loads((out / lab / "scores.json").read_text())["calls"]["requests"] == 0
+    assert {lab: json.loads((out / lab / "scores.json").read_text())["calls"]["requests"] for lab in labels} == {
+        "shipped": 0, "a": 0, "b": 1}
 
     # the report renders the variants folder: the runs compared, titled as prompt variants
     from noveval.report.build import build_report
@@ -277,7 +278,7 @@ def test_items_without_gold_are_compared_by_their_answers(tmp_path: Path) -> Non
         assert first == 1 + 3 * 4
         again = _cli(tmp_path, *args)
         assert again.exit_code == 0, again.output
-        assert server.total == first  # resumed: no request
+        assert server.total == first + 2  # resumed: the check and b's unparseable answer (never final)
     for lab in labels:  # nothing to score: predictions only
         assert (out / lab / "predictions.jsonl").is_file()
         assert not (out / lab / "per_item.jsonl").exists() and not (out / lab / "scores.json").exists()
@@ -297,8 +298,8 @@ def test_items_without_gold_are_compared_by_their_answers(tmp_path: Path) -> Non
     assert [r["label"] for r in saved["runs"]] == labels and saved["baseline"] == "shipped"
     assert saved["variants"]["a"]["prompts_changed"] and saved["variants"]["shipped"]["prompts_changed"] == {}
     assert all(v["complete"] for v in saved["variants"].values())  # from each run folder's calls.json
-    assert [v["calls"]["requests"] for v in saved["variants"].values()] == [0, 0, 0]  # the last invocation's
-    assert "flip rate 0.750" in again.stdout and again.stdout.count("· model calls 0 (0 from the cache, 0 failed)") == 3
+    assert [v["calls"]["requests"] for v in saved["variants"].values()] == [0, 0, 1]  # the last invocation's
+    assert "flip rate 0.750" in again.stdout and again.stdout.count("· model calls 0 (0 from the cache, 0 failed)") == 2
     assert again.stdout.count("no metric (no gold)") == 3 and "note: no gold scores" in again.stdout
 
 
@@ -392,7 +393,7 @@ def test_batch_answers_every_variant_through_the_batch_api(tmp_path: Path) -> No
 # ----------------------------------------------------------------------------- the bundled model
 @pytest.mark.integration
 def test_bundled_model_bundled_variants(tmp_path: Path) -> None:
-    """The three shipped variants with the bundled SmolLM2 on two sample ideas; then a re-run makes no call."""
+    """The three shipped variants with the bundled SmolLM2 on two sample ideas; a re-run asks only the unparseable."""
     out = tmp_path / "out"
     args = ["run", "rinobench", "-m", "local", "-n", "2", "--max-tokens", "96", "-o", str(out),
             "--prompt-variants", "bundled", "--allow-failures", "--allow-unparseable"]
@@ -405,6 +406,9 @@ def test_bundled_model_bundled_variants(tmp_path: Path) -> None:
     flips = sum(len({a[i] for a in answers}) > 1 for i in range(2))
     saved = json.loads((out / "variants.json").read_text())
     assert saved["agreement"]["flip_rate"] == pytest.approx(flips / 2)
+    reasked = {lab: sum(1 for r in _rows(out / lab / "predictions.jsonl") if r.get("unusable_answers"))
+               for lab in labels}
     again = _cli(tmp_path, *args)
     assert again.exit_code == 0, again.output
-    assert again.stdout.count("· model calls 0 (0 from the cache, 0 failed)") == 4
+    # a re-run asks again for the unparseable answers only (never final; the rest from the cache)
+    assert {lab: json.loads((out / lab / "calls.json").read_text())["last"]["requests"] for lab in labels} == reasked

@@ -83,15 +83,20 @@ def test_judgments_are_recorded_with_raw_answers(sample_run):
         assert r["score"] is None or (1 <= r["score"] <= (5 if r["judge"] == "rubric" else 4))
 
 
-def test_resume_makes_no_calls_and_changes_nothing(sample_run, sample_files):
+def test_resume_asks_only_the_unusable_and_changes_nothing_else(sample_run, sample_files):
+    """A resumed run asks again only for the judge answers no parser read (never final, issue 34); every other
+    row stays as it was (the metric predictions byte for byte)."""
     from noveval.models.client import get_client
 
-    before = {k: (sample_run / f"{k}.jsonl").read_bytes() for k in ("predictions", "judgments", "per_item")}
+    preds = (sample_run / "predictions.jsonl").read_bytes()
+    before = _rows(sample_run, "judgments")
+    redo = {r["id"] for r in before if r.get("unusable_answers")}
     client = get_client("local")
     validate(*sample_files, sample_run, client, **SAMPLE_OPTS)
-    assert client.stats["requests"] == 0
-    for k, b in before.items():
-        assert (sample_run / f"{k}.jsonl").read_bytes() == b, k
+    assert client.stats["requests"] == client.stats["cache_misses"] == len(redo)
+    assert (sample_run / "predictions.jsonl").read_bytes() == preds
+    after = {r["id"]: r for r in _rows(sample_run, "judgments")}
+    assert [r for r in before if r["id"] not in redo] == [after[r["id"]] for r in before if r["id"] not in redo]
 
 
 def test_changed_metric_default_recomputes_only_that_metric(sample_run, sample_files, monkeypatch, tmp_path):

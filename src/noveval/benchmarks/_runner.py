@@ -248,6 +248,7 @@ def run_benchmark(bench: Benchmark, model: ModelLike, out: str | os.PathLike[str
     existed = out.exists()
     with _ledger(opts.max_cost) as ledger:
         ledger.accept_unusable = opts.allow_unparseable
+        ledger.refresh = bool(getattr(opts, "refresh", False))
         before = len(ledger.run_dirs)
         try:
             preflight(model, opts, out)
@@ -268,8 +269,10 @@ def run_benchmark(bench: Benchmark, model: ModelLike, out: str | os.PathLike[str
     path = out if group is not None else folders[0]
     run = Run(path, bench.name, complete, tuple(folders), group=group)
     if unusable is not None and not opts.allow_unparseable:
-        raise IncompleteRun(f"{bench.name}: {unusable}: a broken endpoint configuration, not a result (allow "
-                            "unparseable answers to accept them)", run)
+        from noveval.models.calls import RECOVER
+
+        raise IncompleteRun(f"{bench.name}: {unusable}: a broken endpoint configuration, not a result; {RECOVER}",
+                            run)
     if not complete and not opts.allow_failures:
         raise IncompleteRun(f"{bench.name}: model calls failed; the run in {path} is incomplete "
                             "(run it again to redo them, or allow failures)", run)

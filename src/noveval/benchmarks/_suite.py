@@ -18,7 +18,7 @@ import logging
 import math
 import os
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,7 +30,7 @@ from noveval.io import to_jsonable
 from noveval.options import RunOptions
 
 __all__ = ["CSV_FILE", "EVAL_FILE", "PROTOCOLS", "EvalResult", "EvalRow", "EvalSettings", "Planned", "csv_rows",
-           "plan_eval", "read_eval", "run_eval", "table_row"]
+           "eval_data", "evaluate", "plan_eval", "read_eval", "run_eval", "table_row"]
 
 log = logging.getLogger("noveval")
 
@@ -371,6 +371,54 @@ def run_eval(model: str, out: Path, settings: EvalSettings, planned: list[Planne
             shutil.rmtree(out, ignore_errors=True)
         raise
     return result
+
+
+def eval_data(sample: bool, data_dir: str | os.PathLike[str] | None) -> Path | list[Path] | None:
+    """The data an eval reads: ``data_dir`` (resolved), else the data folders to search (each system
+    reads the first that holds its data); None: the shipped samples (``sample``, or no data folder exists).
+
+    Raises:
+        InputError: ``sample`` and ``data_dir`` both given (field ``data_dir``), or ``data_dir`` is no folder.
+    """
+    from noveval.settings import data_dirs
+
+    if sample:
+        if data_dir is not None:
+            raise InputError(Path(data_dir), None, "data_dir", "give the samples or a data folder, not both")
+        return None
+    if data_dir is not None:
+        if not Path(data_dir).is_dir():
+            raise InputError(Path(data_dir), None, "data_dir", "no such folder")
+        return Path(data_dir).resolve()
+    return data_dirs() or None
+
+
+def evaluate(model: str, out: str | os.PathLike[str], *, judge: str | None = None, embedder: str | None = None,
+             only: Sequence[str] | None = None, limit: int | None = None, data_dir: str | os.PathLike[str] | None = None,
+             sample: bool = False, protocol: str | None = None, max_cost: float | None = None,
+             options: Mapping[str, Any] | None = None, overwrite: bool = False,
+             on_plan: Callable[[list[Planned], Path | list[Path] | None], None] | None = None) -> EvalResult:
+    """One model's eval, from its arguments to its table: the one path of ``noveval eval`` and :func:`noveval.eval`.
+
+    Resolves the data (:func:`eval_data`), plans every system (:func:`plan_eval`, options
+    validated before any call), then runs them (:func:`run_eval`). Arguments as in
+    :func:`noveval.api.eval`; ``on_plan`` is called with the plans and the data before any run
+    (the CLI says there what runs, or exits when nothing does).
+    """
+    from noveval.models.costs import Budget, load_prices
+
+    ddir = eval_data(sample, data_dir)
+    data = "sample" if ddir is None else str(ddir) if isinstance(ddir, Path) else os.pathsep.join(map(str, ddir))
+    settings = EvalSettings(model=model, judge=judge, protocol=protocol or ("paper" if ddir is not None else "noveval"),
+                            limit=limit, data=data, embedder=embedder)
+    extra = {**(options or {}), **({"overwrite": True} if overwrite else {})}
+    load_prices()
+    if max_cost is not None:
+        Budget(max_cost)
+    planned = plan_eval(settings, ddir, list(only) if only else None, extra)
+    if on_plan is not None:
+        on_plan(planned, ddir)
+    return run_eval(model, Path(out), settings, planned, max_cost=max_cost, overwrite=overwrite)
 
 
 def _run_all(model: str, out: Path, todo: list[tuple[Planned, EvalRun]], rows: dict[str, EvalRow],

@@ -1,9 +1,10 @@
 """The model's opinions: structuring free text, a RINoBench-rubric judgment, a NovBench-style evaluation.
 
-* The rubric judgment reuses RINoBench's prompt, schema and parser
-  (:func:`noveval.benchmarks.rinobench.generate.build_request`,
-  :func:`~noveval.benchmarks.rinobench.parse.parse_judgment`), with the retrieved works
-  as the related works.
+* The rubric judgment reuses RINoBench's prompt, rubric, schema and parser, shared in
+  :mod:`noveval.judging` (:func:`~noveval.judging.request.build_request`,
+  :func:`~noveval.judging.parse.parse_judgment`), with the retrieved works as the related
+  works. Structuring free text uses the shared reply schema
+  :class:`~noveval.judging.items.IdeaReply`.
 * The structured evaluation follows NovBench's Positive / Neutral / Negative layout
   (positive = new, neutral = partly anticipated, negative = anticipated), per claimed
   contribution, and asks for JSON so that each point names the works it relies on
@@ -105,7 +106,8 @@ async def structure_idea(client: ChatClientProtocol, text: str, *,
         ``(idea or None, error or None, attempts)``; each attempt ``{seed, temperature,
         answer (the parts or None), rejected (why, or None)}``.
     """
-    from noveval.benchmarks.rinobench.construct import IdeaReply
+    from noveval.judging.items import IdeaReply
+    from noveval.models.calls import note_answer
     from noveval.models.chat import ChatRequest, GenerationParams
     from noveval.models.structured import acomplete_structured
 
@@ -113,9 +115,11 @@ async def structure_idea(client: ChatClientProtocol, text: str, *,
     for k, temp in ((0, 0.0), (1, 0.7)):
         req = ChatRequest(messages=render_messages("structure_idea", text=text[:4000]),
                           params=GenerationParams(temperature=temp, max_tokens=400, seed=seed + k), tag="check:structure")
-        res = await acomplete_structured(client, req, IdeaReply)
+        res = await acomplete_structured(client, req, IdeaReply, role="structuring")
         parts = res.value.model_dump() if res.value is not None else None
         why = res.error if parts is None else structuring_problem(parts)
+        if parts is not None and why is not None:  # parsed, but an echo or a loop: unusable too
+            note_answer(client, res.replies, usable=False, role="structuring")
         attempts.append({"seed": seed + k, "temperature": temp, "answer": parts, "rejected": why})
         if why is None and parts is not None:
             return Idea(**{n: v.strip() for n, v in parts.items()}), None, attempts
@@ -135,9 +139,7 @@ async def rubric_judgment(client: ChatClientProtocol, idea: Idea, neighbours: Se
     justification is that of the first sample giving the score. Any failed sample call
     makes the judgment failed (``score`` None, ``error`` set).
     """
-    from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, RINoBenchItem
-    from noveval.benchmarks.rinobench.generate import build_request
-    from noveval.benchmarks.rinobench.parse import parse_judgment
+    from noveval.judging import DEFAULT_RUBRIC, RINoBenchItem, build_request, parse_judgment
     from noveval.metrics.consistency import sample_seeds, vote_ordinal
     from noveval.records import RelatedWork
 
@@ -147,8 +149,11 @@ async def rubric_judgment(client: ChatClientProtocol, idea: Idea, neighbours: Se
     reqs = [build_request(item, DEFAULT_RUBRIC, seed=s, max_abstract_chars=max_abstract_chars, temperature=temperature)
             for s in seeds]
     judged: list[dict[str, Any]] = []
+    from noveval.models.calls import note_answer
+
     for resp in await client.acomplete_many(reqs):
         parsed = parse_judgment(resp.text if resp.ok else None)
+        note_answer(client, resp, usable=parsed.ok, role="judge")
         cites = sorted({int(x) for m in _CITE.finditer(parsed.reasoning or "") for x in m.group(1).split(",")})
         judged.append({
             "score": parsed.score, "label": DEFAULT_RUBRIC.get(parsed.score or 0), "justification": parsed.reasoning,
@@ -232,7 +237,7 @@ async def structured_evaluation(client: ChatClientProtocol, submission: str, wor
     req = ChatRequest(messages=render_messages("structured_evaluation", submission=text,
                                                related_works=_works(works, max_abstract_chars)),
                       params=_params(900, seed), tag="check:evaluation")
-    res = await acomplete_structured(client, req, _Evaluation)
+    res = await acomplete_structured(client, req, _Evaluation, role="judge")
     out: dict[str, Any] = {"error": res.error, "raw": res.raw[-1] if res.raw else None}
     by_n = {int(w.rank): w for w in works}
     idf = idf or idf_from_texts([w.abstract for w in works])

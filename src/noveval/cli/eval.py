@@ -1,5 +1,10 @@
 """``noveval eval`` (every system, one model, one budget, one table) and ``noveval leaderboard`` (models side by side).
 
+``eval -m a -m b`` runs one eval per model, each in ``--out/<model label>`` (one ``-m``: in
+``--out`` itself), then writes and prints their leaderboard (``leaderboard.json``,
+``leaderboard.csv`` in ``--out``); a model that fails (a dead endpoint) is reported and the
+others still run. Its exit code is the highest of the models' (a failed model: 2).
+
 Exit codes of ``eval``: 0 every run complete; 1 a system failed with an error (the others
 are in the table); 2 bad input, or a model that fails its first check; 3 a run is
 incomplete (model calls failed, or its answers were mostly unusable; ``--allow-failures``:
@@ -18,7 +23,7 @@ from typing import Annotated, Any
 import typer
 
 from noveval.cli.common import cli_errors
-from noveval.cli.options import ConcurrencyOpt, DataDirOpt, LimitOpt, ModelOpt
+from noveval.cli.options import ConcurrencyOpt, DataDirOpt, LimitOpt
 from noveval.options import EMBEDDER_HELP
 
 __all__ = ["eval_command", "format_eval", "leaderboard"]
@@ -31,7 +36,8 @@ JudgeOpt = Annotated[
 MaxCostOpt = Annotated[
     float | None,
     typer.Option("--max-cost", min=0.0, help="One budget in USD for every system's model calls together: stop cleanly "
-                                             "(exit 4, resumable) when the rest cannot pay for one more request."),
+                                             "(exit 4, resumable) when the rest cannot pay for one more request. "
+                                             "Several models: one such budget per model."),
 ]
 EmbedderOpt = Annotated[
     str | None,
@@ -46,66 +52,85 @@ def _num(v: Any, signed: bool = False) -> str:
     return f"{v:+.3f}" if signed else f"{v:.3f}"
 
 
-def _refs(row: Any, limit: int = 3) -> tuple[str, str]:
-    """Compact yardstick and published text of one eval row."""
-    ys = " · ".join(f"{y.get('name')} {_num(y.get('value'))}" for y in row.yardsticks[:limit]) or "–"
-    if len(row.yardsticks) > limit:
-        ys += f" (+{len(row.yardsticks) - limit})"
+def _refs(result: Any, row: Any) -> tuple[str, str, str]:
+    """Yardstick, comparable published and folded ("other data") text of one eval row.
+
+    Published rows are shown only on the run's data file and protocol, each with its table and
+    dataset (:func:`noveval.benchmarks._yardsticks.comparable`); a run on the samples has none.
+    """
+    from noveval.benchmarks._yardsticks import (
+        other_data_text,
+        published_label,
+        run_data,
+        split_comparable,
+        with_declared_data,
+    )
+    from noveval.io import read_json
+
+    ys = " · ".join(f"{y.get('name')} {_num(y.get('value'))}" for y in row.yardsticks)
+    f = result.path / row.run / "config.json"
+    config = read_json(f) if f.is_file() else {}
+    data = run_data(config if isinstance(config, dict) else {}, protocol=result.settings.protocol,
+                    sample=True if result.settings.data == "sample" else None)
+    same, other = split_comparable(with_declared_data(row.system, row.published), data)
     better = row.greater_is_better is not False
-    pubs = sorted(row.published, key=lambda p: -(p.get("value") or 0) if better else (p.get("value") or 0))
-    ps = " · ".join(f"{p.get('model')} {_num(p.get('value'))}" for p in pubs[:2]) or "–"
-    if len(pubs) > 2:
-        ps += f" (+{len(pubs) - 2} rows)"
-    return ys, ps
+    same.sort(key=lambda p: -(p.get("value") or 0) if better else (p.get("value") or 0))
+    ps = " · ".join(f"{published_label(p)} {_num(p.get('value'))}" for p in same[:3])
+    if len(same) > 3:
+        ps += f" (+{len(same) - 3} rows)"
+    return ys, ps, other_data_text(other)
+
+
+WIDTH = 120
+"""The terminal table's width."""
+
+
+def _fit(text: str) -> str:
+    return text if len(text) <= WIDTH else text[: WIDTH - 1] + "…"
 
 
 def format_eval(result: Any) -> str:
-    """The eval table as terminal text: a row per run, its metric with CI beside yardsticks and published rows."""
-    from noveval.compare.text import _table
+    """The eval table as terminal text (at most :data:`WIDTH` columns): a row per run, its metric with CI,
+    then its yardsticks and the published rows on the same data and protocol; a run on the shipped
+    samples opens with :data:`noveval.benchmarks._yardsticks.INVENTED` and shows no published row."""
+    from noveval.benchmarks._yardsticks import INVENTED
+    from noveval.compare.text import _table, wrap_lines
     from noveval.labels import model_name
 
     s = result.settings
     data = "the shipped samples" if s.data == "sample" else ", ".join(s.data.split(os.pathsep))
-    lines = [f"eval · {model_name(result.model_id or s.model)} ({s.model}) · protocol {s.protocol} · data {data}"
-             + (f" · limit {s.limit}" if s.limit is not None else "") + (f" · judge {s.judge}" if s.judge else "")]
-    rows = []
+    head = [f"{INVENTED} (the shipped samples: the numbers show the pipelines run, not how good the model is)"
+            ] if s.data == "sample" else []
+    head.append(f"eval · {model_name(result.model_id or s.model)} ({s.model}) · protocol {s.protocol} · data {data}"
+                + (f" · limit {s.limit}" if s.limit is not None else "") + (f" · judge {s.judge}" if s.judge else ""))
+    lines = wrap_lines(head, WIDTH)
+    rows, refs = [], []
     for r in result.rows:
         way = "↑" if r.greater_is_better else "↓" if r.greater_is_better is False else ""
         ci = f"[{_num(r.ci_low)}, {_num(r.ci_high)}]" if r.ci_low is not None else ""
-        ys, ps = _refs(r)
         rows.append((r.run, f"{r.metric or '–'} {way}".strip(), _num(r.mean), ci, "" if r.n is None else str(r.n),
-                     r.status, ys, ps))
-    lines += _table(("run", "metric", "value", "95% CI", "n", "status", "yardsticks", "published"), rows, right={2, 4})
+                     r.status))
+        refs.append(_refs(result, r))
+    table = _table(("run", "metric", "value", "95% CI", "n", "status"), rows, right={2, 4})
+    lines.append(table[0])
+    for line, (ys, ps, _) in zip(table[1:], refs, strict=True):
+        lines.append(line)
+        lines += [_fit(f"      {what}: {text}") for what, text in (("yardsticks", ys), ("published", ps)) if text]
+    notes = [f"  other data (not comparable, not shown): {r.run}: {other}"
+             for r, (_, _, other) in zip(result.rows, refs, strict=True) if other]
+    lines += wrap_lines(notes, WIDTH)
     for r in result.rows:
         if r.status != "complete" and r.message:
             lines.append(f"  {r.run}: {r.status}: {r.message}")
-    for name, why in result.skipped:
-        lines.append(f"  not run: {name}: {why}")
-    for r in result.rows:
-        lines.append(f"  data: {r.run}: {r.data}" + (f"; {r.note}" if r.note else ""))
+    notes = [f"  not run: {name}: {why}" for name, why in result.skipped]
+    notes += [f"  data: {r.run}: {r.data}" + (f"; {r.note}" if r.note else "") for r in result.rows]
+    lines += wrap_lines(notes, WIDTH)
     cost = result.budget.get("usd")
     if result.budget.get("max_cost") is not None or cost:
         lines.append(f"  cost of this invocation: {'unknown' if cost is None else f'${cost:.4f}'}"
                      + (f" (budget ${result.budget['max_cost']:g})" if result.budget.get("max_cost") is not None else ""))
     lines.append(f"eval folder: {result.path} (eval.json, eval.csv; one run folder per row)")
     return "\n".join(lines)
-
-
-def _data_dir(sample: bool, data_dir: Path | None) -> Path | list[Path] | None:
-    """The real data folder (``--data-dir``), else the data folders to search (each system reads the
-    first that holds its data); None: the shipped samples (``--sample``, or no data folder exists)."""
-    from noveval.errors import InputError
-    from noveval.settings import data_dirs
-
-    if sample:
-        if data_dir is not None:
-            raise InputError(data_dir, None, "--data-dir", "give --sample or --data-dir, not both")
-        return None
-    if data_dir is not None:
-        if not data_dir.is_dir():
-            raise InputError(data_dir, None, "--data-dir", "no such folder")
-        return data_dir.resolve()
-    return data_dirs() or None
 
 
 def _nothing_runs(planned: list[Any], data_dir: Path | None) -> None:
@@ -138,10 +163,96 @@ def _exit_code(result: Any, allow_failures: bool) -> int:
     return 0
 
 
+ModelsOpt = Annotated[
+    list[str] | None,
+    typer.Option("--model", "-m", help="Model spec: local | local:/path.gguf | openai/<model> | "
+                                       "openai-compatible/<model>@<url>. Repeat for several models: one eval folder "
+                                       "each (--out/<model>) and the leaderboard of them at the end."),
+]
+
+
+def _model_folders(models: list[str], out: Path) -> list[Path]:
+    """The eval folder of each model: ``out`` itself for one model; ``out/<model label>`` for several."""
+    import re
+
+    from noveval.benchmarks._suite import EVAL_FILE
+    from noveval.errors import InputError
+    from noveval.labels import model_labels
+
+    if len(models) == 1:
+        return [out]
+    twice = sorted({m for m in models if models.count(m) > 1})
+    if twice:
+        raise InputError(None, None, "--model", f"given twice: {', '.join(twice)}")
+    if (out / EVAL_FILE).is_file():
+        raise InputError(out / EVAL_FILE, None, "--out", "holds the eval of one model: give a new folder for several "
+                                                         "models (each gets a sub-folder of it)")
+    folders: list[Path] = []
+    for label in model_labels(models):
+        slug = re.sub(r"[^A-Za-z0-9._-]+", "-", label).strip("-.") or "model"
+        while out / slug in folders:
+            slug += "-2"
+        folders.append(out / slug)
+    return folders
+
+
+def _one_eval(model: str, out: Path, only: list[str] | None, data_dir: Path | None, kw: dict[str, Any]) -> Any:
+    """One model's eval through the one eval path (:func:`noveval.benchmarks._suite.evaluate`)."""
+    from noveval.benchmarks._suite import evaluate
+    from noveval.cli.generate import renamed_field
+
+    def on_plan(planned: list[Any], ddir: Any) -> None:
+        _nothing_runs(planned, data_dir)
+        if ddir is None:
+            typer.echo("eval on the shipped samples (invented items: the numbers show the pipelines run, not how good "
+                       "the model is)", err=True)
+
+    with (renamed_field("only", "--only"), renamed_field("protocol", "--protocol"), renamed_field("out", "--out"),
+          renamed_field("data_dir", "--data-dir")):
+        return evaluate(model, out, only=only, data_dir=data_dir, on_plan=on_plan, **kw)
+
+
+def _several(models: list[str], folders: list[Path], run_one: Any, json_out: bool, allow_failures: bool) -> int:
+    """Run each model's eval in turn (a model that fails is reported, the others run), then the leaderboard."""
+    from noveval.api import leaderboard
+    from noveval.compare.leaderboard import format_leaderboard
+    from noveval.errors import ConfigError
+    from noveval.io import write_json
+
+    codes, done, failed, shown = [], [], [], []
+    for i, (model, folder) in enumerate(zip(models, folders, strict=True), 1):
+        typer.echo(f"== model {i}/{len(models)}: {model} -> {folder}", err=True)
+        try:
+            result = run_one(model, folder)
+        except (ConfigError, OSError) as e:  # a dead endpoint, a model that cannot load: the others still run
+            failed.append((model, str(e)))
+            codes.append(2)
+            typer.echo(f"error: {e} (model {i}/{len(models)}; the other models still run)", err=True)
+            continue
+        codes.append(_exit_code(result, allow_failures))
+        done.append(folder)
+        shown.append(result.to_dict() if json_out else format_eval(result))
+    board = leaderboard(done) if done else None
+    if board is not None:
+        write_json(folders[0].parent / "leaderboard.json", board.to_dict())
+        write_csv(board, folders[0].parent / "leaderboard.csv")
+    fails = [f"model failed: {m}: {why}" for m, why in failed]
+    if json_out:
+        typer.echo(json.dumps({"evals": shown, "failed": [{"model": m, "error": why} for m, why in failed],
+                               "leaderboard": board.to_dict() if board else None}, indent=2, ensure_ascii=False))
+    else:
+        where = [f"leaderboard: {folders[0].parent / 'leaderboard.csv'} (and leaderboard.json)"] if board else []
+        typer.echo("\n\n".join([*map(str, shown), *([format_leaderboard(board)] if board else []),
+                                 "\n".join([*where, *fails])]))
+    return max(codes)
+
+
 @cli_errors
 def eval_command(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Eval folder (created; an eval with the same settings resumes).")],
-    model: ModelOpt = "local",
+    out: Annotated[Path, typer.Option("--out", "-o", help="Eval folder (created; an eval with the same settings resumes). "
+                                                          "Several models: one sub-folder per model, and "
+                                                          "leaderboard.json / leaderboard.csv.")],
+    model: ModelsOpt = None,
     judge: JudgeOpt = None,
     embedder: EmbedderOpt = None,
     only: Annotated[list[str] | None, typer.Option("--only", help="Only these systems (comma-separated or repeated).")] = None,
@@ -156,31 +267,23 @@ def eval_command(
     allow_unparseable: Annotated[bool, typer.Option("--allow-unparseable", help="Accept runs whose answers are mostly empty or unparseable as results.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print eval.json instead of the table.")] = False,
 ) -> None:
-    """Run every system on its data in its published protocol with one model; end with one table."""
-    from noveval.benchmarks._suite import EvalSettings, plan_eval, run_eval
-    from noveval.models.costs import Budget, load_prices
+    """Run every system on its data in its published protocol with one model (or each of several); end with one table."""
+    models = model or ["local"]
+    folders = _model_folders(models, out)
+    options: dict[str, Any] = {k: v for k, v in (("concurrency", concurrency),
+                                                 ("allow_unparseable", allow_unparseable or None)) if v is not None}
+    kw = {"judge": judge, "embedder": embedder, "limit": limit, "sample": sample, "protocol": protocol,
+          "max_cost": max_cost, "options": options, "overwrite": overwrite}
 
-    ddir = _data_dir(sample, data_dir)
-    data = "sample" if ddir is None else str(ddir) if isinstance(ddir, Path) else os.pathsep.join(map(str, ddir))
-    settings = EvalSettings(model=model, judge=judge, protocol=protocol or ("paper" if ddir is not None else "noveval"),
-                            limit=limit, data=data, embedder=embedder)
-    extra: dict[str, Any] = {k: v for k, v in (("concurrency", concurrency), ("overwrite", overwrite or None),
-                                                ("allow_unparseable", allow_unparseable or None)) if v is not None}
-    load_prices()
-    if max_cost is not None:
-        Budget(max_cost)
-    from noveval.cli.generate import renamed_field
+    def run_one(m: str, folder: Path) -> Any:
+        return _one_eval(m, folder, _only(only), data_dir, kw)
 
-    with renamed_field("only", "--only"), renamed_field("protocol", "--protocol"):
-        planned = plan_eval(settings, ddir, _only(only), extra)
-    _nothing_runs(planned, data_dir)
-    if ddir is None:
-        typer.echo("eval on the shipped samples (invented items: the numbers show the pipelines run, not how good "
-                   "the model is)", err=True)
-    with renamed_field("out", "--out"):
-        result = run_eval(model, out, settings, planned, max_cost=max_cost, overwrite=overwrite)
-    typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if json_out else format_eval(result))
-    code = _exit_code(result, allow_failures)
+    if len(models) > 1:
+        code = _several(models, folders, run_one, json_out, allow_failures)
+    else:
+        result = run_one(models[0], out)
+        typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if json_out else format_eval(result))
+        code = _exit_code(result, allow_failures)
     if code:
         raise typer.Exit(code)
 
@@ -196,7 +299,8 @@ def leaderboard(
     json_out: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
 ) -> None:
     """Join models' eval folders into one model × system table, with paired tests against a baseline model."""
-    from noveval.compare.leaderboard import format_leaderboard, model_leaderboard
+    from noveval.api import leaderboard as api_leaderboard
+    from noveval.compare.leaderboard import format_leaderboard
     from noveval.errors import InputError
 
     if out is not None and out.suffix != ".csv":
@@ -206,7 +310,7 @@ def leaderboard(
     from noveval.cli.generate import renamed_field
 
     with renamed_field("baseline", "--baseline"):
-        board = model_leaderboard(evals, baseline=baseline, alpha=alpha, n_resamples=resamples)
+        board = api_leaderboard(evals, baseline=baseline, alpha=alpha, n_resamples=resamples)
     typer.echo(json.dumps(board.to_dict(), indent=2, ensure_ascii=False) if json_out else format_leaderboard(board))
     if out is not None:
         write_csv(board, out)

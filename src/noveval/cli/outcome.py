@@ -48,6 +48,9 @@ EXIT_INCOMPLETE = 3
 EXIT_BUDGET = 4
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print scores.json instead of the summary table.")]
+AllowUnparseableOpt = Annotated[bool, typer.Option(
+    "--allow-unparseable",
+    help="Accept answers that are mostly empty or unparseable (in any role) as results; counted all the same.")]
 AllowFailuresOpt = Annotated[
     bool,
     typer.Option("--allow-failures", help="Exit 0 even when model calls failed (the run is still marked incomplete)."),
@@ -162,6 +165,13 @@ def finish(result: Any, ledger: Any, *, json_out: bool = False) -> bool:
         if totals["failed"]:
             complete = False
             typer.echo(format_calls({**totals, "failed_earlier": 0}), err=True)
+        got = ledger.outcome(None)  # answers no parser could read, per role (the one rule, in every command)
+        if got["unusable"] and not got["unusable_accepted"]:
+            from noveval.models.calls import RECOVER, unusable_line
+
+            complete = False
+            typer.echo(f"error: {unusable_line(got['unusable'])}: a broken endpoint configuration, not a result; "
+                       f"{RECOVER}", err=True)
         _command_cost(ledger)  # commands without a summary still say what they cost
         return complete
     for scores, d in docs:
@@ -244,6 +254,7 @@ def _wrap(fn: F, *, summary: bool, batch: bool = False, budget: bool = False) ->
         allow_failures: bool = False,
         batch: bool = False,
         max_cost: float | None = None,
+        allow_unparseable_extra: bool = False,
         **kwargs: Any,
     ) -> Any:
         from noveval.models.costs import Budget, load_prices
@@ -255,6 +266,9 @@ def _wrap(fn: F, *, summary: bool, batch: bool = False, budget: bool = False) ->
         except (InputError, ConfigError) as e:
             fail(str(e))
         with ledger_scope(max_cost=max_cost) as ledger, heartbeat(label, status=ledger.progress_line):
+            # a command's own --allow-unparseable / --refresh (a run's options object sets them in the runner)
+            ledger.accept_unusable = bool(allow_unparseable_extra or kwargs.get("allow_unparseable"))
+            ledger.refresh = bool(kwargs.get("refresh"))
             note = " (a submitted batch keeps running at the provider: the same command collects it)" if batch else ""
             with user_errors(note):  # outermost: EndpointError is a ConfigError, handled first below
                 try:
@@ -285,5 +299,7 @@ def _wrap(fn: F, *, summary: bool, batch: bool = False, budget: bool = False) ->
         extra.append(inspect.Parameter("batch", kw, default=False, annotation=BatchOpt))
     if budget:
         extra.append(inspect.Parameter("max_cost", kw, default=None, annotation=MaxCostOpt))
+    if "allow_unparseable" not in sig.parameters and "options" not in sig.parameters:
+        extra.append(inspect.Parameter("allow_unparseable_extra", kw, default=False, annotation=AllowUnparseableOpt))
     wrapper.__signature__ = sig.replace(parameters=[*sig.parameters.values(), *extra])  # type: ignore[attr-defined]
     return wrapper  # type: ignore[return-value]

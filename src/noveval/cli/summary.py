@@ -59,7 +59,8 @@ def item_counts(run_dir: str | Path) -> dict[str, int]:
 
     A row is *failed* when its ``error`` field is set (the model call failed) and
     *unparseable* when the model answered but the answer could not be read (a
-    ``parse_status`` other than ``ok``/``call_failed``, or ``unparseable: 1``).
+    ``parse_status`` other than ``ok``/``call_failed``, ``unparseable: 1``, or an
+    ``unusable_answers`` entry: some call of the item got an answer its parser rejected).
 
     Args:
         run_dir: The run directory.
@@ -74,7 +75,8 @@ def item_counts(run_dir: str | Path) -> dict[str, int]:
         if r.get("error"):
             continue
         status = r.get("parse_status")
-        if (isinstance(status, str) and status not in ("ok", "call_failed")) or r.get("unparseable") in (1, True):
+        if ((isinstance(status, str) and status not in ("ok", "call_failed")) or r.get("unparseable") in (1, True)
+                or r.get("unusable_answers")):
             unparseable += 1
     return {"items": len(rows), "failed": failed, "unparseable": unparseable}
 
@@ -98,16 +100,19 @@ def format_calls(calls: dict[str, Any] | None) -> str:
 
 
 def format_unusable(calls: dict[str, Any] | None) -> str | None:
-    """The line on mostly empty or unparseable answers (None when there were none)."""
-    from noveval.models.calls import unusable_line
+    """The lines on unusable answers: the counts per role, and the roles where most were (None: none were)."""
+    from noveval.models.calls import answers_line, unusable_line
 
+    per_role = answers_line((calls or {}).get("answers"))
     line = unusable_line((calls or {}).get("unusable"))
     if line is None:
-        return None
+        return per_role
+    if per_role is not None:
+        return per_role + "\n" + (format_unusable({**(calls or {}), "answers": None}) or "")
     if (calls or {}).get("unusable_accepted"):
         return f"answers: {line} (accepted with --allow-unparseable: reported as the model's answers)"
     return (f"UNUSABLE ANSWERS: {line}: a broken endpoint configuration, not a result (a reasoning model may put "
-            "its answer in another field); --allow-unparseable accepts them")
+            "its answer in another field)")
 
 
 def format_cost(cost: dict[str, Any] | None) -> list[str]:
@@ -236,6 +241,7 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
         if c["items"]:
             lines.append(f"items: {c['items']} ({c['unparseable']} answered unparseably, {c['failed']} failed)")
     lines.append(format_calls(typed.calls))
+    from noveval.models.calls import RECOVER
     if (unusable := format_unusable(typed.calls)) is not None:
         lines.append(unusable)
     lines.extend(format_cost(typed.cost))
@@ -247,7 +253,7 @@ def format_summary(scores: dict[str, Any], run_dir: str | Path | None = None) ->
         lines.append(f"STOPPED AT THE BUDGET: {calls['stopped']}; the items finished so far are saved: "
                      "run the same command with a higher --max-cost to finish")
     elif typed.complete is False and (typed.calls or {}).get("unusable") and not (typed.calls or {}).get("failed"):
-        lines.append("INCOMPLETE: most answers were empty or unparseable, so these numbers are not a result")
+        lines.append(f"INCOMPLETE: most answers of a role were unusable, so these numbers are not a result; {RECOVER}")
     elif typed.complete is False:
         lines.append("INCOMPLETE: some model calls failed, so these numbers are not a result; "
                      "run the same command again to redo them (answered calls come from the cache)")

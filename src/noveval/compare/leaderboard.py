@@ -7,7 +7,10 @@ every run compares the two run folders item by item with :func:`noveval.compare.
 The p-values of all those comparisons in the table are adjusted together with Holm's
 method, so a mark ("differs from the baseline") holds at family-wise level ``alpha`` over
 the whole table. Yardsticks and published rows come from the runs' ``scores.json`` (the
-baseline's first), as rows of their own.
+baseline's first), as rows of their own: only the published rows on the same data and
+protocol as the baseline's run (:func:`noveval.benchmarks._yardsticks.comparable`); the rest
+are folded under "other data" (``BoardColumn.other``), their datasets named. A table of runs
+on the shipped samples shows no published row and says first that its items are invented.
 
 Models are named by :func:`noveval.labels.model_labels` (model name; host when two share
 a name; the eval folder when the same model was evaluated twice).
@@ -52,6 +55,9 @@ class BoardColumn:
     greater_is_better: bool | None
     yardsticks: list[dict[str, Any]] = field(default_factory=list)
     published: list[dict[str, Any]] = field(default_factory=list)
+    """The published rows on the same data and protocol as the baseline's run."""
+    other: list[dict[str, Any]] = field(default_factory=list)
+    """The published rows of other data or another protocol (folded: "other data")."""
 
 
 @dataclass
@@ -87,6 +93,11 @@ class ModelLeaderboard:
     """``(model label, run name)`` -> cell."""
     notes: list[str]
     settings: dict[str, Any]
+
+    @property
+    def invented(self) -> list[str]:
+        """The labels of the models whose eval ran on the shipped samples (invented items)."""
+        return [m.label for m in self.models if m.data == "sample"]
 
     def cell(self, model: str, run: str) -> BoardCell | None:
         """The cell of ``model`` (a label) on ``run`` (None: the model has no such run)."""
@@ -223,6 +234,7 @@ def model_leaderboard(paths: Sequence[str | Path], *, baseline: str | None = Non
     b = models.index(base_model)
     notes: list[str] = []
     columns = _columns(evals, b, notes)
+    _fold_other_data(models, evals, b, columns, notes)
     _check_embedders(models, evals, columns)
     cells: dict[tuple[str, str], BoardCell] = {}
     for m, e in zip(models, evals, strict=True):
@@ -242,6 +254,33 @@ def model_leaderboard(paths: Sequence[str | Path], *, baseline: str | None = Non
                 "comparisons": len(tested),
                 "correction": f"holm over the {len(tested)} comparison(s) with the baseline in the table"}
     return ModelLeaderboard(models, base_model.label, columns, cells, notes, settings)
+
+
+def _fold_other_data(models: list[BoardModel], evals: list[EvalResult], b: int, columns: list[BoardColumn],
+                     notes: list[str]) -> None:
+    """Keep beside each run only the published rows on the baseline run's data and protocol; fold the rest."""
+    from noveval.benchmarks._yardsticks import run_data, split_comparable, with_declared_data
+    from noveval.io import read_json
+
+    def data_of(i: int, run: str) -> Any:
+        f = evals[i].path / run / "config.json"
+        config = read_json(f) if f.is_file() else {}
+        return run_data(config if isinstance(config, dict) else {}, protocol=models[i].protocol,
+                        sample=True if models[i].data == "sample" else None)
+
+    for c in columns:
+        have = [i for i, e in enumerate(evals) if any(r.run == c.run for r in e.rows)]
+        first = b if b in have else (have[0] if have else b)
+        base = data_of(first, c.run)
+        c.published, other = split_comparable(with_declared_data(c.system, c.published), base)
+        c.other = other
+        for i in have:
+            mine = data_of(i, c.run)
+            if i != first and (mine.sample, mine.protocol) != (base.sample, base.protocol):
+                notes.append(f"{c.run}: {models[i].label} ran on {'the samples' if mine.sample else 'real data'} "
+                             f"(protocol {mine.protocol}), {models[first].label} on "
+                             f"{'the samples' if base.sample else 'real data'} (protocol {base.protocol}): "
+                             f"the published rows shown are comparable with {models[first].label}'s run only")
 
 
 def _check_embedders(models: list[BoardModel], evals: list[EvalResult], columns: list[BoardColumn]) -> None:
@@ -305,42 +344,94 @@ def _cell_text(cell: BoardCell | None, is_base: bool) -> str:
 
 
 def reference_rows(board: ModelLeaderboard) -> list[tuple[str, dict[str, dict[str, Any]]]]:
-    """Yardstick rows (one per kind: its first yardstick in each run) and published rows, by run name."""
+    """Yardstick rows (by their names, e.g. ``majority class (always 2)``) and the comparable published
+    rows (model, table and dataset), by run name; the folded rows are in each column's ``other``."""
+    from noveval.benchmarks._yardsticks import published_label
+
     rows: dict[str, dict[str, dict[str, Any]]] = {}
     for c in board.columns:
         for y in c.yardsticks:
-            rows.setdefault(f"yardstick: {y.get('kind') or y.get('name')}", {}).setdefault(c.run, y)
+            rows.setdefault(f"yardstick: {y.get('name') or y.get('kind')}", {}).setdefault(c.run, y)
         for p in c.published:
-            name = " · ".join(str(x) for x in (p.get("model"), p.get("setting")) if x)
-            rows.setdefault(f"published: {name}", {}).setdefault(c.run, p)
+            rows.setdefault(f"published: {published_label(p)}", {}).setdefault(c.run, p)
     return list(rows.items())
 
 
-def format_leaderboard(board: ModelLeaderboard) -> str:
-    """The table as terminal text: a row per model (then yardsticks and published rows), a column per run."""
-    from noveval.compare.text import _table
+def other_data_notes(board: ModelLeaderboard) -> list[str]:
+    """One line per run with folded published rows: ``<run>: 22 rows of <dataset> (<table>, protocol paper)``."""
+    from noveval.benchmarks._yardsticks import other_data_text
 
-    head = ("model", *[f"{c.run} {c.metric or '?'} {'↑' if c.greater_is_better else '↓' if c.greater_is_better is False else ''}".rstrip()
-                       for c in board.columns])
-    rows = [(f"{m.label}{' (baseline)' if m.label == board.baseline else ''}",
-             *[_cell_text(board.cell(m.label, c.run), m.label == board.baseline) for c in board.columns])
-            for m in board.models]
-    rows += [(name, *[_num(vals[c.run].get("value")) if c.run in vals else "" for c in board.columns])
-             for name, vals in reference_rows(board)]
+    return [f"{c.run}: {other_data_text(c.other)}" for c in board.columns if c.other]
+
+
+def invented_line(board: ModelLeaderboard) -> str | None:
+    """The line a table of runs on the shipped samples opens with (None: every model ran on real data)."""
+    from noveval.benchmarks._yardsticks import INVENTED
+
+    who = board.invented
+    if not who:
+        return None
+    whom = "every model" if len(who) == len(board.models) else ", ".join(who)
+    return (f"{INVENTED}: {whom} ran on the shipped samples; the numbers show the pipelines run, not how good a "
+            "model is, and no published row is comparable")
+
+
+WIDTH = 120
+"""The terminal table's width."""
+
+
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _board_rows(board: ModelLeaderboard) -> list[tuple[str, str, str, str]]:
+    """(run, metric, row name, value): each run's models, then its yardsticks and comparable published rows."""
+    refs = reference_rows(board)
+    out: list[tuple[str, str, str, str]] = []
+    for c in board.columns:
+        way = "↑" if c.greater_is_better else "↓" if c.greater_is_better is False else ""
+        run, metric = c.run, f"{c.metric or '?'} {way}".rstrip()
+        for m in board.models:
+            cell = board.cell(m.label, c.run)
+            if cell is not None:
+                out.append((run, metric, f"{m.label}{' (baseline)' if m.label == board.baseline else ''}",
+                            _cell_text(cell, m.label == board.baseline)))
+                run = metric = ""
+        for name, vals in refs:
+            if c.run in vals:
+                out.append((run, metric, name, _num(vals[c.run].get("value"))))
+                run = metric = ""
+        if c.other:
+            out.append((run, metric, "other data (not comparable)", f"{len(c.other)} published row(s), below"))
+    return out
+
+
+def format_leaderboard(board: ModelLeaderboard) -> str:
+    """The table as terminal text, at most :data:`WIDTH` columns: a block per run (its models, yardsticks
+    and the published rows on the same data and protocol), then the folded "other data" and the notes."""
+    from noveval.compare.text import _table, wrap_lines
+
+    rows = _board_rows(board)
+    fixed = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(("run", "metric", "", "value"))]
+    room = max(20, WIDTH - 2 - 6 - fixed[0] - fixed[1] - fixed[3])
+    rows = [(a, b, _fit(name, room), v) for a, b, name, v in rows]
     s = board.settings
-    lines = [f"leaderboard · {len(board.models)} model(s) · {len(board.columns)} run(s) · baseline {board.baseline}"]
-    lines += _table(head, rows, right=set())
-    lines.append(f"  cells: the model's value (its run's own items), then for each other model its difference from the "
-                 f"baseline on the items both runs have and the p-value after Holm's correction over the table's "
-                 f"{s['comparisons']} comparison(s); * below α = {s['alpha']:g}.")
-    lines.append(f"  how: paired bootstrap ({s['n_resamples']:,} resamples) and paired permutation test per run "
-                 f"(noveval compare); seed {s['seed']}. Yardstick and published rows: the runs' scores.json.")
-    for m in board.models:
-        lines.append(f"  {m.label} = {m.spec} (protocol {m.protocol}; data {m.data}; {m.path})")
+    lines = [line for line in [invented_line(board)] if line]
+    lines.append(f"leaderboard · {len(board.models)} model(s) · {len(board.columns)} run(s) · baseline {board.baseline}")
+    lines += [_fit(line, WIDTH) for line in _table(("run", "metric", "row", "value"), rows, right=set())]
+    notes = [f"cells: the model's value (its run's own items), then for each other model its difference from the "
+             f"baseline on the items both runs have and the p-value after Holm's correction over the table's "
+             f"{s['comparisons']} comparison(s); * below α = {s['alpha']:g}.",
+             f"how: paired bootstrap ({s['n_resamples']:,} resamples) and paired permutation test per run "
+             f"(noveval compare); seed {s['seed']}. Yardsticks (on the run's own items) and published rows: the runs' "
+             "scores.json; a published row is shown only on the same data file and protocol as the baseline's run."]
+    notes += [f"other data: {n}" for n in other_data_notes(board)]
+    notes += [f"{m.label} = {m.spec} (protocol {m.protocol}; data {m.data}; {m.path})" for m in board.models]
     for c in board.columns:
         for m in board.models:
             cell = board.cell(m.label, c.run)
             if cell is not None and cell.note and m.label != board.baseline:
-                lines.append(f"  note: {c.run}, {m.label}: {cell.note}")
-    lines += [f"  note: {n}" for n in board.notes]
-    return "\n".join(lines)
+                notes.append(f"note: {c.run}, {m.label}: {cell.note}")
+    notes += [f"note: {n}" for n in board.notes]
+    lines += [f"  {n}" for n in notes]
+    return "\n".join(wrap_lines(lines, WIDTH))

@@ -53,6 +53,22 @@ def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], right: set[
     return [fmt(header), *(fmt(r) for r in rows)]
 
 
+def wrap_lines(lines: Sequence[str], width: int = 120) -> list[str]:
+    """``lines`` with each longer than ``width`` wrapped at spaces (its indent kept, continuations
+    indented two more); a word longer than the width (a path, a URL) is never cut."""
+    import textwrap
+
+    out: list[str] = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        out += textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + "  ",
+                             break_long_words=False, break_on_hyphens=False) or [line]
+    return out
+
+
 def _title(c: Comparison) -> str:
     ident = c.system + (f" · task {c.task}" if c.task else "")
     return f"compare · {ident} · {len(c.runs)} runs · {len(c.common)} items matched by id"

@@ -116,7 +116,7 @@ def rerank_many(client: ChatClientProtocol, queries: Sequence[str], hit_lists: S
     from noveval.models.structured import complete_structured_many
 
     reqs = [rerank_request(q, list(p)[:depth], max_chars=max_chars, seed=seed) for q, p in zip(queries, paper_lists)]
-    results = complete_structured_many(client, reqs, _Ranking, progress=progress)
+    results = complete_structured_many(client, reqs, _Ranking, progress=progress, role="reranker")
     return [_apply(h, depth, r) for h, r in zip(hit_lists, results)]
 
 

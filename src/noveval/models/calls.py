@@ -29,6 +29,27 @@ fails too, the run stops with :class:`EndpointError` (``midrun=True``: the finis
 are saved, the run is incomplete). A reply that arrived but could not be parsed is the
 model's answer, not a failed call: benchmarks count it as "unparseable".
 
+**Usable answers, in every role** (:func:`note_answer`). Each system's parser reports its
+verdict on every reply with the role the reply played (``model``, ``judge``, ``annotator``,
+``expert chain``, ``structuring``, ``reranker``, ...); an empty reply is unusable whatever
+parses it. The ledger counts each distinct request once per role; more than
+:data:`UNUSABLE_SHARE` of a role's answers unusable makes the run incomplete unless
+``accept_unusable`` (``--allow-unparseable``). An unusable answer is never final: its cache
+entries are marked (never served again, to any folder), and the :func:`item_scope` of
+:func:`noveval.runs.run_items` marks its row, which the next run on the folder redoes.
+
+**Transcripts** (:data:`TRANSCRIPTS_FILE`). Every chat request made for an item — inside the
+:func:`item_scope` that :func:`noveval.runs.run_items` opens around each worker — is kept in
+``<run>/transcripts.jsonl``, one row per request: the item, the stage (``predictions``,
+``judgments``, ``per_item``), the model's label, the rendered messages, the
+generation parameters (a JSON schema by its title and hash), the reply, finish reason,
+tokens, whether it came from the cache, and the failure if any (:func:`transcript_row`).
+Cache hits are recorded too, so a resumed or fully cached run still has its transcripts;
+``run_items`` drops an item's earlier rows before it is asked again, so a re-run replaces
+them. Nothing secret is written: no API key, header or URL query, only the model's label.
+The parser's verdict on each answer and the role it played are not in the row (they come
+later): ``calls.json`` keeps them by request key, and the report joins the two.
+
 **After the run.** :meth:`CallLedger.outcome` gives the counts for a run directory;
 the CLI writes them into ``scores.json`` (``"complete"``, ``"calls"``, ``"cost"``) and keeps
 the failed calls not yet redone in ``calls.json``, so a later invocation that redoes them
@@ -55,6 +76,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import hashlib
+import json
 import logging
 import threading
 from collections.abc import Callable, Iterator
@@ -82,17 +105,24 @@ from noveval.models.costs import (
 
 __all__ = [
     "CallLedger",
+    "note_answer",
     "EndpointError",
     "active_ledger",
     "ledger_scope",
     "collecting",
     "CALLS_FILE",
+    "TRANSCRIPTS_FILE",
+    "item_scope",
+    "transcript_row",
 ]
 
 log = logging.getLogger("noveval")
 
 CALLS_FILE = "calls.json"
 """File in a run directory that keeps the failed calls not yet redone."""
+
+TRANSCRIPTS_FILE = "transcripts.jsonl"
+"""File in a run directory with one row per chat request made for an item (:func:`transcript_row`)."""
 
 _CAUSES = {
     "unreachable": "unreachable",
@@ -154,37 +184,65 @@ class _RunCalls:
     ok_keys: set[str] = field(default_factory=set)
     cost: CostBook = field(default_factory=CostBook)
     batched: int = 0
-    answers: dict[str, dict[str, Any]] = field(default_factory=dict)  # label -> {"keys": {key: usable}, "first_raw"}
+    answers: Answers = field(default_factory=dict)  # role -> label -> {"keys": {key: usable}, "first_raw"}
 
 
 UNUSABLE_SHARE = 0.5
-"""More than this share of a model's answers in a run empty or unparseable: the run is not a result."""
+"""More than this share of a role's answers in a run empty or unparseable: the run is not a result."""
+
+Answers = dict[str, dict[str, dict[str, Any]]]
+"""role -> model label -> ``{"keys": {request key: usable}, "first_raw": first unusable reply}``."""
 
 
-def _unusable(answers: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """The models whose answers in a run were mostly empty or unparseable (see :data:`UNUSABLE_SHARE`).
+def answer_counts(answers: Answers) -> dict[str, dict[str, Any]]:
+    """Per role: ``{"model", "answers", "unusable", "first_raw"}`` (each distinct request counts once).
 
-    ``answers``: label -> ``{"keys": {request key: usable}, "first_raw": first unusable reply}``;
-    each distinct request counts once, however often it was answered (cache hits, re-runs).
+    A role several models played (rare) names them all, comma-separated, with their counts summed.
     """
-    out = {}
-    for label, a in answers.items():
-        keys = a.get("keys") or {}
-        n, bad = len(keys), sum(not v for v in keys.values())
-        if n and bad / n > UNUSABLE_SHARE:
-            out[label] = {"answers": n, "unusable": bad, "first_raw": a.get("first_raw")}
+    out: dict[str, dict[str, Any]] = {}
+    for role, by_label in answers.items():
+        n = bad = 0
+        labels, first = [], None
+        for label, a in by_label.items():
+            keys = a.get("keys") or {}
+            if not keys:
+                continue
+            labels.append(label)
+            n += len(keys)
+            bad += sum(not v for v in keys.values())
+            first = first if first is not None else a.get("first_raw")
+        if n:
+            out[role] = {"model": ", ".join(labels), "answers": n, "unusable": bad,
+                         "first_raw": first if bad else None}
     return out
 
 
-def _merge_answers(parts: Any) -> dict[str, dict[str, Any]]:
-    """Answers of several runs or invocations, later ones overriding a key's earlier verdict."""
-    out: dict[str, dict[str, Any]] = {}
+def _unusable(answers: Answers) -> dict[str, dict[str, Any]]:
+    """The roles whose answers in a run were mostly empty or unparseable (see :data:`UNUSABLE_SHARE`)."""
+    return {role: c for role, c in answer_counts(answers).items() if c["unusable"] / c["answers"] > UNUSABLE_SHARE}
+
+
+def _merge_answers(parts: Any) -> Answers:
+    """Answers of several runs or invocations, later ones overriding a key's earlier verdict.
+
+    A key lives in one role: a later verdict under another role moves it. A ``calls.json``
+    written before roles were kept (label -> entry) reads as the role ``model``.
+    """
+    out: Answers = {}
     for answers in parts:
-        for label, a in (answers or {}).items():
-            got = out.setdefault(label, {"keys": {}, "first_raw": None})
-            got["keys"].update(a.get("keys") or {})
-            if got["first_raw"] is None:
-                got["first_raw"] = a.get("first_raw")
+        for role, by_label in (answers or {}).items():
+            if isinstance(by_label, dict) and "keys" in by_label:  # the older layout: role was the label
+                role, by_label = "model", {role: by_label}
+            for label, a in (by_label or {}).items():
+                keys = a.get("keys") or {}
+                for other_role, other in out.items():
+                    if other_role != role and label in other:
+                        for k in keys:
+                            other[label]["keys"].pop(k, None)
+                got = out.setdefault(role, {}).setdefault(label, {"keys": {}, "first_raw": None})
+                got["keys"].update(keys)
+                if got["first_raw"] is None:
+                    got["first_raw"] = a.get("first_raw")
     return out
 
 
@@ -218,6 +276,7 @@ class CallLedger:
         self._earlier: dict[Path, CostBook] = {}
         self._lock = threading.RLock()  # accounting (held briefly, also from the event loop)
         self._check_lock = threading.Lock()  # endpoint checks (held for a network call)
+        self._write_lock = threading.Lock()  # transcript rows
         self._endpoints: dict[int, _Endpoint] = {}
         self._checked: set[tuple[str, str]] = set()  # (label, role) of endpoints that passed their check
         self._error: EndpointError | None = None
@@ -226,7 +285,8 @@ class CallLedger:
         self._current: Path | None = None
         self._runs: dict[Path | None, _RunCalls] = {}
         self.accept_unusable = False  # --allow-unparseable: mostly empty or unparseable answers are results
-        self._key_of_reply: dict[tuple[str, str], str] = {}  # (label, reply sha) -> request key
+        self.refresh = False  # --refresh: per-item rows are redone too (runs.run_items), not only the calls
+        self.marked: set[str] = set()  # request keys whose answers were marked unusable in this command
 
     # -- registration -------------------------------------------------------------------
     def register(self, obj: object, label: str, *, role: str, probe: Callable[[], None] | None) -> None:
@@ -440,19 +500,24 @@ class CallLedger:
         kind: str | None = None,
         response: ChatResponse | None = None,
         reserved: float = 0.0,
+        request: ChatRequest | None = None,
     ) -> None:
         """Record one request's outcome (a cache hit, an answer, or a failure after all retries).
 
         Args:
             response: The answer (its tokens are booked when it was not cached).
             reserved: The budget reservation made by :meth:`admit` (released here).
+            request: The request; inside an :func:`item_scope` its transcript row is appended
+                to the run folder's :data:`TRANSCRIPTS_FILE`.
         """
+        if request is not None:
+            self.transcribe(obj, key, request, response, cached=cached, error=error)
         if self.budget is not None and reserved:
             self.budget.release(reserved)
         if response is not None and response.ok and not cached:
             self._book(self._label(obj), response)
-        if response is not None and response.ok:
-            self._note(obj, key, usable=bool((response.text or "").strip()), raw=response.text)
+        if response is not None and response.ok:  # provisional; a parser's verdict (note_answer) decides
+            self._note(obj, key, usable=bool((response.text or "").strip()), raw=response.text, provisional=True)
         with self._lock:
             ep = self._endpoints.get(id(obj))
             run = self._runs.setdefault(self._current, _RunCalls())
@@ -480,31 +545,53 @@ class CallLedger:
                 self._checked.discard((ep.label, ep.role))
                 self._recheck = True
 
-    def note_answer(self, obj: object, *, usable: bool, raw: str | None = None) -> None:
-        """A task step could not use one of ``obj``'s replies (``usable=False``; ``raw`` is the reply).
+    def transcribe(self, obj: object, key: str | None, request: ChatRequest, response: ChatResponse | None, *,
+                   cached: bool, error: str | None = None) -> None:
+        """Append the transcript row of one request made for the item being worked on (none outside one)."""
+        where = _WHERE.get()
+        if where is None:
+            return
+        run_dir, stage, item = where
+        row = transcript_row(request, response, item=item, stage=stage, model=self._label(obj), key=key,
+                             cached=cached, error=error)
+        from noveval.io import append_jsonl
 
-        The reply's request (found by its text) then counts as unusable for the current run;
-        empty replies are counted by :meth:`record` already.
+        with self._write_lock:  # one line at a time, also from worker threads
+            append_jsonl(run_dir / TRANSCRIPTS_FILE, row, sync=False)
+
+    def verdict(self, obj: object, keys: list[str], *, usable: bool, role: str | None, raw: str | None) -> None:
+        """A parser's verdict on one answer of ``obj`` (see :func:`note_answer`).
+
+        ``keys``: the request keys of the calls that made the answer (a structured reply's
+        re-asks included); the first one carries the verdict, the others no longer count.
+        ``role``: the role the answer played (None: the role ``obj`` registered with).
         """
-        import hashlib
-
+        if not keys:
+            return
+        ep = self._endpoints.get(id(obj))
+        role = role or (ep.role if ep is not None else "model")
         label = self._label(obj)
-        sha = hashlib.sha256((raw or "").encode("utf-8")).hexdigest()[:16]
         with self._lock:
-            key = self._key_of_reply.get((label, sha), f"reply:{sha}")
-        self._note(obj, key, usable=usable, raw=raw)
+            run = self._runs.setdefault(self._current, _RunCalls())
+            for by_label in run.answers.values():
+                if label in by_label:
+                    for k in keys:
+                        by_label[label]["keys"].pop(k, None)
+        self._note(obj, keys[0], usable=usable, raw=raw, role=role)
 
-    def _note(self, obj: object, key: str | None, *, usable: bool, raw: str | None) -> None:
-        import hashlib
-
+    def _note(self, obj: object, key: str | None, *, usable: bool, raw: str | None, role: str | None = None,
+              provisional: bool = False) -> None:
+        if key is None:
+            return
+        ep = self._endpoints.get(id(obj))
+        role = role or (ep.role if ep is not None else "model")
         label = self._label(obj)
-        sha = hashlib.sha256((raw or "").encode("utf-8")).hexdigest()[:16]
-        key = key or f"reply:{sha}"
         with self._lock:
-            self._key_of_reply[(label, sha)] = key
-            got = self._runs.setdefault(self._current, _RunCalls()).answers.setdefault(
-                label, {"keys": {}, "first_raw": None})
-            got["keys"][key] = bool(usable and got["keys"].get(key, True))
+            answers = self._runs.setdefault(self._current, _RunCalls()).answers
+            if provisional and any(key in by_label.get(label, {}).get("keys", {}) for by_label in answers.values()):
+                return  # a verdict was given already (a cache hit answered the same request again)
+            got = answers.setdefault(role, {}).setdefault(label, {"keys": {}, "first_raw": None})
+            got["keys"][key] = usable if not provisional else bool(usable and got["keys"].get(key, True))
             if not usable and got["first_raw"] is None:
                 got["first_raw"] = (raw or "")[:200]
 
@@ -543,7 +630,11 @@ class CallLedger:
 
         Returns:
             ``{"complete", "requests", "cache_hits", "failed", "failed_earlier", "first_error",
-            "batched", "cost", "stopped"}`` (``failed_earlier``: failed calls of earlier
+            "batched", "cost", "stopped", "unusable", "unusable_accepted", "answers"}``
+            (``answers``: per role, the model, its answers and how many were unusable — empty
+            or rejected by the system's parser; ``unusable``: the roles where more than
+            :data:`UNUSABLE_SHARE` were, which make the run incomplete unless
+            ``unusable_accepted`` (``--allow-unparseable``); ``failed_earlier``: failed calls of earlier
             invocations that were not redone; ``batched``: requests answered by a batch API in
             this invocation; ``cost``: tokens and dollars of the run folder over every
             invocation, see :meth:`_cost_json`; ``stopped``: why the budget stopped the run,
@@ -583,6 +674,7 @@ class CallLedger:
         stopped = self.budget.stopped if self.budget is not None else None
         answers = _merge_answers([saved.get("answers"), run.answers])
         unusable = _unusable(answers)
+        counts = answer_counts(answers)
         out = {
             "complete": not unresolved and run.failed == 0 and stopped is None and (not unusable or self.accept_unusable),
             "requests": run.requests,
@@ -595,6 +687,7 @@ class CallLedger:
             "stopped": stopped,
             "unusable": unusable or None,
             "unusable_accepted": bool(unusable) and self.accept_unusable,
+            "answers": counts or None,
         }
         if p is not None and p.is_dir():
             write_json(p / CALLS_FILE, {"unresolved": unresolved, "cost": out["cost"], "answers": answers,
@@ -640,24 +733,141 @@ def active_ledger() -> CallLedger | None:
 
 
 def unusable_line(unusable: dict[str, Any] | None) -> str | None:
-    """One line on the models whose answers were mostly unusable (None when there are none)."""
+    """One line on the roles whose answers were mostly unusable (None when there are none).
+
+    ``unusable``: role -> ``{"model", "answers", "unusable", "first_raw"}`` (``calls.unusable``
+    of scores.json).
+    """
     if not unusable:
         return None
-    parts = [f"{label}: {u['unusable']} of {u['answers']} answers empty or unparseable "
-             f"({u['unusable'] / u['answers']:.0%}; first: {u['first_raw']!r})" for label, u in unusable.items()]
+    parts = [f"{role} {u['model']}: {u['unusable']} of {u['answers']} answers empty or unparseable "
+             f"({u['unusable'] / u['answers']:.0%}; first: {u['first_raw']!r})" for role, u in unusable.items()]
     return "; ".join(parts)
 
 
-def note_answer(client: object, *, usable: bool, raw: str | None = None) -> None:
-    """Tell the ledger of ``client`` (or the active one) whether a task could use one of its replies.
+def answers_line(answers: dict[str, Any] | None) -> str | None:
+    """``unusable answers per role: model 2 of 2, judge 0 of 36`` (None when every answer was usable)."""
+    if not answers or not any(c.get("unusable") for c in answers.values()):
+        return None
+    return "unusable answers per role: " + ", ".join(
+        f"{role} {c['unusable']} of {c['answers']}" for role, c in answers.items())
 
-    Steps that parse replies call this with ``usable=False`` for a reply they could not use
-    (empty replies are counted by the ledger itself). A run where more than half of a model's
-    answers are unusable ends as not a result (:data:`UNUSABLE_SHARE`).
+
+RECOVER = ("once the endpoint answers properly, run the same command on the same folder again (the unusable "
+           "answers are asked again, the rest comes from the cache); --refresh re-asks everything; "
+           "--allow-unparseable accepts them as the model's answers")
+"""How to recover from a run whose answers were mostly unusable (the exit-3 message ends with it)."""
+
+
+_ITEM: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("noveval_item_unusable", default=None)
+_WHERE: contextvars.ContextVar[tuple[Path, str, str] | None] = contextvars.ContextVar("noveval_item_where",
+                                                                                      default=None)
+
+
+@contextlib.contextmanager
+def item_scope(run_dir: str | Path | None = None, stage: str = "", item: str = "") -> Iterator[list[str]]:
+    """Collect the roles of the unusable answers given while one item is worked on.
+
+    :func:`noveval.runs.run_items` opens one per item: a row whose list is not empty gets
+    ``"unusable_answers"`` and is asked again by the next run on the folder.
+
+    Args:
+        run_dir: The run folder: the chat requests made inside the block are recorded in its
+            :data:`TRANSCRIPTS_FILE`, with ``stage`` and ``item`` (None: not recorded).
+        stage: ``predictions``, ``judgments`` or ``per_item`` (the rows being made).
+        item: The item's id.
     """
+    got: list[str] = []
+    token = _ITEM.set(got)
+    where = _WHERE.set((Path(run_dir), stage, item) if run_dir is not None else None)
+    try:
+        yield got
+    finally:
+        _WHERE.reset(where)
+        _ITEM.reset(token)
+
+
+def transcript_row(request: ChatRequest, response: ChatResponse | None, *, item: str, stage: str, model: str,
+                   key: str | None, cached: bool, error: str | None = None) -> dict[str, Any]:
+    """One row of :data:`TRANSCRIPTS_FILE`: what was sent for an item and what came back.
+
+    ``params`` holds every generation setting that is set (so fields added later, such as extra
+    request fields, are kept too); a JSON schema is given by its ``title`` and a 12-hex SHA-256
+    of its canonical JSON, not in full; log-probabilities are left out. ``key`` is the request's
+    cache key: ``calls.json`` keeps, by that key, the parser's verdict and the role the answer
+    played (``model``, ``judge``, ...), known only once the reply is parsed, after the row is
+    written; the report joins them. No secret can reach the row: the
+    model is named by its label, and neither the client nor the backend is read.
+    """
+    params = request.params.model_dump(mode="json", exclude_none=True)
+    schema = params.pop("json_schema", None)
+    if isinstance(schema, dict):
+        canon = json.dumps(schema, sort_keys=True, ensure_ascii=False)
+        params["json_schema"] = {"title": schema.get("title") or schema.get("name"),
+                                 "sha": hashlib.sha256(canon.encode("utf-8")).hexdigest()[:12]}
+    resp = response or ChatResponse()
+    return {"item": item, "stage": stage, "model": model, "key": key, "tag": request.tag,
+            "messages": [{"role": m.get("role", ""), "content": m.get("content", "")} for m in request.messages],
+            "params": params, "reply": resp.text, "finish_reason": resp.finish_reason,
+            "prompt_tokens": resp.prompt_tokens, "completion_tokens": resp.completion_tokens,
+            "cached": cached, "error": error if error is not None else resp.error}
+
+
+def tag_item(role: str) -> None:
+    """Mark the item being worked on (if any) as holding an unusable answer of ``role``."""
+    got = _ITEM.get()
+    if got is not None:
+        got.append(role)
+
+
+def note_answer(client: object, reply: Any, *, usable: bool, role: str | None = None) -> None:
+    """A system's parser's verdict on one answer: the one rule for usable answers, in every role.
+
+    Every place that parses a model's reply calls this (or goes through
+    :func:`noveval.models.structured.acomplete_structured`, which does). For an unusable
+    answer (``usable=False``):
+
+    - the ledger counts it against ``role`` (a run where more than half of a role's answers
+      are unusable ends as not a result, :data:`UNUSABLE_SHARE`);
+    - the cache entries of its calls are marked unusable (:meth:`ResponseCache.mark_unusable`):
+      no later run, in any folder, is served them;
+    - the item being worked on (:func:`item_scope`) is marked, so its row is redone next time.
+
+    Args:
+        client: The chat client that answered.
+        reply: Its :class:`~noveval.models.chat.ChatResponse`, or the list of them that made the
+            answer (a structured reply and its re-asks: the first carries the verdict). Failed
+            calls are counted elsewhere (as failed calls) and ignored here.
+        usable: Whether the parser read it.
+        role: ``model`` (the model under test), ``judge``, ``annotator``, ``expert chain``,
+            ``structuring``, ``reranker``, ... (None: the role the client registered with).
+    """
+    replies = [r for r in (reply if isinstance(reply, (list, tuple)) else [reply]) if r is not None and r.ok]
+    keys = [r.key for r in replies if r.key]
+    if not replies:
+        return
     ledger = getattr(client, "_ledger", None) or _ACTIVE.get()
-    if ledger is not None and (raw or "").strip():
-        ledger.note_answer(client, usable=usable, raw=raw)
+    if not usable:
+        cache = getattr(client, "cache", None)
+        if cache is not None and keys:
+            cache.mark_unusable(keys)
+            if ledger is not None:  # later passes of this command (a batch's) read it again: asked next time
+                (ledger.parent or ledger).marked.update(keys)
+        tag_item(role or "model")
+    if ledger is not None:
+        ledger.verdict(client, keys, usable=usable, role=role, raw=replies[-1].text)
+
+
+def marked_here(client: object, key: str) -> bool:
+    """True when ``key``'s answer was marked unusable earlier in this command (served again until it ends)."""
+    ledger = getattr(client, "_ledger", None) or _ACTIVE.get()
+    return ledger is not None and key in (ledger.parent or ledger).marked
+
+
+def refreshing() -> bool:
+    """True when the running command was asked to re-ask everything (``--refresh``)."""
+    ledger = _ACTIVE.get()
+    return ledger is not None and ledger.refresh
 
 
 def collecting() -> bool:
@@ -693,5 +903,5 @@ def run_blocking(make_coro: Callable[[], Any]) -> Any:
         asyncio.get_running_loop()
     except RuntimeError:
         return asyncio.run(make_coro())
-    with ThreadPoolExecutor(1) as ex:
-        return ex.submit(lambda: asyncio.run(make_coro())).result()
+    with ThreadPoolExecutor(1) as ex:  # the caller's context goes along (the item being worked on, say)
+        return ex.submit(contextvars.copy_context().run, lambda: asyncio.run(make_coro())).result()

@@ -73,6 +73,11 @@ class ChatResponse(BaseModel):
         default=None,
         description="Class of the failure (see :data:`ERROR_KINDS`); None when the call succeeded.",
     )
+    key: str | None = Field(
+        default=None, exclude=True,
+        description="The request's cache key, set by the client (never stored): how a parser's verdict "
+        "on this reply finds its request (:func:`noveval.models.calls.note_answer`).",
+    )
 
     @property
     def ok(self) -> bool:

@@ -11,7 +11,11 @@
   one failed item never stops a batch;
 - tokens, latency, hits, misses and failures are counted in :attr:`ChatClient.stats`;
 - inside a command's call ledger (:mod:`.calls`), the endpoint is checked with one short
-  call at the first cache miss, and every outcome is recorded there too.
+  call at the first cache miss, and every outcome is recorded there too;
+- every response carries its request's cache key (``ChatResponse.key``), so a parser's
+  verdict on it (:func:`noveval.models.calls.note_answer`) reaches the ledger and the
+  cache; a cached entry marked unusable (an empty reply, or one a parser rejected) is a
+  miss: the request is asked again.
 """
 
 from __future__ import annotations
@@ -194,11 +198,16 @@ class ChatClient:
             key = cache_key(self.model_id, self.backend.base_url, request)
         if self.cache is not None and key is not None:
             if not self.refresh:
-                hit = self.cache.get(key)
+                hit = self.cache.get(key)  # an entry marked unusable is a miss: asked again
+                if hit is None:  # ... unless this very command marked it (a batch's later pass reads it again)
+                    from noveval.models.calls import marked_here
+
+                    hit = self.cache.get(key, unusable=True) if marked_here(self, key) else None
                 if hit is not None:
+                    hit.key = key
                     self._stats["cache_hits"] += 1
                     if ledger is not None:
-                        ledger.record(self, key, cached=True, response=hit)
+                        ledger.record(self, key, cached=True, response=hit, request=request)
                     return hit
             self._stats["cache_misses"] += 1
         reserved = 0.0
@@ -207,7 +216,7 @@ class ChatClient:
             if instead is not None:  # collected for a batch, or its batch failed
                 if instead.error_kind != "deferred":
                     self._stats["failures"] += 1
-                    ledger.record(self, key, cached=False, error=instead.error, kind=instead.error_kind)
+                    ledger.record(self, key, cached=False, error=instead.error, kind=instead.error_kind, request=request)
                 return instead
             ledger.admit(self, request, reserve=False)  # over budget: stop before even the endpoint check
             await ledger.aensure_checked()  # raises EndpointError: the run stops before this item fails
@@ -230,7 +239,12 @@ class ChatClient:
             self._stats["failures"] += 1
         if ledger is not None:
             ledger.record(self, key, cached=False, error=resp.error, kind=resp.error_kind, response=resp,
-                          reserved=reserved)
+                          reserved=reserved, request=request)
+        resp.key = key
+        if resp.ok and not (resp.text or "").strip():  # empty: unusable whatever parses it (the cache keeps it unusable)
+            from noveval.models.calls import tag_item
+
+            tag_item("model")
         return resp
 
     def semaphore(self) -> asyncio.Semaphore:

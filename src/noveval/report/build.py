@@ -97,6 +97,7 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
     for r in runs:
         r.slug = f"{_slug(name)}-{_slug(r.label)}"
     incomplete = [f"{r.label}: {incomplete_line(r)}" for r in runs if not r.complete]
+    unusable = [f"{r.label}: {line}" for r in runs if r.complete and (line := unusable_note(r)) is not None]
     for r in runs:
         if not r.complete:
             r.label = f"{r.label} (incomplete)"
@@ -104,7 +105,7 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
         name, "A benchmark this installation does not know (no registered system of this name): generic tables "
               "and the item table.")
     view = BenchmarkView(name=name, title=title, blurb=blurb, runs=runs, headline=headline_table(runs),
-                         incomplete=incomplete)
+                         incomplete=incomplete, unusable=unusable)
     view.costs, view.cost_notes = cost_summary(runs)
     if not view.headline.rows:
         view.gaps.append("no metrics in scores.json")
@@ -186,14 +187,32 @@ def incomplete_line(run: RunData) -> str:
         parts.append(f"{calls['failed']} of {calls.get('requests', '?')} model calls failed")
     if calls.get("failed_earlier"):
         parts.append(f"{calls['failed_earlier']} failed calls of an earlier invocation were not redone")
-    from noveval.models.calls import unusable_line
+    from noveval.models.calls import answers_line, unusable_line
 
     if (unusable := unusable_line(calls.get("unusable"))) is not None and not calls.get("unusable_accepted"):
         parts.append(f"most answers were empty or unparseable ({unusable}): a broken endpoint configuration")
+    if (per_role := answers_line(calls.get("answers"))) is not None:
+        parts.append(per_role)
     text = "; ".join(parts) or "model calls failed"
     if calls.get("first_error"):
         text += f" (first: {calls['first_error']})"
     return text + ". Its numbers are computed over what did not fail and are not a result."
+
+
+def unusable_note(run: RunData) -> str | None:
+    """For a complete run with unusable answers: how many per role (None when every answer was usable).
+
+    A run accepted with ``--allow-unparseable`` says so.
+    """
+    from noveval.models.calls import answers_line
+
+    calls = run.typed.calls if isinstance(run.typed.calls, dict) else {}
+    line = answers_line(calls.get("answers"))
+    if line is None:
+        return None
+    if calls.get("unusable_accepted"):
+        line += " (mostly unusable, accepted with --allow-unparseable: the numbers count them as the model's answers)"
+    return line
 
 
 def demo_banner(runs: list[RunData]) -> DemoBanner | None:

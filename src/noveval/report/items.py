@@ -11,10 +11,19 @@ still get a sensible panel. A per-item field shown as a column is not repeated i
 details: the page puts it back into the panel's *Gold* or *Scores* section (the column's
 ``sec``).
 
+Model calls: ``calls[str(k)]`` lists the chat requests made for row ``k`` (the run folder's
+``transcripts.jsonl``, :func:`noveval.report.load.read_transcripts`): stage, role, model,
+generation parameters, the rendered messages, the reply, finish reason, tokens, whether it
+came from the cache, the failure and the parser's verdict. Messages point into ``texts``, the
+run's distinct message texts, so a system prompt or few-shot block every item shares is in the
+page once; the model and parameters point into ``setups`` the same way.
+
 Size: a run's details are kept within :data:`RUN_BUDGET` characters by cutting every
 field to the largest of :data:`CAPS` that fits (the cut is said in the field); at the
 smallest cap every item keeps its details all the same, so a page grows by roughly 1 KB
-an item past that.
+an item past that. Transcripts have a budget of their own, :data:`TRANSCRIPT_BUDGET`, met the
+same way (texts and replies cut to the largest of :data:`CAPS` that fits; at the smallest
+every call is kept all the same, about 500 characters a call).
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ from typing import Any
 from noveval.report.fmt import num
 from noveval.report.model import RunData
 
-__all__ = ["run_items", "item_id", "CAPS", "MAX_CHARS", "MAX_COLUMNS", "RUN_BUDGET"]
+__all__ = ["run_items", "item_id", "CAPS", "MAX_CHARS", "MAX_COLUMNS", "RUN_BUDGET", "TRANSCRIPT_BUDGET"]
 
 MAX_CHARS = 8000
 """Characters kept per field at most (the page shows the first 700 and a "show more" link)."""
@@ -35,6 +44,8 @@ CAPS = (MAX_CHARS, 2000, 1000, 600, 400, 240)
 """Characters kept per field, tried in turn until a run's details fit :data:`RUN_BUDGET`."""
 RUN_BUDGET = 2_000_000
 """Characters of item details per run in the page."""
+TRANSCRIPT_BUDGET = 2_000_000
+"""Characters of model-call transcripts (distinct message texts and replies) per run in the page."""
 MAX_COLUMNS = 10
 """Table columns per run besides the id (the rest are in the row's details and searchable)."""
 _SHORT = 40
@@ -219,6 +230,55 @@ def _details(order: list[str], per: dict[str, dict], preds: dict[str, list[dict]
     return built, cap
 
 
+def _call_view(row: dict[str, Any], texts: dict[str, int], setups: dict[str, int]) -> dict[str, Any]:
+    """One transcript row as the page shows it.
+
+    Its message texts are numbered into ``texts`` and its model and parameters into ``setups``
+    (JSON of ``{"model", "params": [[name, value]]}``), so what many calls share is kept once.
+    """
+    msgs = []
+    for m in row.get("messages") or []:
+        content = m.get("content") if isinstance(m, dict) else None
+        content = content if isinstance(content, str) else _text(content)
+        msgs.append([str(m.get("role", "")) if isinstance(m, dict) else "", texts.setdefault(content, len(texts))])
+    params = row.get("params")
+    shown = []
+    for k, v in (params.items() if isinstance(params, dict) else ()):
+        if k == "json_schema" and isinstance(v, dict):  # recorded by its title and hash, not in full
+            v = f"{v.get('title') or 'schema'} (sha {v.get('sha')})"
+        shown.append([k, v if isinstance(v, str) else _text(json.dumps(v, ensure_ascii=False, default=str), 400)])
+    setup = json.dumps({"model": str(row.get("model") or "?"), "params": shown}, ensure_ascii=False)
+    return {"stage": row.get("stage"), "role": row.get("answer_role"), "setup": setups.setdefault(setup, len(setups)),
+            "tag": row.get("tag"), "msgs": msgs, "reply": row.get("reply"), "finish": row.get("finish_reason"),
+            "tokens": [row.get("prompt_tokens"), row.get("completion_tokens")], "cached": bool(row.get("cached")),
+            "error": row.get("error"), "usable": row.get("usable")}
+
+
+def _transcripts(order: list[str], rows: list[dict[str, Any]], budget: int) -> dict[str, Any]:
+    """``{"calls", "texts", "setups", "tcap"}``: each item's calls by row index, what they share, the cap used."""
+    index = {iid: k for k, iid in enumerate(order)}
+    texts: dict[str, int] = {}
+    setups: dict[str, int] = {}
+    calls: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        k = index.get(str(row.get("item")))
+        if k is not None:
+            calls.setdefault(str(k), []).append(_call_view(row, texts, setups))
+    whole = list(texts)
+    flat = [c for cs in calls.values() for c in cs]
+    full = [c["reply"] if isinstance(c["reply"], str) else None for c in flat]
+    fixed = len(json.dumps(list(setups), ensure_ascii=False))
+    for cap in CAPS:
+        cut = [_text(t, cap) for t in whole]
+        for c, reply in zip(flat, full):
+            if reply is not None:
+                c["reply"] = _text(reply, cap)
+        size = fixed + len(json.dumps(cut, ensure_ascii=False)) + len(json.dumps(calls, ensure_ascii=False, default=str))
+        if size <= budget:
+            break
+    return {"calls": calls, "texts": cut, "setups": [json.loads(x) for x in setups], "tcap": cap}
+
+
 def run_items(run: RunData, answer: tuple[str, str | None] | None = None, budget: int = RUN_BUDGET) -> dict[str, Any]:
     """The item table's data of one run: every item joined by id.
 
@@ -229,8 +289,9 @@ def run_items(run: RunData, answer: tuple[str, str | None] | None = None, budget
         budget: Characters of details aimed at (see the module docstring).
 
     Returns:
-        ``{"total", "cols", "rows", "details", "cap"}`` (module docstring); rows keep the
-        per-item order (then predictions-only ids, then judgments-only ids).
+        ``{"total", "cols", "rows", "details", "cap", "calls", "texts", "setups", "tcap"}`` (module
+        docstring); rows keep the per-item order (then predictions-only ids, then
+        judgments-only ids).
     """
     order, per, preds, judg = _join(run)
     cols, values = _columns(order, per, preds, answer)
@@ -239,4 +300,5 @@ def run_items(run: RunData, answer: tuple[str, str | None] | None = None, budget
     details, cap = _details(order, per, preds, judg, shown, budget)
     for c in cols:
         del c["constant"]
-    return {"total": len(order), "cols": cols, "rows": rows, "details": details, "cap": cap}
+    return {"total": len(order), "cols": cols, "rows": rows, "details": details, "cap": cap,
+            **_transcripts(order, run.transcripts, TRANSCRIPT_BUDGET)}

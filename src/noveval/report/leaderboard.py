@@ -3,8 +3,10 @@
 Built from :func:`noveval.compare.leaderboard.model_leaderboard` (the same numbers as
 ``noveval leaderboard``): a row per model, a column per system run; each cell is the model's
 value with its 95% CI and, for a model other than the baseline, its difference from the
-baseline on the items both runs have and the Holm-adjusted p-value; then the yardstick and
-published rows the runs carry.
+baseline on the items both runs have and the Holm-adjusted p-value; then the yardstick rows (by
+their names) and the published rows on the same data and protocol (labelled with their table
+and dataset); the rest are named in a note ("other data"). Evals on the shipped samples give
+the page its "invented sample items — not an evaluation" banner (``invented``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ class LeaderboardView:
     """(label, model spec) of each model, in row order."""
     baseline: str
     notes: list[str] = field(default_factory=list)
+    invented: str | None = None
+    """The banner of a table of runs on the shipped samples (None: every model ran on real data)."""
 
 
 def eval_folders(paths: list[Path]) -> list[Path]:
@@ -65,7 +69,7 @@ def _cell(c: Any, is_base: bool, greater: bool | None) -> Cell:
 
 def leaderboard_view(board: Any) -> LeaderboardView:
     """The section's view of a :class:`~noveval.compare.leaderboard.ModelLeaderboard`."""
-    from noveval.compare.leaderboard import reference_rows
+    from noveval.compare.leaderboard import invented_line, other_data_notes, reference_rows
 
     header = [f"{c.title} · {c.metric or '?'} {'↑' if c.greater_is_better else '↓' if c.greater_is_better is False else ''}".strip()
               for c in board.columns]
@@ -86,7 +90,10 @@ def leaderboard_view(board: Any) -> LeaderboardView:
                f"({board.baseline}) on the items both runs have (paired bootstrap CI in the hover text) and the "
                f"paired permutation p after Holm's correction over the table's {s['comparisons']} comparison(s); "
                f"* and a highlighted cell: differs from the baseline at α = {s['alpha']:g} (highlighted when better). "
-               "Yardstick and published rows come from the runs' scores.json.")
+               "Yardstick rows (on the run's own items) and published rows come from the runs' scores.json; a "
+               "published row is shown only on the same data file and protocol as the baseline's run.")
     table = Table("Model", header, rows, caption=caption, kind="leaderboard")
-    notes = [f"{m.label} = {m.spec} (protocol {m.protocol}, data {m.data})" for m in board.models] + list(board.notes)
-    return LeaderboardView(table, [(m.label, m.spec) for m in board.models], board.baseline, notes)
+    notes = [f"other data (not comparable, not shown): {n}" for n in other_data_notes(board)]
+    notes += [f"{m.label} = {m.spec} (protocol {m.protocol}, data {m.data})" for m in board.models] + list(board.notes)
+    return LeaderboardView(table, [(m.label, m.spec) for m in board.models], board.baseline, notes,
+                           invented=invented_line(board))

@@ -9,7 +9,7 @@ from typing import Any
 
 from noveval.report.model import RunData
 
-__all__ = ["load_run", "find_runs", "variants_first"]
+__all__ = ["load_run", "find_runs", "variants_first", "read_transcripts"]
 
 _STREAMS = ("predictions", "judgments", "per_item")
 
@@ -63,6 +63,47 @@ def _read_jsonl(path: Path, problems: list[str]) -> list[dict[str, Any]]:
     if bad:
         problems.append(f"{path.name}: {bad} malformed line(s) skipped")
     return rows
+
+
+def _verdicts(calls: dict[str, Any]) -> dict[str, tuple[str, bool]]:
+    """Request key -> (role, usable) from ``calls.json`` ``answers`` (role -> model -> {"keys": {key: usable}})."""
+    out: dict[str, tuple[str, bool]] = {}
+    answers = calls.get("answers")
+    for role, by_label in (answers.items() if isinstance(answers, dict) else ()):
+        for a in (by_label.values() if isinstance(by_label, dict) else ()):
+            keys = a.get("keys") if isinstance(a, dict) else None
+            for k, usable in (keys.items() if isinstance(keys, dict) else ()):
+                out[k] = (str(role), bool(usable))
+    return out
+
+
+def read_transcripts(path: Path, problems: list[str]) -> list[dict[str, Any]]:
+    """A run folder's ``transcripts.jsonl``, each row with the parser's verdict from ``calls.json``.
+
+    A row whose request key has a verdict gets ``usable`` (bool) and ``answer_role`` (the role
+    the answer was judged in); a request asked twice in one item keeps its last row only.
+
+    Args:
+        path: The run folder.
+        problems: Where unreadable or malformed lines are noted.
+
+    Returns:
+        The rows in file order (empty when the run has no transcripts).
+    """
+    from noveval.models.calls import CALLS_FILE, TRANSCRIPTS_FILE
+
+    rows = _read_jsonl(path / TRANSCRIPTS_FILE, problems)
+    if not rows:
+        return rows
+    verdicts = _verdicts(_read_json(path / CALLS_FILE, problems))
+    last: dict[tuple[Any, Any, Any], int] = {}
+    for k, row in enumerate(rows):
+        if row.get("key"):
+            last[(row.get("stage"), row.get("item"), row.get("key"))] = k
+        v = verdicts.get(str(row.get("key")))
+        if v is not None:
+            row["answer_role"], row["usable"] = v
+    return [r for k, r in enumerate(rows) if not r.get("key") or last[(r.get("stage"), r.get("item"), r.get("key"))] == k]
 
 
 def find_runs(paths: list[Path]) -> list[Path]:
@@ -151,6 +192,7 @@ def load_run(path: Path) -> RunData:
     bench = str(scores.get("benchmark") or config.get("benchmark") or path.name)
     images = sorted(p for p in path.glob("*") if p.suffix.lower() in (".png", ".svg") and p.stat().st_size < 3_000_000)
     run = RunData(path=path, benchmark=bench, config=config, scores=scores, images=images, problems=problems,
-                  predictions=streams["predictions"], judgments=streams["judgments"], per_item=streams["per_item"])
+                  predictions=streams["predictions"], judgments=streams["judgments"], per_item=streams["per_item"],
+                  transcripts=read_transcripts(path, problems))
     run.typed  # noqa: B018 -- read now, so a malformed scores.json is listed among the run's problems
     return run

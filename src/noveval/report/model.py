@@ -65,6 +65,9 @@ class RunData:
     problems: list[str] = field(default_factory=list)
     label: str = ""
     slug: str = ""
+    transcripts: list[dict[str, Any]] = field(default_factory=list)
+    """``transcripts.jsonl``: one row per chat request made for an item, each with the parser's
+    verdict joined in from ``calls.json`` (``usable``: True, False, or absent when none was given)."""
 
     @cached_property
     def typed(self) -> Scores:
@@ -133,6 +136,8 @@ class BenchmarkView:
     gaps: list[str] = field(default_factory=list)
     incomplete: list[str] = field(default_factory=list)
     """One line per run whose model calls failed (shown above its numbers)."""
+    unusable: list[str] = field(default_factory=list)
+    """One line per complete run with unusable answers: how many per role (shown above its numbers)."""
     costs: list[str] = field(default_factory=list)
     """One line per run on what its model calls cost (``scores.json`` ``"cost"``)."""
     cost_notes: list[str] = field(default_factory=list)

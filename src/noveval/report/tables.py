@@ -8,16 +8,18 @@ list of *gaps* (what the paper's table needs but the runs' scores.json lack).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from noveval.report.fmt import lower_is_better, mark_best, metric_cell, pretty_name
 from noveval.report.model import Cell, RunData, Table
 from noveval.scores import MetricValue
 
-__all__ = ["by_run", "headline_table", "missing_gaps", "reference_rows"]
+__all__ = ["by_run", "headline_table", "missing_gaps", "other_data", "reference_rows", "run_data"]
 
 REFERENCE_NOTE = ("Rows marked “yardstick ·” are what random, constant or shuffled answers score on the same gold "
                   "(brackets: the range 95% of random draws fall in, or a CI); rows marked “paper ·” are the paper's "
-                  "published numbers (its data and models: hover a value). Neither competes for bold.")
+                  "published numbers on the same data and protocol (its models: hover a value); rows of other data are left "
+                  "out (a run on the invented samples has none). Neither competes for bold.")
 
 
 def _metrics(run: RunData) -> dict[str, MetricValue]:
@@ -67,12 +69,39 @@ def headline_table(runs: list[RunData]) -> Table:
     if refs:
         caption += (" Last column: yardsticks on the same gold (brackets: the range 95% of random draws fall in, "
                     "or a CI) and the paper's best rows, for reference: not runs, never bold.")
+    left = other_data(runs)
+    if left:
+        caption += f" Published rows of other data or another protocol, not shown: {left}."
     header = [r.label for r in runs] + (["Yardsticks · paper (reference)"] if refs else [])
     return Table("Headline results", header, rows, caption=caption, kind="headline")
 
 
+def run_data(run: RunData) -> Any:
+    """What ``run`` ran on (:func:`noveval.benchmarks._yardsticks.run_data`): its config's data paths,
+    and the protocol and sample flag of the eval folder it sits in (none: the paths alone say)."""
+    from noveval.benchmarks._yardsticks import run_data as data_of
+    from noveval.io import read_json
+
+    f = run.path.parent / "eval.json"
+    settings: Any = None
+    if f.is_file():
+        try:
+            got = read_json(f)
+        except Exception:  # an unreadable eval.json: the run's own config still says what it read
+            got = None
+        settings = got.get("settings") if isinstance(got, dict) else None
+    if not isinstance(settings, dict):
+        return data_of(run.config, protocol=None)
+    return data_of(run.config, protocol=settings.get("protocol"), sample=True if settings.get("data") == "sample" else None)
+
+
 def _references(runs: list[RunData], metric: str) -> tuple[list[dict], list[dict]]:
-    """Yardsticks (distinct by name and value) and published rows (distinct) of a metric over runs."""
+    """Yardsticks (distinct by name and value) and published rows (distinct) of a metric over runs.
+
+    Only the published rows on a run's data and protocol (issue 37: none for a run on the
+    shipped samples); :func:`other_data` says what is left out.
+    """
+    from noveval.benchmarks._yardsticks import split_comparable, with_declared_data
     from noveval.metrics.yardsticks import references_of
 
     ys: dict[tuple[str, float | None], dict] = {}
@@ -81,9 +110,23 @@ def _references(runs: list[RunData], metric: str) -> tuple[list[dict], list[dict
         got_y, got_p = references_of(r.scores, metric)
         for y in got_y:
             ys.setdefault((str(y.get("name")), y.get("value")), y)
-        for row in got_p:
+        same, _ = split_comparable(with_declared_data(r.benchmark, got_p), run_data(r))
+        for row in same:
             pub.setdefault((str(row.get("model")), str(row.get("setting")), row.get("value")), row)
     return list(ys.values()), list(pub.values())
+
+
+def other_data(runs: list[RunData]) -> str:
+    """The published rows of the runs' scores left out as not comparable, by dataset ("" when none)."""
+    from noveval.benchmarks._yardsticks import other_data_text, split_comparable, with_declared_data
+
+    left: dict[tuple[str, str, str, float | None], dict] = {}
+    for r in runs:
+        got = [p for p in r.scores.get("published") or [] if isinstance(p, dict)]
+        _, other = split_comparable(with_declared_data(r.benchmark, got), run_data(r))
+        for row in other:
+            left.setdefault((str(row.get("model")), str(row.get("setting")), str(row.get("metric")), row.get("value")), row)
+    return other_data_text(left.values())
 
 
 def _reference_cell(runs: list[RunData], metric: str) -> Cell:

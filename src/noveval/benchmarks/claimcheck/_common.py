@@ -257,9 +257,12 @@ class WLEJudgeReply(BaseModel):
 
 async def structured(
     client: ChatClientProtocol, messages: list[dict[str, str]], schema: type[BaseModel], *, task: str,
-    options: ClaimcheckOptions, tag: str,
+    options: ClaimcheckOptions, tag: str, role: str = "model",
 ) -> Any:
     """One schema-constrained call through the client (cached, re-asked on bad JSON).
+
+    ``role``: ``model`` for the model under test, ``judge`` for CV's and WLE's judge (the
+    parser's verdict is counted under it, :func:`noveval.models.calls.note_answer`).
 
     Returns:
         A :class:`~noveval.models.structured.StructuredResult`.
@@ -274,4 +277,4 @@ async def structured(
         json_schema=schema_of(schema),
     )
     req = ChatRequest(messages=messages, params=params, tag=tag)
-    return await acomplete_structured(client, req, schema, max_reasks=1)
+    return await acomplete_structured(client, req, schema, max_reasks=1, role=role)

@@ -107,7 +107,7 @@ async def verify_claim(
         prompt_messages("cv_judge", claim=claim, weakness_1=pred["reviewer_weakness"],
                evidence_1=_evidence(pred["reviewer_evidence"]), weakness_2=pred["model_weakness"],
                evidence_2=_evidence(pred["model_evidence"])),
-        CVJudgeReply, task="cv", options=options, tag=f"claimcheck.cv.judge:{item.id}")
+        CVJudgeReply, task="cv", options=options, tag=f"claimcheck.cv.judge:{item.id}", role="judge")
     judgment["raw"] = res.raw
     if res.ok:
         judgment.update(verdict=res.value.verdict, reasoning=res.value.reasoning)

@@ -74,6 +74,9 @@ async def identify_weaknesses(
         row["failure"] = failure_of(res)
         return row
     if not res.ok:
+        from noveval.models.calls import note_answer
+
+        note_answer(client, res.replies, usable=True, role="model")  # its complete passages are read
         row["salvaged"] = True  # reply cut by the token budget: complete passages kept
     seen: set[tuple[int, int]] = set()
     for w in reply.weaknesses:

@@ -204,7 +204,7 @@ async def judge_pair(judge: ChatClientProtocol, row: dict, *, options: Claimchec
         return out
     res = await structured(
         judge, prompt_messages("wle_judge", targets=format_targets(row.get("target_claims") or []), a=a, b=b),
-        WLEJudgeReply, task="wle", options=options, tag=f"claimcheck.wle.judge:{row['id']}")
+        WLEJudgeReply, task="wle", options=options, tag=f"claimcheck.wle.judge:{row['id']}", role="judge")
     out["raw"] = res.raw
     if res.ok:
         out.update(preference=res.value.preference, reasoning=res.value.reasoning,

@@ -33,12 +33,12 @@ plurality of the parsed samples (:func:`sampled_judgment_row`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from noveval.benchmarks.focus.data import FocusPoint
 from noveval.models.chat import ChatClientProtocol
+from noveval.models.structured import extract_json
 from noveval.records import Polarity
 
 __all__ = [
@@ -153,14 +153,9 @@ def parse_label(text: str | None, family: str, polarity: Polarity) -> tuple[str 
     if not text:
         return None, "empty reply"
     try:
-        from noveval.models.structured import extract_json
-
-        obj = extract_json(text)
-    except Exception:  # noqa: BLE001 - any failure to read JSON is a parse failure
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError:
-            return None, "reply is not JSON"
+        obj = extract_json(text)  # noveval's one JSON extractor (it also tries the whole text)
+    except ValueError:
+        return None, "reply is not JSON"
     value = obj.get(family) if isinstance(obj, dict) else None
     allowed = labels_for(family, polarity)
     if isinstance(value, str):
@@ -191,12 +186,18 @@ async def annotate_points(
     responses = await client.acomplete_many(reqs, progress=progress) if reqs else []
     rows = []
     for i, p in enumerate(points):
-        rows.append(judgment_row(p, responses[2 * i], responses[2 * i + 1], client.model_id))
+        rows.append(judgment_row(p, responses[2 * i], responses[2 * i + 1], client.model_id, client))
     return rows
 
 
-def judgment_row(point: FocusPoint, target_resp: Any, aspect_resp: Any, annotator: str) -> dict:
-    """One judgments.jsonl row from the two replies of a point."""
+def judgment_row(point: FocusPoint, target_resp: Any, aspect_resp: Any, annotator: str, client: Any = None) -> dict:
+    """One judgments.jsonl row from the two replies of a point.
+
+    With ``client`` (the annotator) each reply's verdict is reported
+    (:func:`noveval.models.calls.note_answer`, role ``annotator``).
+    """
+    from noveval.models.calls import note_answer
+
     row: dict[str, Any] = point.model_dump()
     row["annotator"] = annotator
     errors, unparsed = [], []
@@ -208,17 +209,19 @@ def judgment_row(point: FocusPoint, target_resp: Any, aspect_resp: Any, annotato
             continue
         label, err = parse_label(resp.text, family, point.polarity)
         row[family] = label
+        if client is not None:
+            note_answer(client, resp, usable=label is not None, role="annotator")
         if err:
             unparsed.append(f"{family}: {err}")
-    # a failed call is redone on a re-run ("error"); an answer that does not parse is the
-    # annotator's answer (a failed point in the metrics), kept as it is ("parse_error")
+    # a failed call ("error") and an answer that does not parse ("parse_error": a failed point
+    # in the metrics) are both asked again by the next run on the folder
     row["error"] = "; ".join(errors) or None
     row["parse_error"] = "; ".join(unparsed) or None
     return row
 
 
 def sampled_judgment_row(point: FocusPoint, target_resps: Sequence[Any], aspect_resps: Sequence[Any], annotator: str,
-                         seeds: Sequence[int]) -> dict:
+                         seeds: Sequence[int], client: Any = None) -> dict:
     """One judgments.jsonl row from N sampled reply pairs of a point (``--samples N``).
 
     Each family's label is the plurality of its parsed samples
@@ -234,7 +237,7 @@ def sampled_judgment_row(point: FocusPoint, target_resps: Sequence[Any], aspect_
     """
     from noveval.metrics.consistency import mean_consistency, vote_labels
 
-    singles = [judgment_row(point, t, a, annotator) for t, a in zip(target_resps, aspect_resps, strict=True)]
+    singles = [judgment_row(point, t, a, annotator, client) for t, a in zip(target_resps, aspect_resps, strict=True)]
     row: dict[str, Any] = point.model_dump()
     row["annotator"] = annotator
     errors, unparsed = [], []

@@ -57,7 +57,10 @@ async def expert_chain(
     reviews = "\n\n".join(
         f"[Review {i + 1}]\n{r.text[:MAX_REVIEW_CHARS]}" for i, r in enumerate(paper.reviews)
     )
+    from noveval.models.calls import note_answer
+
     prompts = [prompt_messages("expert_extract", meta_review=meta)]
+    replies: list[Any] = []
     text = ""
     for step in range(3):
         if step == 1:
@@ -66,7 +69,9 @@ async def expert_chain(
             prompts.append(prompt_messages("expert_paraphrase", review=text))
         (resp,) = await client.acomplete_many([_req(prompts[step], max_tokens)], progress=None)
         row["steps"].append(resp.text)
+        replies.append(resp)
         if not resp.ok or not (resp.text or "").strip():
+            note_answer(client, replies, usable=False, role="expert chain")
             row["error"] = f"step {step + 1}: {resp.error or 'empty reply'}"
             return row
         text = resp.text or ""
@@ -74,6 +79,8 @@ async def expert_chain(
     row["review_text"] = text
     row["strengths"] = split_points(sec.get("strengths"))
     row["weaknesses"] = split_points(sec.get("weaknesses"))
+    # the chain is one answer: its final review is parsed; unusable, all three steps are asked again
+    note_answer(client, replies, usable=bool(row["strengths"] or row["weaknesses"]), role="expert chain")
     if not row["strengths"] and not row["weaknesses"]:
         row["parse_error"] = "final review has no strengths or weaknesses section"
     return row

@@ -167,16 +167,25 @@ def render_review(summary: str, strengths: list[str], weaknesses: list[str]) -> 
     return "\n\n".join(parts)
 
 
-def prediction_row(paper: FocusPaper, response: Any, info: dict[str, Any], model_id: str) -> dict:
-    """One predictions.jsonl row from a model's reply."""
+def prediction_row(paper: FocusPaper, response: Any, info: dict[str, Any], model_id: str, client: Any = None) -> dict:
+    """One predictions.jsonl row from a model's reply.
+
+    With ``client`` (the model that answered) the parser's verdict is reported
+    (:func:`noveval.models.calls.note_answer`, role ``model``): a reply with no strengths
+    and no weaknesses is unusable.
+    """
     if response.ok:
         review, parse_err = parse_review(response.text)
         err = None
+        if client is not None:
+            from noveval.models.calls import note_answer
+
+            note_answer(client, response, usable=bool(review["strengths"] or review["weaknesses"]), role="model")
     else:
         review, err = {"summary": "", "strengths": [], "weaknesses": []}, response.error
         parse_err = None
-    # "error": the call failed (redone on a re-run); "parse_error": the reply is the model's
-    # answer but has no usable strengths/weaknesses (kept: a re-run would get the same reply)
+    # "error": the call failed; "parse_error": the reply is the model's answer but has no
+    # usable strengths/weaknesses. Both are asked again by the next run on the folder.
     return {
         "id": paper.id,
         "model": model_id,

@@ -66,8 +66,8 @@ async def annotate_into(run: Any, client: ChatClientProtocol, points: list[Focus
         reqs = [annotation_requests(p, temperature=temperature, seed=s) for s in seeds]
         resps = await client.acomplete_many([r[f] for r in reqs for f in ("target", "aspect")], progress=None)
         if samples == 1:
-            return judgment_row(p, resps[0], resps[1], client.model_id)
-        return sampled_judgment_row(p, resps[0::2], resps[1::2], client.model_id, seeds)
+            return judgment_row(p, resps[0], resps[1], client.model_id, client)
+        return sampled_judgment_row(p, resps[0::2], resps[1::2], client.model_id, seeds, client)
 
     # run_items skips points already annotated and finalizes the file in this order
     return await run_items(run, "judgments", points, worker, id_of=lambda p: p.id,
@@ -227,7 +227,7 @@ async def _generate_and_annotate(run: Any, papers: list[FocusPaper], clients: _C
         req, info = review_request(p, source=o.source, max_input_tokens=o.max_input_tokens,
                                    max_tokens=o.max_tokens, seed=o.seed)
         (resp,) = await gen.acomplete_many([req], progress=None)
-        return prediction_row(p, resp, info, gen.model_id)
+        return prediction_row(p, resp, info, gen.model_id, gen)
 
     preds = await run_items(run, "predictions", papers, review, id_of=lambda p: p.id,
                             progress="focus: reviews", client=gen)

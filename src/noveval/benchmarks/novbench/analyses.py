@@ -103,10 +103,13 @@ async def perturb_records(
         for _, s in flat
     ]
     resps = await client.acomplete_many(reqs, progress=progress)
+    from noveval.models.calls import note_answer
+
     new: list[list[str]] = [[] for _ in records]
     for (i, s), resp in zip(flat, resps, strict=True):
         text = (resp.text or "").strip().strip('"').strip() if resp.ok else ""
         text = text.splitlines()[0].strip() if text else ""
+        note_answer(client, resp, usable=len(text) >= 10, role="paraphraser")
         new[i].append(text if len(text) >= 10 else s)
     return [r.model_copy(update={"paper_novelty": new[i]}) for i, r in enumerate(records)]
 
@@ -139,7 +142,12 @@ async def aclassify_paper_types(
         for r in records
     ]
     resps = await client.acomplete_many(reqs, progress=progress)
-    return {r.id: parse_paper_type(x.text if x.ok else None) for r, x in zip(records, resps, strict=True)}
+    from noveval.models.calls import note_answer
+
+    out = {r.id: parse_paper_type(x.text if x.ok else None) for r, x in zip(records, resps, strict=True)}
+    for r, x in zip(records, resps, strict=True):
+        note_answer(client, x, usable=out[r.id] is not None, role="classifier")
+    return out
 
 
 def group_scores(

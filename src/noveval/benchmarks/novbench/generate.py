@@ -227,6 +227,11 @@ async def agenerate(
         r, exs, rr, msgs = job
         req = ChatRequest(messages=msgs, params=params, tag=f"novbench:{r.id}")
         resp = await client.acomplete(req)
+        from noveval.benchmarks.novbench.evaluation_text import parse_evaluation
+        from noveval.models.calls import note_answer
+
+        # usable: the evaluation follows the format (at least one section header the scorer reads)
+        note_answer(client, resp, usable=parse_evaluation(resp.text).found_headers > 0, role="model")
         return {
             "id": r.id,
             "prompting": prompting,

@@ -113,14 +113,18 @@ def _request(msgs: list[dict[str, str]], params: Any, tag: str) -> Any:
     return ChatRequest(messages=msgs, params=params, tag=tag)
 
 
-def _decision_rows(ids: Sequence[dict[str, Any]], sentences: Sequence[Any], resps: Sequence[Any],
-                   extra_key: str, extra: Sequence[Any] | None) -> list[dict[str, Any]]:
+def _decision_rows(client: ChatClientProtocol, ids: Sequence[dict[str, Any]], sentences: Sequence[Any],
+                   resps: Sequence[Any], extra_key: str, extra: Sequence[Any] | None) -> list[dict[str, Any]]:
     """One row per sentence of a Yes/No stage: its ``ids`` fields, ``sentence, label, pred``
     (0/1; an unparsed answer counts as 0), ``parsed``, ``raw``, ``error``, and
-    ``extra_key`` (``extra[i]``) when ``extra`` is given."""
+    ``extra_key`` (``extra[i]``) when ``extra`` is given. Each reply's verdict goes to
+    :func:`noveval.models.calls.note_answer` (role ``extraction``)."""
+    from noveval.models.calls import note_answer
+
     rows = []
     for i, (ident, s, r) in enumerate(zip(ids, sentences, resps, strict=True)):
         pred = parse_yes_no(r.text) if r.ok else None
+        note_answer(client, r, usable=pred is not None, role="extraction")
         row = {**ident, "sentence": s.sentence, "label": s.label, "pred": int(pred or 0),
                "parsed": pred is not None, "raw": r.text, "error": r.error}
         if extra is not None:
@@ -195,7 +199,7 @@ async def aextract_descriptions(
         [_request(p, params, f"desc:{strategy}") for p in prompts], progress=progress
     )
     ids = [{"paper_id": s.paper_id, "index": s.index} for s in sentences]
-    return _decision_rows(ids, sentences, resps, "step1", step1)
+    return _decision_rows(client, ids, sentences, resps, "step1", step1)
 
 
 def _nearest(queries: Sequence[str], pool: Sequence[str], embedder: EmbedderProtocol, k: int) -> list[list[str]]:
@@ -265,7 +269,7 @@ async def aextract_evaluations(
             prompt = messages("eval_rag", sentence=s.sentence, examples=examples[i])
         reqs.append(_request(prompt, params, f"eval:{strategy}"))
     resps = await client.acomplete_many(reqs, progress=progress)
-    return _decision_rows([{"id": s.id} for s in sentences], sentences, resps, "examples", examples)
+    return _decision_rows(client, [{"id": s.id} for s in sentences], sentences, resps, "examples", examples)
 
 
 async def astructure(
@@ -305,8 +309,11 @@ async def astructure(
     out: dict[str, tuple[StructuredEvaluation, str | None, str | None]] = {
         i: (StructuredEvaluation(), None, None) for i in comments_by_id
     }
+    from noveval.models.calls import note_answer
+
     for i, r in zip(ids, resps, strict=True):
         out[i] = (parse_evaluation(r.text if r.ok else ""), r.text, r.error)
+        note_answer(client, r, usable=out[i][0].found_headers > 0, role="structuring")
     return out
 
 

@@ -213,7 +213,7 @@ async def _structured(client: ChatClientProtocol, messages: list[dict[str, str]]
         params=GenerationParams(temperature=0.0, max_tokens=opts.max_tokens, seed=opts.seed, json_schema=schema),
         tag=tag,
     )
-    return await acomplete_structured(client, req, model, max_reasks=opts.max_reasks)
+    return await acomplete_structured(client, req, model, max_reasks=opts.max_reasks, role="judge")
 
 
 def _call_record(step: str, res: Any) -> dict[str, Any]:
@@ -222,6 +222,7 @@ def _call_record(step: str, res: Any) -> dict[str, Any]:
 
 
 async def _alignment(client: ChatClientProtocol, gold: str, pred: str, opts: JudgeOptions, calls: list[dict[str, Any]]) -> tuple[float | None, str | None, str | None]:
+    from noveval.models.calls import note_answer
     from noveval.models.chat import ChatRequest, GenerationParams
     from noveval.models.structured import parse_as
 
@@ -249,8 +250,10 @@ async def _alignment(client: ChatClientProtocol, gold: str, pred: str, opts: Jud
         parsed = parse_as(resp.text, _Alignment).score
     except ValueError as e:
         if weighted is None:
+            note_answer(client, resp, usable=False, role="judge")
             rec.update(ok=False, error=f"no score in reply: {e}")
             return None, None, rec["error"]
+    note_answer(client, resp, usable=True, role="judge")
     rec.update(ok=True, error=None, parsed_score=parsed)
     if weighted is not None:
         expected, dist = weighted

@@ -176,14 +176,19 @@ async def _judgments(pairs: list[tuple[RINoBenchItem, Prediction]], judge: ChatC
                      progress: str | None) -> dict[str, dict[str, Any]]:
     """The judge's verdicts per item id (resumable in ``run``'s ``judgments.jsonl`` when given)."""
 
+    from noveval.runs import text_sha
+
+    sha = {str(it.id): text_sha(pred.reasoning or "") for it, pred in pairs}  # what each judgment judged
+
     async def worker(pair: tuple[RINoBenchItem, Prediction]) -> dict[str, Any]:
-        return await ajudge_item(judge, pair[0], pair[1], options=opts)
+        return {**await ajudge_item(judge, pair[0], pair[1], options=opts), "prediction_sha": sha[str(pair[0].id)]}
 
     if run is not None:
         from noveval.runs import run_items
 
+        # a prediction asked again (its first answer was unusable) is judged again
         jrows = await run_items(run, "judgments", pairs, worker, id_of=lambda pr: str(pr[0].id), progress=progress,
-                                client=judge)
+                                client=judge, redo=lambda r: r.get("prediction_sha", sha.get(str(r["id"]))) != sha.get(str(r["id"])))
     else:
         import asyncio
 

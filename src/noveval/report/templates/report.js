@@ -90,12 +90,64 @@
     if (!secs.length) host.appendChild(el("p", "empty", "No rows for this item."));
   }
 
+  // ---- the model calls made for an item (transcripts.jsonl): rendered messages and parameters ----
+  function callSummary(c) {
+    var bits = [c.role, c.stage];
+    if (c.tokens[0] !== null && c.tokens[0] !== undefined)
+      bits.push(fmt(c.tokens[0]) + " + " + fmt(c.tokens[1] || 0) + " tokens");
+    if (c.cached) bits.push("from the cache");
+    if (c.error) bits.push("failed");
+    else if (c.usable === false) bits.push("answer unusable");
+    else if (c.usable === true) bits.push("answer usable");
+    return bits.filter(Boolean).join(" · ");
+  }
+
+  function callNode(run, c, open) {
+    var setup = run.setups[c.setup];
+    var d = el("details", "call");
+    d.open = open;
+    d.appendChild(el("summary", null, callSummary(c)));
+    var f = el("div", "fld");
+    f.appendChild(el("div", "k", "model"));
+    f.appendChild(valueNode(setup.model + (c.tag ? "  (" + c.tag + ")" : "")));
+    d.appendChild(f);
+    var params = el("div", "params");
+    setup.params.forEach(function (kv) { params.appendChild(el("span", "param", kv[0] + " = " + kv[1])); });
+    d.appendChild(params);
+    c.msgs.forEach(function (m) {
+      var md = el("details", "msg");
+      md.open = true;
+      md.setAttribute("data-role", m[0]);
+      md.appendChild(el("summary", null, m[0] + " message"));
+      md.appendChild(valueNode(run.texts[m[1]]));
+      d.appendChild(md);
+    });
+    var r = el("div", "fld reply");
+    r.appendChild(el("div", "k", c.error ? "failed" : "reply" + (c.finish ? " (finish: " + c.finish + ")" : "")));
+    r.appendChild(valueNode(c.error ? String(c.error) : c.reply === null || c.reply === undefined ? "–" : c.reply));
+    d.appendChild(r);
+    return d;
+  }
+
+  function callsSection(host, run, index) {
+    var calls = run.calls && run.calls[String(index)];
+    if (!calls || !calls.length) return;
+    var s = el("div", "sec calls");
+    s.setAttribute("data-kind", "calls");
+    s.appendChild(el("h5", null, "Model calls (" + calls.length + ")"));
+    if (run.tcap < 8000) s.appendChild(el("p", "sub", "Messages are cut to " + run.tcap.toLocaleString("en-US") +
+      " characters in this page; " + run.path + "/transcripts.jsonl has them whole."));
+    calls.forEach(function (c) { s.appendChild(callNode(run, c, calls.length === 1)); });
+    host.appendChild(s);
+  }
+
   function show(panel, run, index) {
     panel.innerHTML = "";
     var h = el("h4", null, run.rows[index][0]);
     h.appendChild(el("span", "pill", run.label));
     panel.appendChild(h);
     sections(panel, fullSections(run, index));
+    callsSection(panel, run, index);
   }
 
   // ---- a table of rows with search, filters on categorical columns, sort on any column, pages ----
