@@ -1,8 +1,8 @@
 """Scripted models for ``noveval eval`` tests: replies that depend on the shipped sample's gold.
 
 ``oracle`` answers every RINoBench idea with its gold score and every pair with the side of
-higher gold; ``constant`` answers 3 and "A". Both serve the judge's steps with
-:class:`scripted_rinobench.RinoScript`. Responders for tests/fake_openai.py.
+higher gold; ``constant`` answers 3 and "A". Both give NovBench its three sections and serve
+the judge's steps with :class:`scripted_rinobench.RinoScript`. Responders for tests/fake_openai.py.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from schema_reply import schema_reply
 from scripted_rinobench import RinoScript
 
 SAMPLE = Path(__file__).resolve().parents[2] / "src" / "noveval" / "samples" / "rinobench" / "test.json"
@@ -35,6 +36,8 @@ def responder(kind: str) -> Any:
         if "Judge the novelty of the research idea" in prompt:
             score = _gold_in(prompt) if kind == "oracle" else 3
             return {"reasoning": "Scripted.", "novelty_score": score or 3}
+        if "Positive Novelty Evaluations" in prompt:  # NovBench generation: the sections its parser reads
+            return schema_reply(prompt)
         return script(prompt)
 
     return answer

@@ -13,7 +13,9 @@ def test_focus_end_to_end(data_dir, tmp_path):
 
     papers = data_dir / "reviews" / "neurips-2024.jsonl.gz"
     out = tmp_path / "run"
-    options = {"limit": 1, "max_reviews": 1, "max_tokens": 120, "max_input_tokens": 400}
+    # 120 tokens cut the 135M model's review JSON: the answer is counted unusable (issue 34) and
+    # accepted here, because the pipeline's files, not the model's parsing, are under test
+    options = {"limit": 1, "max_reviews": 1, "max_tokens": 120, "max_input_tokens": 400, "allow_unparseable": True}
     noveval.run("focus", "local", out, data=papers, options=options)
     scores = json.loads((out / "scores.json").read_text())
     for name in ("config.json", "predictions.jsonl", "judgments.jsonl", "per_item.jsonl",
@@ -51,7 +53,7 @@ def test_focus_paper_protocol_end_to_end(tmp_path):
     out = tmp_path / "paper"
     noveval.run("focus", "local", out, data=papers, options={
         "protocol": "paper", "limit": 1, "max_tokens": 150, "max_input_tokens": 400, "expert_max_tokens": 150,
-        "text_metrics": False})
+        "text_metrics": False, "allow_unparseable": True})  # 150 tokens cut the tiny model's JSON (see above)
     scores = json.loads((out / "scores.json").read_text())
     cfg = json.loads((out / "config.json").read_text())
     assert cfg["protocol"] == "paper" and cfg["expert"] == "chain"

@@ -4,7 +4,9 @@ Layers, bottom to top (docs/internals.md):
 
 0. pure: ``errors, io, records, scores, corpus, metrics/, novelty/, prompts, progress, settings, ...``
 1. model backends and run folders: ``models/``, ``runs`` (a run folder records the call ledger)
-2. the corpus index: ``index/``
+2. shared pieces systems build on: the corpus index ``index/`` and ``judging/`` (novelty
+   judging shared by rinobench, validate, novelty-pairs and check: rubric, judgment schema,
+   request, parser, the judged item and its loader)
 3. systems: ``benchmarks/``, ``check/``, ``data/`` (fetching and converting the datasets the systems
    declare) and ``compare/`` (comparing runs item by item; a run of
    prompt variants compares its sub-runs)
@@ -30,7 +32,7 @@ LAYERS: dict[str, int] = {
     "records": 0, "corpus": 0, "metrics": 0, "novelty": 0, "prompts": 0, "samples": 0, "scores": 0,
     "registry": 0, "options": 0, "labels": 0,
     "models": 1, "runs": 1,
-    "index": 2,
+    "index": 2, "judging": 2,
     "benchmarks": 3, "check": 3, "compare": 3, "data": 3,
     "report": 4, "export": 4, "cli": 4, "api": 4, "plugin": 4, "": 4,
 }
@@ -98,3 +100,27 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     assert [layer_of(m) for _, m in got] == [3, 1] and layer_of("noveval.metrics.m") == 0
     assert layer_of("noveval.benchmarks.rinobench.cli") == TOP and layer_of("noveval.index.cli") == TOP
     assert layer_of("noveval.runs") == 1 and layer_of("noveval") == TOP
+
+
+SHARED_JUDGING_USERS = ("benchmarks/validate", "benchmarks/pairs", "check")
+RINOBENCH = "noveval.benchmarks.rinobench"
+
+
+def _rinobench_imports(paths: list[Path], module: str | None = None) -> list[str]:
+    return [f"{p.name}:{line}: {t}" for p in paths for line, t in _imports(p, module)
+            if t == RINOBENCH or t.startswith(RINOBENCH + ".")]
+
+
+def test_validate_pairs_and_check_never_import_rinobench() -> None:
+    """They share RINoBench's rubric, schema, request and parser through ``noveval.judging`` (issue 38)."""
+    paths = [p for d in SHARED_JUDGING_USERS for p in sorted((PKG / d).rglob("*.py"))]
+    assert {p.relative_to(PKG).parts[-2] for p in paths} >= {"validate", "pairs", "check"}
+    assert _rinobench_imports(paths) == []
+
+
+def test_the_rinobench_walk_sees_an_import(tmp_path: Path) -> None:
+    f = tmp_path / "m.py"
+    f.write_text("def f():\n    from noveval.benchmarks.rinobench.parse import parse_judgment\n"
+                 "    from ..rinobench import data\n")
+    assert _rinobench_imports([f], "noveval.benchmarks.pairs.m") == [
+        "m.py:2: noveval.benchmarks.rinobench.parse", "m.py:3: noveval.benchmarks.rinobench"]

@@ -56,3 +56,14 @@ def test_schema_of_inlines_refs() -> None:
     s = schema_of(Outer)
     assert "$defs" not in s and "$ref" not in str(s)
     assert s["properties"]["items"]["items"]["properties"]["x"]["type"] == "integer"
+
+
+def test_a_truncated_object_never_yields_one_of_its_inner_objects() -> None:
+    # the reply hit max_tokens inside its second list entry: no value of the whole reply can be
+    # recovered, and the first inner entry must not pass for the answer (it validated as an
+    # empty reply of any schema whose fields have defaults)
+    cut = '{"weaknesses": [{"groundedness": 4, "text": "one seed"}, {"groundedness": 2, "te'
+    with pytest.raises(ValueError):
+        extract_json(cut)
+    # prose with a closed brace before the JSON still reads the JSON after it
+    assert extract_json('Scores {see below}: {"score": 3}') == {"score": 3}

@@ -1,9 +1,10 @@
 """The model's opinions: structuring free text, a RINoBench-rubric judgment, a NovBench-style evaluation.
 
-* The rubric judgment reuses RINoBench's prompt, schema and parser
-  (:func:`noveval.benchmarks.rinobench.generate.build_request`,
-  :func:`~noveval.benchmarks.rinobench.parse.parse_judgment`), with the retrieved works
-  as the related works.
+* The rubric judgment reuses RINoBench's prompt, rubric, schema and parser, shared in
+  :mod:`noveval.judging` (:func:`~noveval.judging.request.build_request`,
+  :func:`~noveval.judging.parse.parse_judgment`), with the retrieved works as the related
+  works. Structuring free text uses the shared reply schema
+  :class:`~noveval.judging.items.IdeaReply`.
 * The structured evaluation follows NovBench's Positive / Neutral / Negative layout
   (positive = new, neutral = partly anticipated, negative = anticipated), per claimed
   contribution, and asks for JSON so that each point names the works it relies on
@@ -105,7 +106,7 @@ async def structure_idea(client: ChatClientProtocol, text: str, *,
         ``(idea or None, error or None, attempts)``; each attempt ``{seed, temperature,
         answer (the parts or None), rejected (why, or None)}``.
     """
-    from noveval.benchmarks.rinobench.construct import IdeaReply
+    from noveval.judging.items import IdeaReply
     from noveval.models.calls import note_answer
     from noveval.models.chat import ChatRequest, GenerationParams
     from noveval.models.structured import acomplete_structured
@@ -138,9 +139,7 @@ async def rubric_judgment(client: ChatClientProtocol, idea: Idea, neighbours: Se
     justification is that of the first sample giving the score. Any failed sample call
     makes the judgment failed (``score`` None, ``error`` set).
     """
-    from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, RINoBenchItem
-    from noveval.benchmarks.rinobench.generate import build_request
-    from noveval.benchmarks.rinobench.parse import parse_judgment
+    from noveval.judging import DEFAULT_RUBRIC, RINoBenchItem, build_request, parse_judgment
     from noveval.metrics.consistency import sample_seeds, vote_ordinal
     from noveval.records import RelatedWork
 

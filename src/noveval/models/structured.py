@@ -4,8 +4,9 @@ Steps for each request:
 
 1. ask with ``json_schema`` set from the model (grammar-constrained on the local
    backend, ``response_format`` on servers), unless the request already sets one;
-2. pull the first JSON value out of the reply (:func:`extract_json` tolerates code
-   fences, prose around it, trailing commas, single quotes in simple cases);
+2. pull the first JSON value out of the reply (:func:`extract_json`, noveval's one JSON
+   extractor: tolerates code fences, prose around it, trailing commas, single quotes in
+   simple cases, a reply cut off mid-way);
 3. validate it; on failure re-ask up to ``max_reasks`` times, showing the model its
    reply and the error;
 4. if it never validates, return a :class:`StructuredResult` with ``value=None`` and the
@@ -17,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Generic, TypedDict, TypeVar, Unpack
 
 from pydantic import BaseModel, Field, ValidationError
@@ -44,41 +45,108 @@ def _candidates(text: str) -> list[str]:
     return out
 
 
-def extract_json(text: str) -> Any:
-    """Return the first JSON value found in a model reply.
+def json_values(text: str | None) -> Iterator[Any]:
+    """Every JSON value that can be recovered from a model reply, most plausible first (lazily).
 
-    Tries, in order: fenced code blocks, the span from the first ``{``/``[`` to the
-    last ``}``/``]``, then the whole text; each raw and with light repairs (trailing
-    commas removed, Python ``True/False/None``, single quotes). For a span that starts
-    correctly but has trailing prose, the first complete JSON value is decoded.
+    The one JSON extractor of noveval: every reply of every system is read through it
+    (:func:`extract_json`, :func:`find_json_object`). Tried, in order:
 
-    Raises:
-        ValueError: no JSON value could be recovered.
+    1. fenced code blocks, the span from the first ``{``/``[`` to the last ``}``/``]``,
+       the span from the first ``{``/``[`` to the end, then the whole text; each raw and
+       with light repairs (trailing commas removed, Python ``True/False/None``, single
+       quotes when the text has no double quote); a candidate that starts with a value
+       but has prose after it gives its first complete value. One value per candidate;
+    2. the text from the first ``{``/``[`` with a truncated end closed
+       (:func:`close_truncated_json`: a reply cut off by ``max_tokens``);
+    3. the value starting at each ``{`` or ``[`` that opens at the top level of the text
+       (a reply whose prose holds braces before its JSON); a bracket inside an unclosed
+       one is skipped, so a truncated object never yields one of its inner objects as if
+       it were the answer.
+
+    :func:`extract_json` takes the first: steps 1-2 are the order it always had, so a
+    reply it read before reads the same; step 3 only reads replies it could not.
+
+    A value may be yielded more than once. Nothing is yielded for an empty reply or one
+    without JSON.
     """
     if not text or not text.strip():
-        raise ValueError("empty reply")
+        return
     dec = json.JSONDecoder()
     for cand in _candidates(text):
         cand = cand.strip()
-        if not cand:
-            continue
-        for variant in (cand, _repair(cand)):
-            try:
-                return json.loads(variant)
-            except json.JSONDecodeError:
-                pass
-            try:
-                value, _ = dec.raw_decode(variant)
-                return value
-            except json.JSONDecodeError:
-                pass
+        if cand:
+            found, value = _first_value(cand, dec)
+            if found:
+                yield value
     start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
     if start >= 0:
         try:
-            return json.loads(close_truncated_json(text[start:]))
+            yield json.loads(close_truncated_json(text[start:]))
         except json.JSONDecodeError:
             pass
+    for i in _top_level_openings(text):
+        try:
+            yield dec.raw_decode(text, i)[0]
+        except json.JSONDecodeError:
+            pass
+
+
+def _top_level_openings(text: str) -> Iterator[int]:
+    """Positions of each ``{``/``[`` outside strings that opens at nesting depth 0."""
+    depth, in_str, esc = 0, False, False
+    for i, ch in enumerate(text):
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"' and depth > 0:
+            in_str = True
+        elif ch in "{[":
+            if depth == 0:
+                yield i
+            depth += 1
+        elif ch in "}]" and depth > 0:
+            depth -= 1
+
+
+def _first_value(cand: str, dec: json.JSONDecoder) -> tuple[bool, Any]:
+    """``(True, value)`` for the first way ``cand`` decodes (whole, leading value; raw, then repaired)."""
+    for variant in (cand, _repair(cand)):
+        try:
+            return True, json.loads(variant)
+        except json.JSONDecodeError:
+            pass
+        try:
+            return True, dec.raw_decode(variant)[0]
+        except json.JSONDecodeError:
+            pass
+    return False, None
+
+
+def extract_json(text: str) -> Any:
+    """Return the first JSON value found in a model reply (the first of :func:`json_values`).
+
+    Raises:
+        ValueError: an empty reply, or no JSON value could be recovered.
+    """
+    if not text or not text.strip():
+        raise ValueError("empty reply")
+    for value in json_values(text):
+        return value
     raise ValueError("no JSON object found in the reply")
+
+
+def find_json_object(text: str | None) -> dict[str, Any] | None:
+    """The first JSON object (dict) among :func:`json_values` of a reply, or ``None``.
+
+    For parsers that read fields from an object and fall back to reading prose
+    (RINoBench's :func:`~noveval.judging.parse.parse_judgment`, novelty-pairs'
+    ``parse_choice``): a list or a bare number in the reply is passed over.
+    """
+    return next((v for v in json_values(text) if isinstance(v, dict)), None)
 
 
 def close_truncated_json(s: str) -> str:

@@ -29,7 +29,6 @@ requests this module always sent (seed 0), so cached replies stay valid.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -37,6 +36,7 @@ from typing import Any
 
 from noveval.benchmarks.focus.annotate import parse_label, prompt_messages
 from noveval.models.chat import ChatClientProtocol
+from noveval.models.structured import find_json_object
 
 DISAPERE_ASPECT_MAP: dict[str, str] = {
     "asp_originality": "Novelty",
@@ -130,11 +130,12 @@ def kappa_report(gold: list[str], pred: list[str | None], labels: list[str]) -> 
 
 
 def parse_polarity(text: str | None) -> str | None:
-    """The polarity of a reply to the MReD prompt (``{"polarity": ...}``), None when unusable."""
-    try:
-        v = json.loads(text or "").get("polarity")
-    except (json.JSONDecodeError, AttributeError):
-        v = None
+    """The polarity of a reply to the MReD prompt (``{"polarity": ...}``), None when unusable.
+
+    The object is found by noveval's one JSON extractor
+    (:func:`noveval.models.structured.find_json_object`).
+    """
+    v = (find_json_object(text) or {}).get("polarity")
     return v if v in ("strength", "weakness") else None
 
 

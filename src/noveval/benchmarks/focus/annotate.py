@@ -33,12 +33,12 @@ plurality of the parsed samples (:func:`sampled_judgment_row`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from noveval.benchmarks.focus.data import FocusPoint
 from noveval.models.chat import ChatClientProtocol
+from noveval.models.structured import extract_json
 from noveval.records import Polarity
 
 __all__ = [
@@ -153,14 +153,9 @@ def parse_label(text: str | None, family: str, polarity: Polarity) -> tuple[str 
     if not text:
         return None, "empty reply"
     try:
-        from noveval.models.structured import extract_json
-
-        obj = extract_json(text)
-    except Exception:  # noqa: BLE001 - any failure to read JSON is a parse failure
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError:
-            return None, "reply is not JSON"
+        obj = extract_json(text)  # noveval's one JSON extractor (it also tries the whole text)
+    except ValueError:
+        return None, "reply is not JSON"
     value = obj.get(family) if isinstance(obj, dict) else None
     allowed = labels_for(family, polarity)
     if isinstance(value, str):

@@ -5,7 +5,8 @@ Two sources:
 - **RINoBench** (:func:`rinobench_sides`): any two items of a file in the published
   ``test.json`` format whose gold ``novelty_score`` (1-5) differs. A side shows the
   research idea (problem statement, objective, solution approach); related works are not
-  shown (the task compares the two ideas with each other).
+  shown (the task compares the two ideas with each other). The file is read by the shared
+  RINoBench item loader (:func:`noveval.judging.items.load_items`).
 - **NeurIPS 2025** (:func:`load_neurips`, :func:`neurips_pairs`): papers of
   ``reviews/neurips-2025.jsonl.gz`` with at least ``min_reviews`` reviews carrying
   ``scores.originality`` (1-4); a paper's gold is the mean originality of its reviews. Two
@@ -34,6 +35,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from noveval.errors import InputError
+from noveval.judging.items import load_items
 from noveval.records import Paper, Review
 
 __all__ = ["PairSide", "Pair", "NeurIPSPaper", "NeurIPSReview", "build_pairs", "rinobench_sides", "load_neurips", "neurips_pairs", "sample_pairs"]
@@ -94,8 +96,6 @@ def rinobench_sides(path: str | Path | Sequence[Any]) -> list[PairSide]:
     Raises:
         InputError: a bad file (file, line, field), or fewer than two distinct gold scores.
     """
-    from noveval.benchmarks.rinobench.data import load_items
-
     items = load_items(path)
     sides = [PairSide(id=str(it.id), text=_idea_text(it), gold=float(it.novelty_score))
              for it in items if it.novelty_score is not None]

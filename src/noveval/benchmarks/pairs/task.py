@@ -27,7 +27,6 @@ pairs two runs by pair id); each metric is a per-pair value, averaged over pairs
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -36,6 +35,7 @@ from noveval.benchmarks.pairs.data import Pair
 from noveval.benchmarks.pairs.prompts import render_messages
 from noveval.models.calls import note_answer
 from noveval.models.chat import ChatClientProtocol
+from noveval.models.structured import find_json_object
 
 __all__ = ["ORDERS", "METRICS", "answer_schema", "build_request", "parse_choice", "agenerate", "score_pairs"]
 
@@ -73,7 +73,9 @@ _BARE = re.compile(r"^\W*(A|B|tie)\W*$", re.I)
 def parse_choice(text: str | None, *, allow_tie: bool = True) -> str | None:
     """The slot a reply chose: ``"A"``, ``"B"``, ``"tie"``, or None (unparseable).
 
-    Tried in turn: a JSON object's ``more_novel``; a ``"more_novel": "X"`` fragment;
+    Tried in turn: ``more_novel`` of the reply's first JSON object (found by noveval's one
+    extractor, :func:`noveval.models.structured.find_json_object`: fences, prose around it,
+    light repairs, a reply cut off mid-way closed); a ``"more_novel": "X"`` fragment;
     ``Paper/Idea/Option/Answer X``; a reply that is only ``A``, ``B`` or ``tie``. A tie when
     ties are not allowed is unparseable. A lone capital ``A`` inside prose is not taken
     (it is usually the article).
@@ -81,14 +83,9 @@ def parse_choice(text: str | None, *, allow_tie: bool = True) -> str | None:
     if not text:
         return None
     found: str | None = None
-    start, end = text.find("{"), text.rfind("}")
-    if 0 <= start < end:
-        try:
-            obj = json.loads(text[start:end + 1])
-            if isinstance(obj, dict) and isinstance(obj.get("more_novel"), str):
-                found = obj["more_novel"].strip()
-        except json.JSONDecodeError:
-            pass
+    obj = find_json_object(text)
+    if obj is not None and isinstance(obj.get("more_novel"), str):
+        found = obj["more_novel"].strip()
     if found is None:
         for pat in (_JSON_KEY, _NAMED, _BARE):
             m = pat.search(text.strip())

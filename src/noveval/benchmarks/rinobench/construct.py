@@ -58,7 +58,8 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, RINoBenchItem, rubric_text
+from noveval.judging.items import IdeaReply, RINoBenchItem
+from noveval.judging.rubric import DEFAULT_RUBRIC, rubric_text
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
 from noveval.models.types import ModelLike
@@ -204,16 +205,6 @@ def has_numeric_score(text: str) -> bool:
     return bool(_NUMERIC_SCORE.search(text))
 
 
-# The JSON a model fills to structure an idea: the fields of records.Idea. A reply schema,
-# not a record, and deliberately without a docstring or field descriptions: those would
-# enter the JSON schema sent to the model and change every cached request. Also used by
-# ``noveval check`` (check/judge.py) to structure a user's idea.
-class IdeaReply(BaseModel):
-    problem_statement: str
-    objective: str
-    solution_approach: str
-
-
 class _JustOut(BaseModel):
     justification: str
 
@@ -238,7 +229,6 @@ async def _grounding(client: ChatClientProtocol, paper: ReviewedPaper, idea: Ide
     Known-aspect arguments must be grounded in the related works, novelty-aspect ones in
     the idea; ``row["grounding"]`` gets the verdicts. Returns the drop reason otherwise.
     """
-    from noveval.benchmarks.rinobench.generate import format_related_works
     from noveval.benchmarks.rinobench.judge import (
         _Arguments,
         _arguments_schema,
@@ -248,6 +238,7 @@ async def _grounding(client: ChatClientProtocol, paper: ReviewedPaper, idea: Ide
         _verdicts_schema,
     )
     from noveval.benchmarks.rinobench.prompts import render_messages
+    from noveval.judging.request import format_related_works
 
     ivals = {"problem_statement": idea.problem_statement, "objective": idea.objective,
              "solution_approach": idea.solution_approach}

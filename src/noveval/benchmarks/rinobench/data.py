@@ -13,6 +13,10 @@ Items carry no id in the published format; :func:`load_items` gives each the id
 ``str(index)`` (0-based position) unless the record has its own ``id``. Predictions
 made by :mod:`noveval` carry the same ids and are aligned by id; published prediction
 files are aligned by position.
+
+The item (:class:`RINoBenchItem`, :func:`load_items`) and the rubric (:data:`DEFAULT_RUBRIC`,
+:func:`rubric_text`) are shared with novelty-pairs, validate and ``noveval check``: they are
+defined in :mod:`noveval.judging` and re-exported here.
 """
 
 from __future__ import annotations
@@ -26,10 +30,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from noveval.errors import InputError
-from noveval.io import read_json, read_records, require_unique_ids, validation_field
-from noveval.records import Idea, RelatedWork
+from noveval.io import read_json, validation_field
+from noveval.judging.items import IN_MEMORY, RINoBenchItem, load_items, records_in_memory
+from noveval.judging.rubric import DEFAULT_RUBRIC, rubric_text
 
 __all__ = [
+    "IN_MEMORY",
     "DEFAULT_RUBRIC",
     "RINoBenchItem",
     "Prediction",
@@ -39,37 +45,6 @@ __all__ = [
     "rubric_text",
     "coerce_score",
 ]
-
-DEFAULT_RUBRIC: dict[int, str] = {
-    1: "The idea is not novel. All aspects already exist in prior work.",
-    2: "The idea is marginally novel. It represents only a minor variation of existing work.",
-    3: (
-        "The idea is somewhat novel. Aspects already exist in prior work. However, it might "
-        "combine known approaches in new ways, apply them to new contexts, or propose "
-        "incremental updates."
-    ),
-    4: "The idea is novel. It introduces new aspects not present in existing work.",
-    5: (
-        "The idea is highly innovative and novel. It is not present in existing work and "
-        "potentially encourages new thinking or opens up new research directions."
-    ),
-}
-"""The novelty judgment rubric, Table 1 of the paper (CC BY 4.0)."""
-
-
-class RINoBenchItem(BaseModel):
-    """One research idea with its related works and (for gold data) the human judgment."""
-
-    model_config = ConfigDict(extra="allow")
-
-    id: str | None = Field(default=None, description="Item id; the 0-based position when absent.")
-    source: str | None = Field(default=None, description="Where the idea comes from (OpenReview link).")
-    venueid: str | None = Field(default=None, description="OpenReview venue id, e.g. ICLR.cc/2023/Conference.")
-    research_idea: Idea = Field(description="Problem statement, objective and solution approach.")
-    novelty_score: int | None = Field(default=None, ge=1, le=5, strict=True,
-                                      description="Gold score 1-5 (gold files only): a JSON number, never a string.")
-    novelty_reasoning: str | None = Field(default=None, description="Gold justification (gold files only).")
-    related_works: list[RelatedWork] = Field(default_factory=list, description="Titles and abstracts of related works.")
 
 
 class Prediction(BaseModel):
@@ -101,68 +76,6 @@ def coerce_score(value: Any) -> int | None:
     return None
 
 
-IN_MEMORY = "<in-memory records>"
-"""How errors name records given as a Python list instead of a file."""
-
-
-def _records_in_memory(source: Any, kind: str, what: str) -> list[Any] | None:
-    """``source`` as a list of records when it is a list/tuple, None for a path; else an InputError."""
-    if isinstance(source, str | Path):
-        return None
-    if isinstance(source, list | tuple):
-        if not source:
-            raise InputError(IN_MEMORY, None, kind, "the list is empty: no records")
-        return list(source)
-    raise InputError(None, None, kind, f"must be a file path or a list of {what} records, got {type(source).__name__}")
-
-
-def load_items(path: str | Path | Sequence[dict[str, Any] | RINoBenchItem], *,
-               require_gold: bool = False) -> list[RINoBenchItem]:
-    """Load RINoBench items from a ``.json`` array or ``.jsonl`` file (or a list of records).
-
-    Args:
-        path: The file (published ``train.json`` / ``test.json`` format), ``hf:NAME[:SPLIT]``,
-            or the records themselves (dicts in that format or :class:`RINoBenchItem`).
-        require_gold: Demand ``novelty_score`` and ``novelty_reasoning`` on every item.
-
-    Returns:
-        The items in order, each with an id (``str(index)`` when absent).
-
-    Raises:
-        InputError: naming the file (or ``<in-memory records>``), line and field of the
-            first problem (duplicate ids too); a ``path`` that is neither a path nor a list.
-    """
-    rows = _records_in_memory(path, "items", "RINoBench item")
-    if rows is None:
-        p: Any = Path(path)  # type: ignore[arg-type]
-        items = read_records(p, RINoBenchItem)
-    else:
-        p = IN_MEMORY
-        items = []
-        for i, r in enumerate(rows):
-            if isinstance(r, RINoBenchItem):
-                items.append(r.model_copy())
-                continue
-            if not isinstance(r, dict):
-                raise InputError(p, None, f"[{i}]", f"expected an object, got {type(r).__name__}")
-            try:
-                items.append(RINoBenchItem.model_validate(r))
-            except ValidationError as e:
-                field, msg = validation_field(e)
-                raise InputError(p, None, f"[{i}].{field}", msg) from e
-    for i, it in enumerate(items):
-        if it.id is None:
-            it.id = str(i)
-    require_unique_ids(p, (it.id for it in items))
-    for i, it in enumerate(items):
-        if require_gold:
-            if it.novelty_score is None:
-                raise InputError(p, None, f"[{i}].novelty_score", "gold score is missing")
-            if not (it.novelty_reasoning or "").strip():
-                raise InputError(p, None, f"[{i}].novelty_reasoning", "gold justification is missing")
-    return items
-
-
 def load_predictions(path: str | Path | Sequence[dict[str, Any] | Prediction]) -> list[Prediction]:
     """Load predictions: a published ``[{reasoning, novelty_score}]`` file or our JSONL.
 
@@ -182,7 +95,7 @@ def load_predictions(path: str | Path | Sequence[dict[str, Any] | Prediction]) -
             missing ``novelty_score`` key, a ``novelty_score`` that is not a score in 1..5,
             or a ``reasoning`` that is not text.
     """
-    given = _records_in_memory(path, "predictions", "{reasoning, novelty_score}")
+    given = records_in_memory(path, "predictions", "{reasoning, novelty_score}")
     p: Any
     if given is None:
         p = Path(path)  # type: ignore[arg-type]
@@ -276,8 +189,3 @@ def load_rubric(path: str | Path | None = None) -> dict[int, str]:
     if sorted(rubric) != [1, 2, 3, 4, 5]:
         raise InputError(p, None, None, f"rubric must describe scores 1..5, got {sorted(rubric)}")
     return rubric
-
-
-def rubric_text(rubric: dict[int, str]) -> str:
-    """Render the rubric as ``N: description`` lines, lowest score first."""
-    return "\n".join(f"{k}: {rubric[k]}" for k in sorted(rubric))

@@ -6,7 +6,9 @@ analyse the idea, compare it with the related works and answer a score and a bri
 justification (the zero-shot setup of Section 5 / Figure 6; the wording is ours, see
 ``prompts/judge_novelty.txt``). With ``structured=True`` (default) the backend is asked
 for schema-constrained JSON; the answer is parsed robustly either way
-(:mod:`.parse`), and an unparseable answer is kept with ``novelty_score=None``.
+(:mod:`noveval.judging.parse`), and an unparseable answer is kept with ``novelty_score=None``.
+The request (:func:`build_request`), its schema and the parser are shared with validate and
+``noveval check``: they are defined in :mod:`noveval.judging` and re-exported here.
 
 Protocols (:data:`PROTOCOLS`), recorded in the run's config and ``scores.json``:
 
@@ -31,9 +33,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypedDict, Unpack
 
-from noveval.benchmarks.rinobench.data import RINoBenchItem, rubric_text
-from noveval.benchmarks.rinobench.parse import parse_judgment
-from noveval.benchmarks.rinobench.prompts import render_messages
+from noveval.judging.items import RINoBenchItem
+from noveval.judging.parse import parse_judgment
+from noveval.judging.request import build_request, format_related_works
+from noveval.judging.rubric import JUDGMENT_SCHEMA
 from noveval.metrics.consistency import vote_ordinal as vote  # shared (issue 18); `vote` kept
 from noveval.models.calls import note_answer
 from noveval.models.chat import ChatClientProtocol
@@ -70,75 +73,6 @@ def protocol_params(protocol: str, *, structured: bool = True, temperature: floa
         "temperature": float(temperature if temperature is not None else (1.0 if paper else 0.0)),
         "structured": False if paper else structured,
     }
-
-JUDGMENT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "reasoning": {"type": "string"},
-        "novelty_score": {"type": "integer", "enum": [1, 2, 3, 4, 5]},
-    },
-    "required": ["reasoning", "novelty_score"],
-}
-"""JSON schema of the answer: justification first, then the score."""
-
-
-def format_related_works(
-    item: RINoBenchItem, *, max_related_works: int | None = None, max_abstract_chars: int | None = None
-) -> str:
-    """Render the related works as numbered ``[i] title: abstract`` entries.
-
-    Args:
-        item: The item.
-        max_related_works: Keep only the first N related works (None: all).
-        max_abstract_chars: Cut each abstract to this many characters (None: whole).
-    """
-    works = item.related_works[:max_related_works] if max_related_works else item.related_works
-    lines = []
-    for i, w in enumerate(works, start=1):
-        abstract = (w.abstract or "").strip()
-        if max_abstract_chars and len(abstract) > max_abstract_chars:
-            abstract = abstract[:max_abstract_chars].rstrip() + " ..."
-        lines.append(f"[{i}] {w.title.strip()}: {abstract}" if abstract else f"[{i}] {w.title.strip()}")
-    return "\n".join(lines) if lines else "(none given)"
-
-
-def build_request(
-    item: RINoBenchItem,
-    rubric: dict[int, str],
-    *,
-    structured: bool = True,
-    max_tokens: int = 512,
-    temperature: float = 0.0,
-    seed: int = 0,
-    max_related_works: int | None = None,
-    max_abstract_chars: int | None = None,
-    prompt: str = "judge_novelty",
-) -> Any:
-    """Build the :class:`~noveval.models.chat.ChatRequest` for one item.
-
-    ``prompt`` names the template (``judge_novelty`` or ``judge_novelty_paper``, see
-    :func:`protocol_params`); the other arguments are the generation settings.
-    """
-    from noveval.models.chat import ChatRequest, GenerationParams
-
-    idea = item.research_idea
-    messages = render_messages(
-        prompt,
-        rubric=rubric_text(rubric),
-        problem_statement=idea.problem_statement,
-        objective=idea.objective,
-        solution_approach=idea.solution_approach,
-        related_works=format_related_works(
-            item, max_related_works=max_related_works, max_abstract_chars=max_abstract_chars
-        ),
-    )
-    params = GenerationParams(
-        temperature=temperature,
-        max_tokens=max_tokens,
-        seed=seed,
-        json_schema=JUDGMENT_SCHEMA if structured else None,
-    )
-    return ChatRequest(messages=messages, params=params, tag=f"rinobench:{item.id}")
 
 
 class RequestOptions(TypedDict, total=False):

@@ -185,7 +185,10 @@ def _config(o: ValidateOptions, files: tuple[Path, Path], prep: Any, metrics: di
         **embedder_records(o, prep.embedder_resolved),
         "model": client.model_id if client else None,
         "pool": {"mode": o.pool, "size": o.pool_size, "field": o.field, "max_corpus": o.max_corpus,
-                 "top_k": o.top_k},
+                 "top_k": o.top_k,
+                 # only under --limit without --max-corpus (older run folders resume unchanged)
+                 **({"candidate_cap": prep.cands.summary["candidate_cap"]}
+                    if prep.cands.summary.get("candidate_cap") else {})},
         "seed": o.seed,
         "predictors": signatures,
         "judge_limit": o.judge_limit or None,

@@ -4,8 +4,8 @@ Two prompts (``prompts/``, our wording; override with ``$NOVEVAL_PROMPTS_DIR/val
 
 * ``rubric`` — RINoBench's task (Schopf et al., §5; rubric of Table 1, score 1-5 with a
   justification) applied to a *paper* (title + abstract) rather than a structured idea,
-  with the paper's nearest prior corpus papers as the related works. The answer schema
-  and the robust parser are RINoBench's (:mod:`noveval.benchmarks.rinobench.parse`).
+  with the paper's nearest prior corpus papers as the related works. The rubric, the answer
+  schema and the robust parser are RINoBench's, shared in :mod:`noveval.judging`.
 * ``direct`` — a direct 1-4 originality rating on the NeurIPS 2025 scale, with the same
   prior works shown.
 
@@ -49,7 +49,7 @@ MAX_REASONING_CHARS = 600
 def _specs() -> dict[str, JudgeSpec]:
     import copy
 
-    from noveval.benchmarks.rinobench.generate import JUDGMENT_SCHEMA
+    from noveval.judging.rubric import JUDGMENT_SCHEMA
 
     rubric_schema = copy.deepcopy(JUDGMENT_SCHEMA)
     rubric_schema["properties"]["reasoning"]["maxLength"] = MAX_REASONING_CHARS
@@ -77,7 +77,7 @@ def judge_signature(name: str, model_id: str, *, max_tokens: int, seed: int, rel
     works shown (how many, how long) and the generation settings."""
     import json
 
-    from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, rubric_text
+    from noveval.judging.rubric import DEFAULT_RUBRIC, rubric_text
     from noveval.runs import text_sha
 
     content = _template(name).sha + json.dumps(_specs()[name].schema, sort_keys=True)
@@ -113,7 +113,7 @@ def build_request(
     temperature: float = 0.0,
 ) -> Any:
     """The :class:`~noveval.models.chat.ChatRequest` of judge ``name`` for one paper."""
-    from noveval.benchmarks.rinobench.data import DEFAULT_RUBRIC, rubric_text
+    from noveval.judging.rubric import DEFAULT_RUBRIC, rubric_text
     from noveval.models.chat import ChatRequest, GenerationParams
 
     values = {"title": title.strip(), "abstract": abstract.strip(), "rubric": rubric_text(DEFAULT_RUBRIC),
@@ -127,10 +127,11 @@ def build_request(
 def parse_score(name: str, text: str | None) -> tuple[int | None, str]:
     """Read judge ``name``'s score from an answer: ``(score or None, status)``.
 
-    Uses RINoBench's parser (JSON field, labelled score, last-line score); a score outside
+    Uses RINoBench's parser (:func:`noveval.judging.parse.parse_judgment`: JSON field, labelled
+    score, last-line score); a score outside
     the judge's range (a 5 from the 1-4 prompt) is ``out_of_range``.
     """
-    from noveval.benchmarks.rinobench.parse import parse_judgment
+    from noveval.judging.parse import parse_judgment
 
     spec = _specs()[name]
     parsed = parse_judgment(text)

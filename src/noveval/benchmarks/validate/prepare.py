@@ -3,6 +3,7 @@ retrieval and pools. All input errors are raised here, so a bad file writes noth
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +15,13 @@ from noveval.errors import InputError
 from noveval.models.embed import resolved_embedder
 from noveval.models.types import EmbedderProtocol
 
-__all__ = ["Prepared", "prepare"]
+__all__ = ["CANDIDATES_PER_PAPER", "Prepared", "candidate_cap", "prepare"]
+
+log = logging.getLogger("noveval")
+
+CANDIDATES_PER_PAPER = 500
+"""Prior candidates sampled per analysed paper when ``--limit`` bounds a run and ``--max-corpus``
+is not given (see :func:`candidate_cap`)."""
 
 
 @dataclass
@@ -64,6 +71,36 @@ def _paper_fields(corpus: Any, titles: list[str]) -> list[str | None]:
         if f:
             by_title.setdefault(normalize_title(t), f)
     return [by_title.get(normalize_title(t)) for t in titles]
+
+
+def candidate_cap(opts: Any, n_papers: int) -> tuple[int | None, str | None]:
+    """The candidate sample size of a run and, when the limit chose it, why.
+
+    Every retrieval signal of a paper (nearest prior paper, top-k mean similarity, the
+    judges' related works, the ``neighbours`` pool) is defined over *all* prior candidates
+    (module :mod:`.pool`), so an exact run embeds the whole prior corpus (~95k papers of
+    the shared corpus) whatever the number of papers. With ``opts.limit`` set and no
+    ``opts.max_corpus``, the candidates are instead a seeded sample of
+    ``max(CANDIDATES_PER_PAPER * n_papers, 2 * pool_size)`` prior papers, so the embedding
+    work grows with the limit and not with the corpus; the signals are then the same
+    definitions over that sample (recorded in the run's ``pool.sampled_from`` and
+    ``pool.candidate_cap``). An explicit ``max_corpus`` (any size; above the corpus: all)
+    always wins.
+
+    Args:
+        opts: The run's :class:`~noveval.benchmarks.validate.options.ValidateOptions`.
+        n_papers: Rated papers the run analyses (after the limit).
+
+    Returns:
+        ``(max_corpus, rule)``: the sample size (None: all candidates) and the rule that
+        set it (None: the user's ``max_corpus`` or none).
+    """
+    if opts.max_corpus is not None or not opts.limit:
+        return opts.max_corpus, None
+    cap = max(CANDIDATES_PER_PAPER * n_papers, 2 * opts.pool_size)
+    return cap, (f"--limit {opts.limit}: a seeded sample of at most {cap} prior candidates "
+                 f"(max({CANDIDATES_PER_PAPER} x {n_papers} papers, 2 x pool size {opts.pool_size})); "
+                 "set --max-corpus to choose another (above the corpus size: all)")
 
 
 def prepare(reviews: str | Path, corpus: str | Path, opts: Any, embedder: EmbedderProtocol) -> Prepared:
@@ -116,8 +153,13 @@ def prepare(reviews: str | Path, corpus: str | Path, opts: Any, embedder: Embedd
     timings["load_s"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
+    max_corpus, cap_rule = candidate_cap(opts, len(rated))
     cands = build_candidates(corp, embedder, before_year=max(y for y in years if y is not None), field=opts.field,
-                             max_corpus=opts.max_corpus, seed=opts.seed)
+                             max_corpus=max_corpus, seed=opts.seed)
+    if cap_rule is not None:
+        cands.summary["candidate_cap"] = cap_rule
+        if cands.summary.get("sampled_from"):
+            log.warning("validate: %s (of %d)", cap_rule, cands.summary["sampled_from"])
     focal_texts = [paper_text(p.title, p.abstract) for p in rated]
     focal_emb = np.asarray(embedder.encode(focal_texts, batch_size=64, progress="validate: embedding papers"),
                            dtype=np.float32)
