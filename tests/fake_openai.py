@@ -21,7 +21,8 @@ is sent as JSON), for tests that need specific answers through the real HTTP pat
 it runs, ``REQUEST.body`` (module level, per thread) holds the JSON body of the request it
 answers, so a reply can depend on the sampling ``seed`` or ``temperature``.
 
-Every HTTP request is logged as ``(method, path)`` in ``http_log``. The files and batches
+Every HTTP request is logged as ``(method, path)`` in ``http_log``; every chat request's JSON
+body is kept in ``bodies``. The files and batches
 endpoints answer 404 here (a server without a batch API); ``tests/fake_batches.py``
 implements them.
 ``action_for(prompt) -> str | None`` picks an action by content (None: use the plan).
@@ -72,6 +73,7 @@ class FakeOpenAIServer:
         self.log: list[tuple[float, str, str]] = []  # (time, path, prompt)
         self.auth_headers: list[str] = []
         self.http_log: list[tuple[str, str]] = []
+        self.bodies: list[dict[str, Any]] = []  # every chat request's JSON body, in arrival order
         self.in_flight = 0
         self.max_in_flight = 0
         self._lock = threading.Lock()
@@ -184,6 +186,8 @@ class FakeOpenAIServer:
 
     def _chat(self, h: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
         REQUEST.body = body
+        with self._lock:
+            self.bodies.append(body)
         msgs = body.get("messages", [])
         prompt = next((m["content"] for m in reversed(msgs) if m.get("role") == "user"), "")
         action = self._next_action(prompt)

@@ -128,7 +128,9 @@ def eval(model: str = "local", out: str | os.PathLike[str] = "evals/noveval", *,
         sample: Use the shipped samples even when real data are found (not with ``data_dir``).
         protocol: ``"paper"`` or ``"noveval"`` (None: ``paper`` on real data, ``noveval`` on samples).
         max_cost: One budget in US dollars for every system's model calls (None: none).
-        options: Run options given to every run (``concurrency``, ``allow_unparseable``, ...).
+        options: Run options given to every run (``concurrency``, ``allow_unparseable``, ...); the
+            generation controls ``max_tokens``, ``temperature``, ``extra_body`` (a dict or JSON
+            text) and ``timeout`` are also recorded in the eval's settings (docs/eval.md).
         overwrite: Replace an eval (and its runs) in ``out`` made with other settings.
 
     Returns:

@@ -18,12 +18,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from noveval.errors import InputError
 
 __all__ = [
     "DataDirOption",
+    "GENERATION_FIELDS",
     "HF_SOURCE_HELP",
     "EMBEDDER_HELP",
     "EVERYDAY_EMBEDDER",
@@ -40,6 +41,7 @@ __all__ = [
     "flags_of",
     "model_specs",
     "option",
+    "parse_extra_body",
 ]
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
@@ -49,7 +51,7 @@ HF_SOURCE_HELP = "or hf:NAME[:SPLIT], a Hugging Face dataset (hub id, read offli
 
 
 def option(default: Any = ..., *flags: str, help: str, aliases: tuple[str, ...] = (), spec: str | None = None,
-           **constraints: Any) -> Any:
+           json: bool = False, **constraints: Any) -> Any:
     """A documented options field with its CLI spelling.
 
     Args:
@@ -59,6 +61,7 @@ def option(default: Any = ..., *flags: str, help: str, aliases: tuple[str, ...] 
         aliases: Older flag spellings, kept hidden for one release.
         spec: ``"chat"`` or ``"embed"`` when the field is a model spec the run will call: the
             runner checks each remote one with one short call before any work.
+        json: The CLI takes the value as one JSON text (a dict field, e.g. ``--extra-body``).
         **constraints: pydantic constraints (``ge``, ``le``, ``gt``, ...).
     """
     extra: dict[str, Any] = {}
@@ -68,6 +71,8 @@ def option(default: Any = ..., *flags: str, help: str, aliases: tuple[str, ...] 
         extra["aliases"] = list(aliases)
     if spec is not None:
         extra["spec"] = spec
+    if json:
+        extra["json"] = True
     return Field(default, description=help, json_schema_extra=extra or None, **constraints)
 
 
@@ -98,6 +103,13 @@ class RunOptions(BaseModel):
         seed: Random seed (sampling, example selection, bootstrap).
         concurrency: Model requests in flight (None: 1 for the bundled model, 8 over HTTP).
         timeout: Seconds per model request.
+        max_tokens: Max new tokens of every call to the model under test (None: each call's
+            own budget). A system that declares its answers' budget redeclares this field with
+            that default; a value other than the default then holds for every call.
+        temperature: Sampling temperature of every call to the model under test (None: each
+            call's own); redeclared like ``max_tokens`` by a system that declares its own.
+        extra_body: Further request-body fields of every call to the model under test (a JSON
+            object on the command line), sent as they are; part of the cache key.
         no_cache: Neither read nor write the response cache.
         refresh: Ignore cached responses and overwrite them.
         overwrite: Discard a run with other settings in the output folder.
@@ -115,6 +127,16 @@ class RunOptions(BaseModel):
     concurrency: int | None = option(None, "--concurrency", "-c", ge=1,
                                      help="Max model requests in flight (default: 1 local, 8 HTTP).")
     timeout: float = option(120.0, gt=0, help="Per-request timeout in seconds.")
+    max_tokens: int | None = option(
+        None, ge=1, help="Max new tokens of every call to the model under test (default: each call's own budget).")
+    temperature: float | None = option(
+        None, ge=0.0, le=2.0, help="Sampling temperature of every call to the model under test (default: each call's "
+                                   "own).")
+    extra_body: dict[str, Any] | None = option(
+        None, json=True,
+        help="JSON object of further request-body fields for every call to the model under test, sent as they are "
+             "(e.g. '{\"chat_template_kwargs\": {\"enable_thinking\": false}}' or '{\"reasoning_effort\": \"low\"}'); "
+             "part of the cache key.")
     no_cache: bool = option(False, help="Do not read or write the response cache.")
     refresh: bool = option(False, help="Ignore cached responses and overwrite them.")
     overwrite: bool = option(False, help="Discard an existing run in --out with different settings.")
@@ -133,10 +155,74 @@ class RunOptions(BaseModel):
              "/v1/files and /v1/batches): batch prices (OpenAI: half), answers within 24 h; the batch ids are saved "
              "in the run folder, so a killed run resumes without resubmitting.")
 
-    def client_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments of :func:`noveval.models.client.get_client` these options set."""
-        return {"cache": None if self.no_cache else "default", "refresh": self.refresh,
-                "concurrency": self.concurrency, "timeout_s": self.timeout}
+    @field_validator("extra_body", mode="before")
+    @classmethod
+    def _extra_body(cls, v: Any) -> Any:
+        return parse_extra_body(v)
+
+    def generation(self) -> dict[str, Any]:
+        """The generation settings the user gave (``max_tokens``, ``temperature``, ``extra_body``).
+
+        A field is given when it differs from its class's default: None for the shared one, the
+        system's own budget or temperature where the system redeclares the field (its calls use
+        that value anyway). Empty when none is given.
+        """
+        out: dict[str, Any] = {}
+        for name in GENERATION_FIELDS:
+            value = getattr(self, name)
+            if value is not None and value != type(self).model_fields[name].default:
+                out[name] = value
+        return out
+
+    def client_kwargs(self, *, role: str = "model") -> dict[str, Any]:
+        """Keyword arguments of :func:`noveval.models.client.get_client` these options set.
+
+        Args:
+            role: ``model`` (the model under test: the generation settings, :meth:`generation`,
+                hold for each of its calls) or ``judge`` (a judge or annotator of its own: its
+                protocol's settings stay).
+        """
+        kw: dict[str, Any] = {"cache": None if self.no_cache else "default", "refresh": self.refresh,
+                              "concurrency": self.concurrency, "timeout_s": self.timeout}
+        given = self.generation() if role == "model" else {}
+        if given:
+            kw["generation"] = given
+        return kw
+
+
+GENERATION_FIELDS = ("max_tokens", "temperature", "extra_body")
+"""The :class:`RunOptions` fields that set every call to the model under test (``noveval eval`` takes them too)."""
+
+RESERVED_BODY_FIELDS = ("model", "messages", "stream", "n", "max_tokens", "temperature")
+"""Request fields ``--extra-body`` may not set (noveval sets them; max tokens and temperature have their own options)."""
+
+
+def parse_extra_body(value: Any) -> dict[str, Any] | None:
+    """``--extra-body``: a JSON object (a string is parsed) of further request-body fields.
+
+    Raises:
+        pydantic_core.PydanticCustomError: (a ValueError) not JSON, not an object, or a field
+            noveval sets itself (:data:`RESERVED_BODY_FIELDS`).
+    """
+    import json
+
+    from pydantic_core import PydanticCustomError
+
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError as e:
+            raise PydanticCustomError("extra_body", f"not valid JSON ({e.msg} at character {e.pos}); expected an "
+                                      'object such as \'{"chat_template_kwargs": {"enable_thinking": false}}\'') from None
+    if not isinstance(value, dict):
+        raise PydanticCustomError("extra_body", f"expected a JSON object of request fields, got {type(value).__name__}")
+    bad = [k for k in value if k in RESERVED_BODY_FIELDS]
+    if bad:
+        raise PydanticCustomError("extra_body", f"{', '.join(map(repr, bad))}: set by noveval (use --max-tokens / "
+                                  "--temperature for those)")
+    return value or None
 
 
 class JudgeOption(BaseModel):

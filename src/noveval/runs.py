@@ -19,11 +19,13 @@ A torn last line (a kill mid-write) is ignored on resume.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import datetime as _dt
 import hashlib
 import json
 import platform
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -37,7 +39,24 @@ from noveval.scores import Scores, read_scores
 T = TypeVar("T")
 
 KINDS = ("predictions", "judgments", "per_item")
-_VOLATILE = {"created", "noveval_version", "python", "resumed"}
+_VOLATILE = {"created", "noveval_version", "python", "resumed", "timeout_s"}
+_RUN_SETTINGS: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("noveval_run_settings",
+                                                                                       default=None)
+
+
+@contextlib.contextmanager
+def run_settings(**settings: Any) -> Iterator[None]:
+    """Settings that every run folder made inside records in its ``config.json`` (beside the
+    system's own config): the runner's generation controls (``generation``) and ``timeout_s``.
+
+    ``timeout_s`` is recorded but does not block a resume (it changes no answer); the others
+    are compared like any setting. None values are left out.
+    """
+    token = _RUN_SETTINGS.set({**(_RUN_SETTINGS.get() or {}), **{k: v for k, v in settings.items() if v is not None}})
+    try:
+        yield
+    finally:
+        _RUN_SETTINGS.reset(token)
 
 
 def text_sha(text: str) -> str:
@@ -66,7 +85,7 @@ class RunDir:
             InputError: a run with a different config exists and ``overwrite`` is False.
         """
         run = cls(path)
-        cfg = dict(to_jsonable(config))
+        cfg = dict(to_jsonable({**config, **(_RUN_SETTINGS.get() or {})}))
         cfg_file = run.path / "config.json"
         if cfg_file.exists() and not overwrite:
             old = cls.check_resumable(path, cfg)
@@ -106,7 +125,7 @@ class RunDir:
         if not cfg_file.exists():
             return {}
         old: dict[str, Any] = read_json(cfg_file)
-        diff = _config_diff(old, dict(to_jsonable(config)))
+        diff = _config_diff(old, dict(to_jsonable({**config, **(_RUN_SETTINGS.get() or {})})))
         if diff:
             raise InputError(
                 cfg_file,

@@ -46,7 +46,8 @@ def test_eval_ends_with_the_table_writes_its_files_and_resumes_with_no_call(tmp_
         assert text2[text2.index("eval · "):] == table
     doc = json.loads((out / "eval.json").read_text(encoding="utf-8"))
     assert doc["settings"] == {"model": spec, "judge": None, "protocol": "noveval", "limit": None, "data": "sample",
-                               "embedder": None}
+                               "embedder": None, "max_tokens": None, "temperature": None, "timeout": None,
+                               "extra_body": None}
     rows = {r["run"]: r for r in doc["rows"]}
     assert rows["rinobench"]["mean"] == pytest.approx(0.8) and rows["rinobench"]["n"] == 4
     assert rows["novelty-pairs"]["mean"] == 1.0 and rows["novelty-pairs"]["n"] == 2

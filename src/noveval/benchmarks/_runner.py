@@ -242,6 +242,7 @@ def run_benchmark(bench: Benchmark, model: ModelLike, out: str | os.PathLike[str
     """
     from noveval.models.calls import EndpointError
     from noveval.models.costs import BudgetExceeded
+    from noveval.runs import run_settings
 
     opts = parse_options(bench, options, data=data)
     out = Path(out)
@@ -252,7 +253,8 @@ def run_benchmark(bench: Benchmark, model: ModelLike, out: str | os.PathLike[str
         before = len(ledger.run_dirs)
         try:
             preflight(model, opts, out)
-            result = _call(bench, model, out, opts)
+            with run_settings(generation=opts.generation() or None, timeout_s=opts.timeout):  # in config.json
+                result = _call(bench, model, out, opts)
         except BudgetExceeded as e:
             complete = _mark(ledger, [out], before)
             _leave_nothing(out, existed)

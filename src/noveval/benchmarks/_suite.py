@@ -27,7 +27,7 @@ from typing import Any
 from noveval.benchmarks._benchmark import Benchmark, EvalPlan, EvalRun
 from noveval.errors import InputError
 from noveval.io import to_jsonable
-from noveval.options import RunOptions
+from noveval.options import GENERATION_FIELDS, RunOptions, parse_extra_body
 
 __all__ = ["CSV_FILE", "EVAL_FILE", "PROTOCOLS", "EvalResult", "EvalRow", "EvalSettings", "Planned", "csv_rows",
            "eval_data", "evaluate", "plan_eval", "read_eval", "run_eval", "table_row"]
@@ -54,6 +54,11 @@ class EvalSettings:
         limit: Items per system (None: all).
         data: The real data folder, or ``"sample"`` for the shipped samples.
         embedder: The embedder given to the systems that embed (None: each system's default).
+        max_tokens: Max new tokens of every call to the model under test (None: each call's own).
+        temperature: Temperature of every call to the model under test (None: each call's own).
+        timeout: Seconds per request (None: the run default); recorded, not compared on resume
+            (it changes no answer).
+        extra_body: Further request-body fields of every call to the model under test.
     """
 
     model: str
@@ -62,6 +67,18 @@ class EvalSettings:
     limit: int | None
     data: str
     embedder: str | None = None
+    max_tokens: int | None = None
+    temperature: float | None = None
+    timeout: float | None = None
+    extra_body: dict[str, Any] | None = None
+
+    def run_options(self) -> dict[str, Any]:
+        """The run options these settings give every run (the generation controls and the timeout that are set)."""
+        return {k: getattr(self, k) for k in (*GENERATION_FIELDS, "timeout") if getattr(self, k) is not None}
+
+
+_NOT_COMPARED = ("timeout",)
+"""Settings recorded in ``eval.json`` that a resumed eval may change (they change no answer)."""
 
 
 @dataclass
@@ -71,6 +88,8 @@ class Planned:
     bench: Benchmark
     plan: EvalPlan
     options: dict[str, RunOptions] = field(default_factory=dict)
+    departures: dict[str, str] = field(default_factory=dict)
+    """Run name -> the generation controls that depart from its paper protocol (``--protocol paper``)."""
 
 
 @dataclass
@@ -128,7 +147,8 @@ def plan_eval(settings: EvalSettings, data_dir: Path | Sequence[Path] | None, on
     """Every system's eval plan (or the ``only`` ones), its runs' options validated.
 
     Args:
-        settings: The eval's settings (judge, protocol, limit, embedder).
+        settings: The eval's settings (judge, protocol, limit, embedder, and the generation
+            controls and timeout every run gets: :meth:`EvalSettings.run_options`).
         data_dir: The real data folder; or the data folders to search, in order, each system
             reading the first whose plan runs (:func:`noveval.data.folders.data_folder`; when
             none does, the first folder's reason is kept); None: the shipped samples.
@@ -159,15 +179,43 @@ def plan_eval(settings: EvalSettings, data_dir: Path | Sequence[Path] | None, on
         p = Planned(bench, _plan(make, data_dir, settings))
         plan = p.plan
         for run in plan.runs:
-            values = {**run.options, **(extra or {})}
+            values = {**run.options, **(extra or {}), **settings.run_options()}
             if settings.embedder and "embedder" in bench.options.model_fields:
                 values["embedder"] = settings.embedder
             try:
                 p.options[run.name] = parse_options(bench, values)
             except InputError as e:
                 raise InputError(e.path, e.line, e.field, f"{name}: {e.message}") from e
+            if settings.protocol == "paper":
+                p.departures.update({run.name: d} if (d := paper_departures(bench, run, settings)) else {})
         out.append(p)
     return out
+
+
+def paper_departures(bench: Benchmark, run: EvalRun, settings: EvalSettings) -> str | None:
+    """The generation controls of ``settings`` that depart from a run's paper protocol, in words (None: none).
+
+    The paper's value of ``max_tokens`` / ``temperature`` is the one the run's plan gives, else
+    the one the system's options declare (None there: each call's own, e.g. a temperature the
+    protocol picks); a control equal to it is no departure. Any ``extra_body`` is one.
+    """
+    from noveval.options import flags_of
+
+    parts = []
+    for name in ("max_tokens", "temperature"):
+        mine = getattr(settings, name)
+        if mine is None:
+            continue
+        fields = bench.options.model_fields
+        paper = run.options.get(name, fields[name].default if name in fields else None)
+        if paper is None or float(paper) != float(mine):
+            theirs = "the protocol's own" if paper is None else f"{paper:g}"
+            parts.append(f"{flags_of(bench.options, name)[0]} {mine:g} (paper protocol: {theirs})")
+    if settings.extra_body:
+        import json
+
+        parts.append(f"--extra-body {json.dumps(settings.extra_body, ensure_ascii=False)}")
+    return "departs from the paper protocol: " + "; ".join(parts) if parts else None
 
 
 def _plan(make: Callable[..., EvalPlan], data: Path | Sequence[Path] | None, settings: EvalSettings) -> EvalPlan:
@@ -279,12 +327,12 @@ def _check_folder(out: Path, settings: EvalSettings, overwrite: bool) -> dict[st
     old = read_json(f)
     if not isinstance(old, dict) or not isinstance(old.get("settings"), dict):
         raise InputError(f, None, "settings", "not an eval.json written by noveval eval")
-    mine = asdict(settings)
+    mine = {k: v for k, v in asdict(settings).items() if k not in _NOT_COMPARED}
     for k, v in mine.items():
         if old["settings"].get(k) != v and not overwrite:
             raise InputError(f, None, f"settings.{k}", f"this folder holds an eval with {k} {old['settings'].get(k)!r}, "
                              f"not {v!r}: give another output folder (or overwrite)")
-    return old if old["settings"] == mine else {}
+    return old if all(old["settings"].get(k) == v for k, v in mine.items()) else {}
 
 
 def _earlier_rows(old: dict[str, Any], out: Path, redo: set[str], *, not_run: bool = False) -> dict[str, EvalRow]:
@@ -409,9 +457,15 @@ def evaluate(model: str, out: str | os.PathLike[str], *, judge: str | None = Non
 
     ddir = eval_data(sample, data_dir)
     data = "sample" if ddir is None else str(ddir) if isinstance(ddir, Path) else os.pathsep.join(map(str, ddir))
-    settings = EvalSettings(model=model, judge=judge, protocol=protocol or ("paper" if ddir is not None else "noveval"),
-                            limit=limit, data=data, embedder=embedder)
     extra = {**(options or {}), **({"overwrite": True} if overwrite else {})}
+    controls = {k: extra.pop(k) for k in (*GENERATION_FIELDS, "timeout") if extra.get(k) is not None}
+    if "extra_body" in controls:
+        try:
+            controls["extra_body"] = parse_extra_body(controls["extra_body"])
+        except ValueError as e:
+            raise InputError(None, None, "options.extra_body", str(e)) from None
+    settings = EvalSettings(model=model, judge=judge, protocol=protocol or ("paper" if ddir is not None else "noveval"),
+                            limit=limit, data=data, embedder=embedder, **controls)
     load_prices()
     if max_cost is not None:
         Budget(max_cost)
@@ -446,7 +500,7 @@ def _run_all(model: str, out: Path, todo: list[tuple[Planned, EvalRun]], rows: d
                 result.rows = _ordered(rows)
                 _restore(out / run.name, saved)
                 raise
-            row.data, row.note = p.plan.data, p.plan.note
+            row.data, row.note = p.plan.data, "; ".join(n for n in (p.plan.note, p.departures.get(run.name)) if n) or None
             rows[run.name] = row
             result.budget = _budget(ledger, max_cost)
             _write(result, rows)
@@ -551,7 +605,8 @@ def read_eval(path: str | Path) -> EvalResult:
     limit = s.get("limit")
     settings = EvalSettings(model=s["model"], judge=s.get("judge"), protocol=str(s.get("protocol") or "?"),
                             limit=limit if isinstance(limit, int) else None, data=str(s.get("data") or "?"),
-                            embedder=s.get("embedder"))
+                            embedder=s.get("embedder"), max_tokens=s.get("max_tokens"),
+                            temperature=s.get("temperature"), timeout=s.get("timeout"), extra_body=s.get("extra_body"))
     rows = list(_earlier_rows(obj, p, set(), not_run=True).values())
     skipped = [(str(x.get("system")), str(x.get("reason"))) for x in obj.get("skipped") or [] if isinstance(x, dict)]
     return EvalResult(p, settings, _ordered({r.run: r for r in rows}), skipped, dict(obj.get("budget") or {}))

@@ -23,7 +23,14 @@ from typing import Annotated, Any
 import typer
 
 from noveval.cli.common import cli_errors
-from noveval.cli.options import ConcurrencyOpt, DataDirOpt, LimitOpt
+from noveval.cli.options import (
+    ConcurrencyOpt,
+    DataDirOpt,
+    ExtraBodyOpt,
+    LimitOpt,
+    MaxTokensOpt,
+    TemperatureOpt,
+)
 from noveval.options import EMBEDDER_HELP
 
 __all__ = ["eval_command", "format_eval", "leaderboard"]
@@ -196,6 +203,17 @@ def _model_folders(models: list[str], out: Path) -> list[Path]:
     return folders
 
 
+def _extra_body(text: str | None) -> dict[str, Any] | None:
+    """``--extra-body`` parsed (exit 2 naming the option on bad JSON, before anything is planned or written)."""
+    from noveval.errors import InputError
+    from noveval.options import parse_extra_body
+
+    try:
+        return parse_extra_body(text)
+    except ValueError as e:
+        raise InputError(None, None, "--extra-body", str(e)) from None
+
+
 def _one_eval(model: str, out: Path, only: list[str] | None, data_dir: Path | None, kw: dict[str, Any]) -> Any:
     """One model's eval through the one eval path (:func:`noveval.benchmarks._suite.evaluate`)."""
     from noveval.benchmarks._suite import evaluate
@@ -262,6 +280,10 @@ def eval_command(
     protocol: Annotated[str | None, typer.Option("--protocol", help="paper (each system's published protocol; the default on real data) | noveval (this toolkit's; the default on the shipped samples, where a tiny model cannot follow the papers' free-text set-ups).")] = None,
     max_cost: MaxCostOpt = None,
     concurrency: ConcurrencyOpt = None,
+    max_tokens: MaxTokensOpt = None,
+    temperature: TemperatureOpt = None,
+    timeout: Annotated[float | None, typer.Option("--timeout", min=0.001, help="Per-request timeout in seconds (default: each run's, 120).")] = None,
+    extra_body: ExtraBodyOpt = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an eval (and runs) in --out made with other settings.")] = False,
     allow_failures: Annotated[bool, typer.Option("--allow-failures", help="Exit 0 even when a run is incomplete (it is still marked so).")] = False,
     allow_unparseable: Annotated[bool, typer.Option("--allow-unparseable", help="Accept runs whose answers are mostly empty or unparseable as results.")] = False,
@@ -271,7 +293,10 @@ def eval_command(
     models = model or ["local"]
     folders = _model_folders(models, out)
     options: dict[str, Any] = {k: v for k, v in (("concurrency", concurrency),
-                                                 ("allow_unparseable", allow_unparseable or None)) if v is not None}
+                                                 ("allow_unparseable", allow_unparseable or None),
+                                                 ("max_tokens", max_tokens), ("temperature", temperature),
+                                                 ("timeout", timeout), ("extra_body", _extra_body(extra_body)))
+                               if v is not None}
     kw = {"judge": judge, "embedder": embedder, "limit": limit, "sample": sample, "protocol": protocol,
           "max_cost": max_cost, "options": options, "overwrite": overwrite}
 

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from noveval.cli.common import fail, user_errors
 from noveval.errors import InputError
-from noveval.options import RunOptions, flags_of
+from noveval.options import GENERATION_FIELDS, RunOptions, flags_of
 
 __all__ = ["cli_fields", "flag_errors", "make_run_command", "make_score_command", "renamed_field"]
 
@@ -65,6 +65,8 @@ def _params(cls: type[BaseModel]) -> list[inspect.Parameter]:
         flags = flags_of(cls, name)
         default = None if f.is_required() else f.get_default(call_default_factory=True)
         ann = _cli_type(hints[name])
+        if isinstance(f.json_schema_extra, dict) and f.json_schema_extra.get("json"):
+            ann = str | None  # one JSON text (the options class parses it)
         if f.is_required():
             ann = typing.get_args(ann)[0] if typing.get_origin(ann) in (Union, types.UnionType) else ann
         if ann is bool and default is True and len(flags) == 1 and "/" not in flags[0]:
@@ -74,7 +76,10 @@ def _params(cls: type[BaseModel]) -> list[inspect.Parameter]:
             for attr, key in (("ge", "min"), ("le", "max")):
                 if getattr(c, attr, None) is not None and ann in (int, float, int | None, float | None):
                     meta[key] = getattr(c, attr)
-        opt = typer.Option(*flags, help=f.description or "", show_default=default not in (None, [], ()), **meta)
+        text = f.description or ""
+        if name in GENERATION_FIELDS and f is not RunOptions.model_fields[name]:  # the system's own budget / temperature
+            text += " Another value holds for every call to the model under test."
+        opt = typer.Option(*flags, help=text, show_default=default not in (None, [], ()), **meta)
         out.append(inspect.Parameter(name, kw, default=... if f.is_required() else default,
                                      annotation=Annotated[ann, opt]))
         for i, alias in enumerate(_aliases(cls, name)):  # an older spelling, hidden, for one release

@@ -48,6 +48,17 @@ MaxCostOpt = Annotated[
         "(estimate: prompt tokens + the request's max tokens; prices: noveval prices). Re-run with a higher value to finish.",
     ),
 ]
+from noveval.options import RunOptions as _RunOptions  # noqa: E402
+
+
+def _help(name: str) -> str:
+    """The help of a shared run option, as :class:`noveval.options.RunOptions` declares it (one wording)."""
+    return _RunOptions.model_fields[name].description or ""
+
+
+MaxTokensOpt = Annotated[int | None, typer.Option("--max-tokens", min=1, help=_help("max_tokens"))]
+TemperatureOpt = Annotated[float | None, typer.Option("--temperature", min=0.0, max=2.0, help=_help("temperature"))]
+ExtraBodyOpt = Annotated[str | None, typer.Option("--extra-body", help=_help("extra_body"))]
 from noveval.options import HF_SOURCE_HELP as HF_SOURCE_HELP  # noqa: E402  (one definition, re-exported)
 
 

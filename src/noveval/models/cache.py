@@ -42,12 +42,19 @@ CREATE TABLE IF NOT EXISTS rejected (
 
 
 def cache_key(model_id: str, base_url: str | None, request: ChatRequest) -> str:
-    """Return the cache key of a request (hex SHA-256). ``request.tag`` is not part of it."""
+    """Return the cache key of a request (hex SHA-256). ``request.tag`` is not part of it.
+
+    ``params.extra_body`` (``--extra-body``) is part of it when set; unset, it is left out,
+    so requests without one keep the keys they had before the field existed.
+    """
+    params = request.params.model_dump(mode="json")
+    if params.get("extra_body") is None:
+        params.pop("extra_body", None)
     payload: dict[str, Any] = {
         "model": model_id,
         "base_url": base_url,
         "messages": request.messages,
-        "params": request.params.model_dump(mode="json"),
+        "params": params,
     }
     blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()

@@ -29,6 +29,48 @@ class GenerationParams(BaseModel):
     )
     logprobs: bool = Field(default=False, description="Return per-token log-probabilities.")
     top_logprobs: int | None = Field(default=None, description="Alternatives per token (needs logprobs).")
+    extra_body: dict[str, Any] | None = Field(
+        default=None,
+        description="Further request-body fields sent as they are (e.g. chat_template_kwargs, reasoning_effort); "
+        "part of the cache key when set.",
+    )
+
+
+class GenerationOverrides(BaseModel):
+    """Settings a user gives for every call to the model under test (``--max-tokens``,
+    ``--temperature``, ``--extra-body``); None leaves each call's own value.
+
+    Applied by the client to every request before the cache key is made
+    (:meth:`apply`), so the cache, the budget and the request body all see them.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    max_tokens: int | None = Field(default=None, ge=1, description="Max new tokens of every call (None: each call's own).")
+    temperature: float | None = Field(default=None, ge=0.0, description="Temperature of every call (None: each call's own).")
+    extra_body: dict[str, Any] | None = Field(default=None, description="Fields added to every request body.")
+
+    @property
+    def empty(self) -> bool:
+        """Whether nothing is overridden."""
+        return self.max_tokens is None and self.temperature is None and not self.extra_body
+
+    def apply(self, params: GenerationParams) -> GenerationParams:
+        """``params`` with the overridden settings (extra fields merged over the call's own ones)."""
+        if self.empty:
+            return params
+        update: dict[str, Any] = {}
+        if self.max_tokens is not None:
+            update["max_tokens"] = self.max_tokens
+        if self.temperature is not None:
+            update["temperature"] = self.temperature
+        if self.extra_body:
+            update["extra_body"] = {**(params.extra_body or {}), **self.extra_body}
+        return params.model_copy(update=update)
+
+    def describe(self) -> dict[str, Any]:
+        """The set settings (what run configs record; empty when none)."""
+        return self.model_dump(exclude_none=True)
 
 
 class ChatRequest(BaseModel):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from noveval.models.cache import ResponseCache, cache_key, default_cache_path
@@ -32,6 +32,7 @@ from noveval.models.chat import (
     ChatClientProtocol,
     ChatRequest,
     ChatResponse,
+    GenerationOverrides,
     GenerationParams,
     Message,
     PermanentBackendError,
@@ -71,6 +72,8 @@ class ChatClient:
         concurrency: Maximum requests in flight (default: the backend's).
         timeout_s: Per-attempt timeout in seconds.
         retry: Retry policy (default: 5 retries, 0.5 s base, 30 s cap).
+        generation: Settings for every request (``--max-tokens``, ``--temperature``,
+            ``--extra-body``), applied before the cache key is made (None: each request's own).
     """
 
     def __init__(
@@ -82,8 +85,10 @@ class ChatClient:
         concurrency: int | None = None,
         timeout_s: float = 120.0,
         retry: RetryPolicy | None = None,
+        generation: GenerationOverrides | None = None,
     ) -> None:
         self.backend = backend
+        self.generation = generation if generation is not None and not generation.empty else None
         self.cache = cache
         self.refresh = refresh
         self.concurrency = max(1, concurrency or backend.default_concurrency)
@@ -128,6 +133,7 @@ class ChatClient:
             "timeout_s": self.timeout_s,
             "max_retries": self.retry.max_retries,
             "cache": str(self.cache.path) if self.cache else None,
+            **({"generation": self.generation.describe()} if self.generation is not None else {}),
         }
 
     async def _attempts(self, request: ChatRequest) -> ChatResponse:
@@ -192,6 +198,8 @@ class ChatClient:
         Backend calls are bounded by the client-wide semaphore (:meth:`semaphore`).
         """
         self._stats["requests"] += 1
+        if self.generation is not None:  # the user's settings: in the cache key, the budget and the body
+            request = request.model_copy(update={"params": self.generation.apply(request.params)})
         ledger = self._ledger
         key = None
         if self.cache is not None or ledger is not None:
@@ -377,6 +385,7 @@ def get_client(
     timeout_s: float = 120.0,
     max_retries: int = 5,
     retry: RetryPolicy | None = None,
+    generation: GenerationOverrides | Mapping[str, Any] | None = None,
 ) -> ChatClient:
     """Return a :class:`ChatClient` for a model spec.
 
@@ -389,6 +398,9 @@ def get_client(
         timeout_s: Per-attempt timeout.
         max_retries: Retries after the first attempt for transient failures.
         retry: A full retry policy (overrides ``max_retries``).
+        generation: Settings for every request (max tokens, temperature, extra body fields;
+            a dict of :class:`~noveval.models.chat.GenerationOverrides` fields, as
+            :meth:`noveval.options.RunOptions.client_kwargs` gives them).
     """
     backend = make_backend(spec, timeout_s=timeout_s)
     if cache == "default":
@@ -404,6 +416,7 @@ def get_client(
         concurrency=concurrency,
         timeout_s=timeout_s,
         retry=retry or RetryPolicy(max_retries=max_retries),
+        generation=GenerationOverrides.model_validate(generation) if isinstance(generation, Mapping) else generation,
     )
 
 

@@ -29,7 +29,8 @@ from noveval.models.spec import ModelSpec
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 _NOT_OPENAI = ("cache_prompt",)
-"""Body fields that are not the OpenAI SDK's own (sent through its ``extra_body``)."""
+"""Body fields that are not the OpenAI SDK's own (sent through its ``extra_body``, as is every
+field of a request's ``params.extra_body``)."""
 PROBE_PROMPT = "Reply with OK."
 """The user message of the endpoint check (one token, never cached)."""
 
@@ -142,7 +143,8 @@ class OpenAICompatBackend:
         t0 = time.perf_counter()
         try:
             body = self.request_body(request)
-            extra = {k: body.pop(k) for k in _NOT_OPENAI if k in body}  # the SDK takes only its own fields
+            own = (*_NOT_OPENAI, *(request.params.extra_body or {}))  # the user's --extra-body fields, as they are
+            extra = {k: body.pop(k) for k in own if k in body}  # the SDK takes only its own fields
             resp = await client.chat.completions.create(**body, extra_body=extra or None)
         except openai.APIStatusError as e:
             if e.status_code == 400 and request.params.json_schema is not None and not self._schema_unsupported:

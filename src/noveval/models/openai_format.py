@@ -58,7 +58,8 @@ def chat_body(request: ChatRequest, *, response_format: dict[str, Any] | None = 
     ``logprobs`` with ``top_logprobs`` defaulting to 5); ``response_format`` is the
     backend's own way to ask for schema-following JSON (given only when the request has a
     ``json_schema``). ``cache_prompt`` is llama.cpp's field (see :func:`prompt_cache`), sent
-    only when not None. The model name is the caller's to add.
+    only when not None. The request's ``extra_body`` fields (``--extra-body``) come last, as
+    they are. The model name is the caller's to add.
     """
     p = request.params
     body: dict[str, Any] = {
@@ -79,6 +80,8 @@ def chat_body(request: ChatRequest, *, response_format: dict[str, Any] | None = 
         body["top_logprobs"] = p.top_logprobs or 5
     if cache_prompt is not None:
         body["cache_prompt"] = cache_prompt
+    if p.extra_body:
+        body.update(p.extra_body)
     return body
 
 

@@ -440,7 +440,7 @@ def run_task(model: str | ChatClientProtocol, out: str | Path, options: Claimche
     rc = RelatedCorpus.load(o.corpus) if o.corpus is not None and o.task in WEAKNESS_TASKS else None
     papers, anns = load_inputs(o)
     client = client_of(model, **o.client_kwargs())
-    judge_client = client_of(o.judge, **o.client_kwargs()) if o.judge and o.judge != model else None
+    judge_client = client_of(o.judge, **o.client_kwargs(role="judge")) if o.judge and o.judge != model else None
     inputs = {"data_dir": str(o.data_dir) if o.data_dir else None,
               "papers_file": str(o.papers) if o.papers else None,
               "annotations": str(o.annotations) if o.annotations else None,

@@ -136,8 +136,8 @@ class _Clients:
 
 
 def _clients(model: str | ChatClientProtocol, o: FocusOptions) -> _Clients:
-    kw = o.client_kwargs()
-    gen = client_of(model, **kw)
+    gen = client_of(model, **o.client_kwargs())
+    kw = o.client_kwargs(role="judge")  # another annotator / expert model keeps its protocol's settings
     spec = model if isinstance(model, str) else gen.model_id
     annotator = o.annotator or spec
     ann = gen if annotator == spec else client_of(annotator, **kw)

@@ -26,10 +26,10 @@ SAMPLE = ("rinobench", "test.json")
 """The shipped sample: 4 invented ideas in the published test.json format, with gold."""
 
 
-def _client(spec: str | ChatClientProtocol, o: RINoBenchOptions | None = None) -> ChatClientProtocol:
+def _client(spec: str | ChatClientProtocol, o: RINoBenchOptions | None = None, role: str = "model") -> ChatClientProtocol:
     from noveval.benchmarks._contract import client_of
 
-    return client_of(spec, **(o.client_kwargs() if o is not None else {}))
+    return client_of(spec, **(o.client_kwargs(role=role) if o is not None else {}))
 
 
 def checked_protocol(o: RINoBenchOptions) -> dict[str, Any]:
@@ -103,7 +103,7 @@ def planned_config(model: str | ChatClientProtocol, out: Path, o: RINoBenchOptio
     items = load_items(_items_source(o))
     sel = items[: o.limit] if o.limit else items
     client = _client(model, o)
-    judge = _client(o.judge, o) if o.judge is not None else None
+    judge = _client(o.judge, o, "judge") if o.judge is not None else None
     return run_config(o, sel, load_rubric(o.rubric), client, judge, judge_options(o), proto)
 
 
@@ -131,7 +131,7 @@ def judge_run(model: str | ChatClientProtocol, out: Path, o: RINoBenchOptions, *
     sel = all_items[: o.limit] if o.limit else all_items
     rub = load_rubric(o.rubric)
     client = _client(model, o)
-    judge_client = judge or (_client(o.judge, o) if o.judge is not None else None)
+    judge_client = judge or (_client(o.judge, o, "judge") if o.judge is not None else None)
     jopts = jopts or judge_options(o)
     rd = RunDir.create(out, run_config(o, sel, rub, client, judge_client, jopts, proto), overwrite=o.overwrite)
 
