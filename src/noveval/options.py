@@ -163,14 +163,16 @@ class RunOptions(BaseModel):
     def generation(self) -> dict[str, Any]:
         """The generation settings the user gave (``max_tokens``, ``temperature``, ``extra_body``).
 
-        A field is given when it differs from its class's default: None for the shared one, the
-        system's own budget or temperature where the system redeclares the field (its calls use
-        that value anyway). Empty when none is given.
+        Only the shared declarations count (default None): where a system redeclares
+        ``max_tokens`` or ``temperature`` with a default of its own, the field keeps the meaning
+        its system gives it (e.g. focus: the review's budget, the annotator's sampling
+        temperature) and the system's calls read it themselves, so it is not laid over every
+        call. Empty when none is given.
         """
         out: dict[str, Any] = {}
         for name in GENERATION_FIELDS:
             value = getattr(self, name)
-            if value is not None and value != type(self).model_fields[name].default:
+            if value is not None and type(self).model_fields[name].default is None:
                 out[name] = value
         return out
 

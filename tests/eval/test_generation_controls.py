@@ -23,6 +23,15 @@ BODY = '{"chat_template_kwargs": {"enable_thinking": false}, "reasoning_effort":
 CONTROLS = ("--max-tokens", "77", "--temperature", "0.4", "--timeout", "33", "--extra-body", BODY)
 
 
+def _values(obj: object, key: str) -> list[object]:
+    """Every value of ``key`` anywhere in a JSON document."""
+    if isinstance(obj, dict):
+        return [v for k, v in obj.items() if k == key] + [x for v in obj.values() for x in _values(v, key)]
+    if isinstance(obj, list):
+        return [x for v in obj for x in _values(v, key)]
+    return []
+
+
 def _work(server: FakeOpenAIServer) -> list[dict]:
     """The chat bodies of the work itself (not the one-token endpoint check)."""
     return [b for b in server.bodies if b.get("max_tokens") != 1]
@@ -45,9 +54,12 @@ def test_each_control_of_a_run_reaches_the_request_body_and_config_json(tmp_path
             assert (b["max_tokens"], b["temperature"]) == (77, 0.4)
             assert b["chat_template_kwargs"] == {"enable_thinking": False} and b["reasoning_effort"] == "low"
         cfg = json.loads((out / "config.json").read_text(encoding="utf-8"))
-        assert cfg["generation"] == {"max_tokens": 77, "temperature": 0.4,
+        # rinobench declares its own answer budget: --max-tokens is that field (recorded with the
+        # system's options); the shared controls are laid over every call and recorded as such
+        assert cfg["generation"] == {"temperature": 0.4,
                                      "extra_body": {"chat_template_kwargs": {"enable_thinking": False},
                                                     "reasoning_effort": "low"}}
+        assert 77 in _values(cfg, "max_tokens")
         assert cfg["timeout_s"] == 33.0
         # the same run with other controls is another run: refused, not resumed (exit 2, nothing sent)
         sent = len(server.bodies)
@@ -112,7 +124,8 @@ def test_eval_passes_every_control_to_its_runs_records_them_and_names_the_paper_
         assert {k: settings[k] for k in ("max_tokens", "temperature", "timeout", "extra_body")} == {
             "max_tokens": 77, "temperature": 0.4, "timeout": 33.0, "extra_body": json.loads(BODY)}
         cfg = json.loads((out / "novelty-pairs" / "config.json").read_text(encoding="utf-8"))
-        assert cfg["generation"]["max_tokens"] == 77 and cfg["timeout_s"] == 33.0
+        # novelty-pairs declares its own budget and temperature: the controls fill those fields
+        assert 77 in _values(cfg, "max_tokens") and 0.4 in _values(cfg, "temperature") and cfg["timeout_s"] == 33.0
         # the pairwise paper protocol asks 32 tokens at temperature 0: both controls depart, and any extra body
         note = read_eval(out).rows[0].note or ""
         assert "--max-tokens 77 (paper protocol: 32)" in note and "--temperature 0.4 (paper protocol: 0)" in note
@@ -146,7 +159,8 @@ def test_controls_hold_for_the_model_under_test_not_for_a_judge() -> None:
     cls = BENCHMARKS["rinobench"].options
     assert as_options(cls, {"max_tokens": 512}).generation() == {}  # rinobench's own budget: nothing to override
     o = as_options(cls, {"max_tokens": 100, "temperature": 0.7, "extra_body": '{"top_k": 5}'})
-    assert o.generation() == {"max_tokens": 100, "temperature": 0.7, "extra_body": {"top_k": 5}}
+    # rinobench redeclares max_tokens (its answer budget, read by its own calls): not laid over every call
+    assert o.generation() == {"temperature": 0.7, "extra_body": {"top_k": 5}}
     assert o.client_kwargs()["generation"] == o.generation() and "generation" not in o.client_kwargs(role="judge")
     over = GenerationOverrides(max_tokens=100, extra_body={"top_k": 5})
     p = over.apply(GenerationParams(max_tokens=8, temperature=0.3, extra_body={"top_k": 1, "min_p": 0.1}))
