@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 from typer.testing import CliRunner
@@ -22,3 +23,12 @@ def one_line_exit_2(r: Any, *needles: str) -> None:
     assert "Traceback" not in r.output
     for n in needles:
         assert n in lines[0], (n, lines[0])
+
+
+def closed_port() -> int:
+    """A 127.0.0.1 port nothing listens on (bound, then closed): connections to it are refused."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = int(s.getsockname()[1])
+    s.close()
+    return port

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from cli_helpers import closed_port
 from noveval.check.judge import check_citations
 from noveval.cli.main import app
 
@@ -110,15 +111,6 @@ def test_citation_flags_and_grounding() -> None:
         "cites no work it was shown"
 
 
-def _closed_port() -> int:
-    import socket
-
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()  # nothing listens there now: connections are refused
-    return port
-
 
 @pytest.mark.parametrize("with_index", [False, True], ids=["corpus", "corpus+index"])
 def test_a_dead_judge_stops_the_check_before_any_corpus_or_index_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -132,7 +124,7 @@ def test_a_dead_judge_stops_the_check_before_any_corpus_or_index_work(tmp_path: 
                               for i in range(40) for t, a, y in CORPUS[i % len(CORPUS):][:1]), encoding="utf-8")
     idea = tmp_path / "idea.md"
     idea.write_text(IDEA, encoding="utf-8")
-    spec = f"openai-compatible/judge@http://127.0.0.1:{_closed_port()}/v1"
+    spec = f"openai-compatible/judge@http://127.0.0.1:{closed_port()}/v1"
     extra = ["--index", str(tmp_path / "idx")] if with_index else []
     t0 = time.perf_counter()
     r = CliRunner().invoke(app, ["-q", "check", str(idea), "--corpus", str(corpus), *extra, "-m", spec,

@@ -13,17 +13,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from cli_helpers import closed_port
 from fake_openai import FakeOpenAIServer
 from noveval.cli.main import app
 from noveval.models.openai_compat import PROBE_PROMPT
-
-
-def _closed_port() -> int:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()  # nothing listens there now: connections are refused
-    return port
 
 
 def _prompts(tmp_path: Path, n: int = 3) -> Path:
@@ -53,7 +46,7 @@ def _fast_retries(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_unreachable_endpoint_stops_before_the_first_item(tmp_path: Path) -> None:
-    port = _closed_port()
+    port = closed_port()
     spec = f"openai-compatible/foo@http://127.0.0.1:{port}/v1"
     r = _cli("run", "chat", "-i", str(_prompts(tmp_path)), "-o", str(tmp_path / "r"), "-m", spec)
     assert r.exit_code == 2
@@ -66,7 +59,7 @@ def test_unreachable_endpoint_stops_before_the_first_item(tmp_path: Path) -> Non
 
 def test_rinobench_against_an_unreachable_endpoint_exits_2_with_one_line(tmp_path: Path) -> None:
     """The command of issue 20, verbatim but for the port: it used to exit 0 with macro-F1 0.0."""
-    spec = f"openai-compatible/foo@http://127.0.0.1:{_closed_port()}/v1"
+    spec = f"openai-compatible/foo@http://127.0.0.1:{closed_port()}/v1"
     r = _cli("run", "rinobench", "-o", str(tmp_path / "x"), "-m", spec, "--limit", "2")
     assert r.exit_code == 2
     assert len(r.stderr.strip().splitlines()) == 1 and "unreachable: connection refused" in r.stderr
@@ -106,7 +99,7 @@ def test_a_server_that_does_not_answer_in_time_stops_the_run(tmp_path: Path) -> 
 
 def test_the_judge_is_checked_before_the_first_item(tmp_path: Path) -> None:
     """A dead judge stops the run before the model judges anything (not after generation)."""
-    dead = f"openai-compatible/judge@http://127.0.0.1:{_closed_port()}/v1"
+    dead = f"openai-compatible/judge@http://127.0.0.1:{closed_port()}/v1"
     with FakeOpenAIServer(responder=lambda p: {"reasoning": "fine", "novelty_score": 3}) as server:
         spec = f"openai-compatible/m@{server.base_url}"
         r = _cli("run", "rinobench", "-o", str(tmp_path / "x"), "-m", spec, "-j", dead, "--limit", "2")
@@ -118,7 +111,7 @@ def test_an_unreachable_embedder_is_an_endpoint_error() -> None:
     from noveval.models.calls import EndpointError, ledger_scope
     from noveval.models.embed import get_embedder
 
-    spec = f"openai-compatible/e@http://127.0.0.1:{_closed_port()}/v1"
+    spec = f"openai-compatible/e@http://127.0.0.1:{closed_port()}/v1"
     with ledger_scope(), pytest.raises(EndpointError) as e:
         get_embedder(spec, cache=False).encode(["a text"])
     assert e.value.role == "embedder" and e.value.kind == "unreachable" and not e.value.midrun
@@ -238,7 +231,7 @@ def test_backend_classifies_endpoint_errors(server_kw: dict, kind: str) -> None:
 def test_backend_classifies_refused_connections() -> None:
     from noveval.models import RetryPolicy, get_client
 
-    c = get_client(f"openai-compatible/fake@http://127.0.0.1:{_closed_port()}/v1", cache=None,
+    c = get_client(f"openai-compatible/fake@http://127.0.0.1:{closed_port()}/v1", cache=None,
                    retry=RetryPolicy(max_retries=1, base_s=0.01))
     resp = c.complete("hi", max_tokens=2)
     assert resp.error_kind == "unreachable" and resp.error.startswith("connection refused")
