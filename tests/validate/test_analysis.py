@@ -45,6 +45,11 @@ def test_score_rows_on_hand_made_rows():
     assert table["good"]["partial_rho"] == pytest.approx(table["good"]["rho"], abs=0.05)
     text = "\n".join(summary_lines({"extra": res["extra"], "model": "none", "embedder": "e"}))
     assert "good" in text and "human ceiling" in text and "no LLM judge" in text
+    assert "capped" not in text
+    # a --limit run's candidate sample is said beside its numbers, not only in the log
+    capped = {**res["extra"], "pool": {"candidate_cap": "--limit 3: a seeded sample of at most 1500 prior candidates"}}
+    text = "\n".join(summary_lines({"extra": capped, "model": "none", "embedder": "e"}))
+    assert "candidates capped by --limit 3" in text and "smoke test" in text
 
 
 def test_common_subset_table_when_predictors_have_different_papers():

@@ -203,6 +203,8 @@ def summary_lines(scores: dict[str, Any]) -> list[str]:
         f"pool: {pool.get('mode')}, {pool.get('pool_size')} prior papers per paper"
         f"{', field ' + str(pool.get('field')) if pool.get('field') else ', all fields'} "
         f"({pool.get('candidates')} candidates before {pool.get('before_year')}); embedder {scores.get('embedder')}; {judge}",
+        *([f"candidates capped by {pool['candidate_cap']}: a smoke test, not comparable with a full run "
+           "(docs/validate.md)"] if pool.get("candidate_cap") else []),
         f"human ceiling (one reviewer vs the others' mean, Spearman): {_v(c.get('rho'))} "
         f"{_ci(c.get('ci_low'), c.get('ci_high'))}  n={c.get('n')} papers with >= {c.get('min_raters')} ratings; "
         f"Krippendorff alpha (ordinal) {_v(c.get('krippendorff_alpha_ordinal'))}",
