@@ -24,9 +24,11 @@ import contextlib
 import functools
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel
 
 from noveval.benchmarks._benchmark import Benchmark
 from noveval.errors import InputError, NovevalError
@@ -50,19 +52,26 @@ __all__ = [
 ]
 
 
-class RunFunction(Protocol):
-    """A system's ``run``: :func:`noveval.run` without the system's name."""
+OptionsT = TypeVar("OptionsT", bound=RunOptions)
+ScoreT = TypeVar("ScoreT", bound=BaseModel)
+OptionsT_contra = TypeVar("OptionsT_contra", bound=RunOptions, contravariant=True)
+ScoreT_contra = TypeVar("ScoreT_contra", bound=BaseModel, contravariant=True)
+
+
+class RunFunction(Protocol[OptionsT_contra]):
+    """A system's ``run``: :func:`noveval.run` without the system's name (``options``: its options class or a mapping)."""
 
     def __call__(self, model: str | ChatClientProtocol = "local", out: str | os.PathLike[str] = "runs/noveval", *,
-                 data: str | os.PathLike[str] | None = None, options: Any = None) -> Run:
+                 data: str | os.PathLike[str] | None = None,
+                 options: OptionsT_contra | Mapping[str, Any] | None = None) -> Run:
         """Run the system with ``model`` into ``out`` (see :func:`run_benchmark`)."""
         ...
 
 
-class ScoreFunction(Protocol):
-    """A system's ``score``: :func:`noveval.score` for one system's run folders."""
+class ScoreFunction(Protocol[ScoreT_contra]):
+    """A system's ``score``: :func:`noveval.score` for one system's run folders (``options``: its scoring options or a mapping)."""
 
-    def __call__(self, run: str | os.PathLike[str], *, options: Any = None) -> Scores:
+    def __call__(self, run: str | os.PathLike[str], *, options: ScoreT_contra | Mapping[str, Any] | None = None) -> Scores:
         """Scores of a run folder from its saved outputs alone."""
         ...
 
@@ -83,7 +92,8 @@ class BudgetStopped(RunStopped):
     """``max_cost`` stopped the run cleanly; the same run with a higher budget finishes it (CLI exit 4)."""
 
 
-def parse_options(bench: Benchmark, options: Any = None, *, data: str | os.PathLike[str] | None = None) -> RunOptions:
+def parse_options(bench: Benchmark[OptionsT, Any], options: OptionsT | Mapping[str, Any] | None = None, *,
+                  data: str | os.PathLike[str] | None = None) -> OptionsT:
     """The system's options object from ``options`` (object, dict or None) and ``data``.
 
     Raises:
@@ -173,9 +183,9 @@ def preflight(model: ModelLike, opts: RunOptions, out: Path) -> None:
     ledger.ensure_checked()
 
 
-def _call(bench: Benchmark, model: ModelLike, out: Path, opts: RunOptions) -> Any:
-    """The system's run, through the batch driver when ``opts.batch``."""
-    fn: Callable[[Any, Path, Any], Any] = bench.run_fn()
+def _call(bench: Benchmark[OptionsT, Any], model: ModelLike, out: Path, opts: OptionsT) -> Any:
+    """The system's run (:meth:`Benchmark.run_fn`), through the batch driver when ``opts.batch``."""
+    fn: Callable[[ModelLike, Path, OptionsT], Any] = bench.run_fn()
     if getattr(opts, "prompt_variants", None):  # once per prompt variant, then compared
         from noveval.benchmarks._variants import run_variants
 
@@ -220,8 +230,8 @@ def _leave_nothing(out: Path, existed: bool) -> None:
         shutil.rmtree(out, ignore_errors=True)
 
 
-def run_benchmark(bench: Benchmark, model: ModelLike, out: str | os.PathLike[str], *, data: Any = None,
-                  options: Any = None) -> Run:
+def run_benchmark(bench: Benchmark[OptionsT, Any], model: ModelLike, out: str | os.PathLike[str], *,
+                  data: str | os.PathLike[str] | None = None, options: OptionsT | Mapping[str, Any] | None = None) -> Run:
     """Run ``bench`` with ``model`` into ``out`` under the guarantees of this module.
 
     Args:
@@ -295,7 +305,8 @@ def _unusable_answers(folders: list[Path]) -> str | None:
     return None
 
 
-def score_benchmark(bench: Benchmark, run: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
+def score_benchmark(bench: Benchmark[Any, ScoreT], run: str | os.PathLike[str],
+                    options: ScoreT | Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Scores of a run folder of ``bench`` from its saved outputs alone (the scores.json dict).
 
     With the yardsticks and published rows of :mod:`noveval.benchmarks._yardsticks`.
@@ -316,17 +327,18 @@ def score_benchmark(bench: Benchmark, run: str | os.PathLike[str], options: Any 
     return with_references(got, Path(run))
 
 
-def entry_points(bench: Benchmark) -> tuple[RunFunction, ScoreFunction]:
+def entry_points(bench: Benchmark[OptionsT, ScoreT]) -> tuple[RunFunction[OptionsT], ScoreFunction[ScoreT]]:
     """The ``run`` and ``score`` a system package exports (the same for every system).
 
-    ``run, score = entry_points(BENCHMARK)`` in the package's ``__init__``.
+    ``run, score = entry_points(BENCHMARK)`` in the package's ``__init__``; mypy checks their
+    ``options`` against the system's options classes (or a mapping of their fields).
     """
 
     def run(model: str | ChatClientProtocol = "local", out: str | os.PathLike[str] = "runs/noveval", *,
-            data: str | os.PathLike[str] | None = None, options: Any = None) -> Run:
+            data: str | os.PathLike[str] | None = None, options: OptionsT | Mapping[str, Any] | None = None) -> Run:
         return run_benchmark(bench, model, out, data=data, options=options)
 
-    def score(run: str | os.PathLike[str], *, options: Any = None) -> Scores:
+    def score(run: str | os.PathLike[str], *, options: ScoreT | Mapping[str, Any] | None = None) -> Scores:
         from noveval.scores import read_scores
 
         return read_scores(score_benchmark(bench, run, options))

@@ -119,22 +119,3 @@ def agreement_cmd(
             typer.echo(line)
     if out is None:
         typer.echo(json.dumps({k: res[k].get("confusion") for k in ("disapere", "mred") if k in res}))
-
-
-def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
-         data_dir: Path | None = None) -> list[Path]:
-    """Tiny end-to-end: 1 shipped sample paper (or 1 real NeurIPS 2024 paper with ``real``), 1 human review."""
-    from noveval.benchmarks.focus.contract import run
-    from noveval.benchmarks.focus.options import FocusOptions
-
-    del embedder
-    papers = None
-    if real:
-        from noveval.data.folders import data_folder
-
-        d = data_folder(["reviews/neurips-2024.jsonl.gz"], data_dir)
-        if d is None:
-            raise FileNotFoundError("no data folder holds reviews/neurips-2024.jsonl.gz")
-        papers = Path(d) / "reviews" / "neurips-2024.jsonl.gz"
-    out = run(model, Path(out_dir) / "focus", FocusOptions(papers=papers, limit=1, max_reviews=1, max_tokens=200))
-    return [out / "scores.json", out / "per_item.jsonl", out / "focus.png"]

@@ -105,23 +105,3 @@ def construct_cmd(
     )
     typer.echo(json.dumps(manifest["counts"], indent=2))
     typer.echo(f"dataset: {out}", err=True)
-
-
-def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False, data_dir: Path | None = None) -> list[Path]:
-    """Tiny end-to-end run on the shipped samples: generate, score and judge one item.
-
-    With ``real`` the rubric is read from ``<data_dir>/rinobench/label_descriptions.json``
-    (no gold test set is available there, so the items stay the shipped samples).
-    """
-    from noveval.benchmarks.rinobench.contract import judge_run
-    from noveval.benchmarks.rinobench.judge import JudgeOptions
-    from noveval.benchmarks.rinobench.options import RINoBenchOptions
-
-    rubric = None
-    if real and data_dir is not None and (Path(data_dir) / "rinobench" / "label_descriptions.json").exists():
-        rubric = Path(data_dir) / "rinobench" / "label_descriptions.json"
-    # the demo's budget (issue 31: every system cold in <= 180 CPU-s): one idea (its metrics still
-    # computed, n=1); the paper's judge reads every argument, here at most 2 of each kind
-    opts = RINoBenchOptions(judge=model, rubric=rubric, limit=1, max_tokens=256, overwrite=True)
-    jopts = JudgeOptions(max_arguments=2, max_tokens=160, max_related_works=2, max_abstract_chars=300)
-    return [judge_run(model, Path(out_dir) / "run", opts, jopts=jopts)]

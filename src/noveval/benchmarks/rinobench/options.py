@@ -16,13 +16,26 @@ F1LabelsHelp = ("fixed: macro-F1 over classes 1-5 | present: the released eval.p
 
 
 class _JudgeSettings(JudgeOption):
-    """The justification judge's settings (run and score share them)."""
+    """The justification judge's settings (run and score share them: :class:`~noveval.benchmarks.rinobench.judge.JudgeOptions`).
+
+    Attributes:
+        max_arguments: Arguments extracted per justification and kind (None: all, as the paper).
+        grounding_context: ``split`` (the paper's text) or ``both`` (the released fact-check prompt).
+        judge_max_tokens: Token budget of each structured judge reply.
+        judge_max_related_works: Related works shown to the judge for grounding (None: all).
+        judge_max_abstract_chars: Cut of the abstracts shown to the judge (None: whole).
+    """
 
     max_arguments: int | None = option(
         None, ge=1, help="Cap the judge's extracted arguments per justification and kind (default: all, as the paper).")
     grounding_context: Literal["split", "both"] = option(
         "split", help="split: related works for known aspects, idea for novelty aspects (paper text) | both: idea and "
                       "related works for every argument (released fact-check prompt).")
+    judge_max_tokens: int = option(384, ge=1, help="Token budget of each structured judge reply.")
+    judge_max_related_works: int | None = option(
+        None, ge=1, help="Related works the judge is shown for grounding (default: all).")
+    judge_max_abstract_chars: int | None = option(
+        None, ge=1, help="Cut the related-work abstracts the judge is shown to N characters (default: whole).")
 
 
 class RINoBenchOptions(RunOptions, _JudgeSettings, PromptVariantsOption):
