@@ -48,6 +48,7 @@ __all__ = [
     "parse_options",
     "preflight",
     "run_benchmark",
+    "run_task",
     "score_benchmark",
 ]
 
@@ -183,13 +184,17 @@ def preflight(model: ModelLike, opts: RunOptions, out: Path) -> None:
     ledger.ensure_checked()
 
 
-def _call(bench: Benchmark[OptionsT, Any], model: ModelLike, out: Path, opts: OptionsT) -> Any:
-    """The system's run (:meth:`Benchmark.run_fn`), through the batch driver when ``opts.batch``."""
-    fn: Callable[[ModelLike, Path, OptionsT], Any] = bench.run_fn()
+def _system_run(bench: Benchmark[OptionsT, Any], opts: OptionsT) -> Callable[[ModelLike, Path, OptionsT], Any]:
+    """The system's run (:meth:`Benchmark.run_fn`), or once per prompt variant when ``opts.prompt_variants``."""
     if getattr(opts, "prompt_variants", None):  # once per prompt variant, then compared
         from noveval.benchmarks._variants import run_variants
 
-        fn = functools.partial(run_variants, bench)
+        return functools.partial(run_variants, bench)
+    return bench.run_fn()
+
+
+def _call(fn: Callable[[ModelLike, Path, OptionsT], Any], model: ModelLike, out: Path, opts: OptionsT) -> Any:
+    """``fn(model, out, opts)``, through the batch driver when ``opts.batch``."""
     if not opts.batch:
         return fn(model, out, opts)
     from noveval.models.batch import run_batched
@@ -250,11 +255,32 @@ def run_benchmark(bench: Benchmark[OptionsT, Any], model: ModelLike, out: str | 
         IncompleteRun: model calls failed (unless ``options.allow_failures``).
         BudgetStopped: ``options.max_cost`` reached.
     """
+    opts = parse_options(bench, options, data=data)
+    return run_task(bench.name, _system_run(bench, opts), model, out, opts)
+
+
+def run_task(name: str, fn: Callable[[ModelLike, Path, OptionsT], Any], model: ModelLike,
+             out: str | os.PathLike[str], opts: OptionsT) -> Run:
+    """``fn(model, out, opts)`` under the guarantees of this module: what :func:`run_benchmark` does
+    for a system's run, and the path of a system's other model-calling tasks (``rinobench construct``,
+    ``focus expert``), so every model call goes through one runner.
+
+    Args:
+        name: What runs (a system's name, or ``<system> <task>``), for messages and the :class:`Run`.
+        fn: ``fn(model, out, opts)``: does the work into the folder ``out`` (resumable) and returns
+            it (or its folders, or a :class:`~noveval.runs.RunGroup`).
+        model: A model spec or a chat client.
+        out: The output folder.
+        opts: The task's options (a :class:`~noveval.options.RunOptions`: budget, batch,
+            allow_failures, allow_unparseable, the models it names).
+
+    Raises:
+        The same as :func:`run_benchmark`.
+    """
     from noveval.models.calls import EndpointError
     from noveval.models.costs import BudgetExceeded
     from noveval.runs import run_settings
 
-    opts = parse_options(bench, options, data=data)
     out = Path(out)
     existed = out.exists()
     with _ledger(opts.max_cost) as ledger:
@@ -264,11 +290,11 @@ def run_benchmark(bench: Benchmark[OptionsT, Any], model: ModelLike, out: str | 
         try:
             preflight(model, opts, out)
             with run_settings(generation=opts.generation() or None, timeout_s=opts.timeout):  # in config.json
-                result = _call(bench, model, out, opts)
+                result = _call(fn, model, out, opts)
         except BudgetExceeded as e:
             complete = _mark(ledger, [out], before)
             _leave_nothing(out, existed)
-            raise BudgetStopped(str(e), Run(out, bench.name, complete, (out,), stopped="budget")) from e
+            raise BudgetStopped(str(e), Run(out, name, complete, (out,), stopped="budget")) from e
         except (InputError, EndpointError) as e:
             if isinstance(e, EndpointError) and e.midrun:
                 _mark(ledger, [out], before)
@@ -279,14 +305,13 @@ def run_benchmark(bench: Benchmark[OptionsT, Any], model: ModelLike, out: str | 
         complete = _mark(ledger, folders, before)
         unusable = _unusable_answers(folders)
     path = out if group is not None else folders[0]
-    run = Run(path, bench.name, complete, tuple(folders), group=group)
+    run = Run(path, name, complete, tuple(folders), group=group)
     if unusable is not None and not opts.allow_unparseable:
         from noveval.models.calls import RECOVER
 
-        raise IncompleteRun(f"{bench.name}: {unusable}: a broken endpoint configuration, not a result; {RECOVER}",
-                            run)
+        raise IncompleteRun(f"{name}: {unusable}: a broken endpoint configuration, not a result; {RECOVER}", run)
     if not complete and not opts.allow_failures:
-        raise IncompleteRun(f"{bench.name}: model calls failed; the run in {path} is incomplete "
+        raise IncompleteRun(f"{name}: model calls failed; the run in {path} is incomplete "
                             "(run it again to redo them, or allow failures)", run)
     return run
 
