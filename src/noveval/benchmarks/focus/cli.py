@@ -1,5 +1,5 @@
 """CLI of the focus-level benchmark beyond the generated ``noveval run focus`` and ``noveval score focus``
-(both from :mod:`.options`): ``noveval focus split|expert|agreement`` and the demo hook.
+(both from :mod:`.options`): ``noveval focus split|expert|agreement``.
 Heavy imports happen inside the commands."""
 
 from __future__ import annotations
