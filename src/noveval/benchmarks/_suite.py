@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from noveval.benchmarks._benchmark import Benchmark, EvalPlan, EvalRun
+from noveval.benchmarks._benchmark import Benchmark, EvalPlan, EvalRun, load
 from noveval.errors import InputError
 from noveval.io import to_jsonable
 from noveval.options import GENERATION_FIELDS, RunOptions, parse_extra_body
@@ -171,7 +171,7 @@ def plan_eval(settings: EvalSettings, data_dir: Path | Sequence[Path] | None, on
     for name, bench in BENCHMARKS.items():
         if only and name not in only:
             continue
-        make = bench.hook("suite")
+        make = load(bench.suite) if bench.suite is not None else None
         if make is None:
             if only:
                 raise InputError(None, None, "only", f"{name} declares no eval settings (Benchmark.suite)")
