@@ -8,8 +8,12 @@ others still run. Its exit code is the highest of the models' (a failed model: 2
 Exit codes of ``eval``: 0 every run complete; 1 a system failed with an error (the others
 are in the table); 2 bad input, or a model that fails its first check; 3 a run is
 incomplete (model calls failed, or its answers were mostly unusable; ``--allow-failures``:
-0); 4 stopped by ``--max-cost`` (the same command with a higher budget finishes it); 130
+0); 4 stopped by ``--max-cost`` (the same command with a higher budget finishes it), or refused
+up front by it (the plan's prompts alone cost more: nothing run or written); 130
 interrupted (the same command resumes).
+
+``eval --plan`` prints the work plan (:mod:`noveval.cli.plan`) and stops; every eval logs the
+compact plan first.
 """
 
 from __future__ import annotations
