@@ -41,7 +41,7 @@ def test_tokens_caps_dollars_and_seconds_by_hand() -> None:
     assert prompt_tokens([{"role": "system", "content": "x" * 400}, {"role": "user", "content": "y" * 8}]) == 110
     assert capped({}, 512) == 512 and capped({"max_tokens": 7}, 512) == 7
     p = SystemPlan("s", items=2, calls=[PlannedCall("model", 1000, 500), PlannedCall("judge", 2000, 100, "openai/j")],
-                   embed_texts=70, embed_cached=14, embedder="local", local_models=["a", "b"])
+                   embed_texts=84, embed_cached=14, embedder="local:bf16@256", local_models=["a", "b"])
     prices = PriceTable({"openai/m": Price(2.0, 8.0, 2.0), "openai/j": Price(1.0, 1.0, 1.0)}, [])
     # model: 1000 x $2/M + 500 x $8/M = $0.006; judge: 2100 x $1/M = $0.0021
     assert plan_cost(p, "openai/m", prices) == (pytest.approx(0.0081), [])
@@ -49,9 +49,9 @@ def test_tokens_caps_dollars_and_seconds_by_hand() -> None:
                                                                        ["openai-compatible/x@http://h/v1"])
     assert plan_cost(p, "local", prices) == (pytest.approx(0.0021), [])  # in-process: $0, not unknown
     rates = {None: Rates(prefill=100.0, decode=10.0, per_call=1.0), "openai/j": Rates(1000.0, 100.0, 0.5)}
-    # model: 10 + 50 + 1 s; judge: 2 + 1 + 0.5 s; 56 texts at 14/s: 4 s; 2 models loaded: 10 s
-    assert plan_seconds(p, rates) == pytest.approx(61 + 3.5 + 4 + 10)
-    assert plan_seconds(p, rates, loads=False) == pytest.approx(68.5)
+    # model: 10 + 50 + 1 s; judge: 2 + 1 + 0.5 s; 70 texts at 35/s (MiniLM at 256 tokens): 2 s; 2 models loaded: 10 s
+    assert plan_seconds(p, rates) == pytest.approx(61 + 3.5 + 2 + 10)
+    assert plan_seconds(p, rates, loads=False) == pytest.approx(66.5)
     t = totals([p, SystemPlan("u", items=1, local_models=["b", "c"], estimated=False)])
     assert (t.items, len(t.calls), t.local_models, t.estimated) == (3, 2, ["a", "b", "c"], False)
     assert t.by_role() == {"model": (1, 1000, 500), "judge": (1, 2000, 100)}
