@@ -91,7 +91,9 @@ def test_a_killed_eval_resumes_where_it_stopped(tmp_path: Path) -> None:
 
         return reply
 
-    out, first, second = tmp_path / "ev", [], []
+    out = tmp_path / "ev"
+    first: list[str] = []
+    second: list[str] = []
     kill = True
     with FakeOpenAIServer(responder=asked(first)) as server:
         spec = f"openai-compatible/Qwen2.5-7B-Instruct@{server.base_url}"
