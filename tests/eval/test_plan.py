@@ -85,7 +85,7 @@ def test_a_local_plan_lists_the_models_it_loads(tmp_path: Path) -> None:
     assert code == 0, err
     assert "novbench: 1 items; 1 model call (" in out and "≤ 1,024 completion)" in out and "$0.0000" in out
     assert "bundled SmolLM2-135M GGUF" in out and "perplexity LM (NovBench's Fluency Score" in out
-    assert "plan (no model call):" in out and not (tmp_path / "ev").exists()
+    assert "plan of local (no model call):" in out and not (tmp_path / "ev").exists()
 
 
 @pytest.mark.integration

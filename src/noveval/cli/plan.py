@@ -129,7 +129,8 @@ def _calls(p: SystemPlan) -> str:
 def format_plan(view: PlanView, *, compact: bool = False) -> str:
     """The plan as terminal text: a line per run (items, calls by role, tokens, embedding, $, time), the total,
     the local models and how the estimate was made; ``compact``: a line per run and the total only."""
-    lines = [f"plan ({'compact; ' if compact else ''}no model call{' but the endpoint check' if view.checked else ''}):"]
+    lines = [f"plan of {view.model} ({'compact; ' if compact else ''}no model call"
+             f"{' but the endpoint check' if view.checked else ''}):"]
     for p in [*view.plans, view.total]:
         if not p.estimated and p.system != "total":
             lines.append(f"  {p.system}: {'; '.join(p.notes)}")
@@ -156,8 +157,8 @@ def format_plan(view: PlanView, *, compact: bool = False) -> str:
                  "per message; completions at their caps (max_tokens of each call after --max-tokens)")
     lines.append(f"time: {view.rates.how}; embedding at {', '.join(f'{v:g} texts/s ({k})' for k, v in EMBED_TEXTS_PER_S.items())}"
                  "; 5 s per local model loaded")
-    lines.append("dollars: the price map (noveval prices; NOVEVAL_PRICES adds entries) at the completion caps; "
-                 "in-process models $0")
+    lines.append("dollars: the chat calls at the price map (noveval prices; NOVEVAL_PRICES adds entries) at the "
+                 "completion caps; in-process models $0; an HTTP embedder's tokens are not counted")
     return "\n".join(lines)
 
 
