@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["BUNDLED_RATES", "CHARS_PER_TOKEN", "EMBED_TEXTS_PER_S", "MODEL_LOAD_S", "TOKENS_PER_MESSAGE", "PlannedCall", "Rates",
+__all__ = ["BUNDLED_RATES", "CHARS_PER_TOKEN", "EMBED_TEXTS_PER_S", "MODEL_LOAD_S", "STRUCTURED_SHARE", "TOKENS_PER_MESSAGE", "PlannedCall", "Rates",
            "SystemPlan", "cached_texts", "capped", "not_estimated", "plan_cost", "plan_seconds", "prompt_tokens", "request_call",
            "totals"]
 
@@ -44,12 +44,15 @@ class PlannedCall:
         prompt_tokens: Estimated prompt tokens (:func:`prompt_tokens`).
         max_completion_tokens: The request's ``max_tokens`` (the completion's cap).
         model: The model spec that answers (None: the model under test).
+        structured: The answer is constrained to a JSON schema (it ends when its object closes;
+            :data:`STRUCTURED_SHARE`); free text may run to its cap.
     """
 
     role: str
     prompt_tokens: int
     max_completion_tokens: int
     model: str | None = None
+    structured: bool = False
 
 
 @dataclass
@@ -139,7 +142,8 @@ def request_call(request: Any, generation: Mapping[str, Any], role: str = "model
     """
     own = request.params.max_tokens
     cap = capped(generation, own if own is not None else 0)
-    return PlannedCall(role, prompt_tokens(request.messages) + earlier, cap, model)
+    return PlannedCall(role, prompt_tokens(request.messages) + earlier, cap, model,
+                       structured=request.params.json_schema is not None)
 
 
 @dataclass(frozen=True)
@@ -171,6 +175,13 @@ EMBED_TEXTS_PER_S = {"local": 90.0, "local:bf16@256": 35.0}
 measured in a real-data eval (validate embedded 1,500 corpus abstracts in 43 s, load ~3); at 128 tokens
 (``local``) 2.6 times that, the ratio of their texts per CPU-second in docs/performance.md (*Embedders*:
 80.6 vs 28.9). Another embedder is estimated at the 256-token rate."""
+
+STRUCTURED_SHARE = 0.25
+"""The share of its cap a schema-constrained answer is timed at (tokens and dollars stay at the cap):
+the bundled model's JSON answers used 7-67% of their caps in the sample and real-data evals of
+docs/eval.md (RINoBench 7%, focus's reviews 13-23%, validate's judges 19-22%, focus's annotations
+41%, CLAIMCHECK 45%, the pairs 37-67%); free text is timed at its cap (NovBench's evaluations and
+focus's expert chain used all of it)."""
 
 MODEL_LOAD_S = 5.0
 """Seconds to load one local model (the GGUF, MiniLM, the perplexity LM; ``noveval models check``: 6.5 s for two)."""
@@ -217,23 +228,27 @@ def plan_cost(plan: SystemPlan, model: str, prices: Any) -> tuple[float, list[st
     return usd, unknown
 
 
-def plan_seconds(plan: SystemPlan, rates: Mapping[str | None, Rates], *, loads: bool = True) -> float:
-    """Estimated seconds of a plan: each call's prompt / prefill + cap / decode + per-call overhead
-    (one call at a time: an upper bound where requests run concurrently, and where answers end
-    before their caps), the texts to embed at :data:`EMBED_TEXTS_PER_S`, and (``loads``)
-    :data:`MODEL_LOAD_S` per local model. Range [0, inf).
+def plan_seconds(plan: SystemPlan, rates: Mapping[str | None, Rates], *, loads: bool = True,
+                 at_caps: bool = False) -> float:
+    """Estimated seconds of a plan: each call's prompt / prefill + its completion / decode + per-call
+    overhead (one call at a time: an upper bound where requests run concurrently), the texts to
+    embed at :data:`EMBED_TEXTS_PER_S`, and (``loads``) :data:`MODEL_LOAD_S` per local model.
+    Range [0, inf).
 
     Args:
         plan: The plan.
         rates: Model spec -> its rates (key None: the model under test; a model missing: the
             model under test's).
         loads: Count the local models' loading.
+        at_caps: Every completion at its cap (an upper bound); else a schema-constrained one at
+            :data:`STRUCTURED_SHARE` of it.
     """
     default = rates.get(None) or BUNDLED_RATES
     s = 0.0
     for c in plan.calls:
         r = rates.get(c.model, default)
-        s += c.prompt_tokens / r.prefill + c.max_completion_tokens / r.decode + r.per_call
+        out = c.max_completion_tokens * (STRUCTURED_SHARE if c.structured and not at_caps else 1.0)
+        s += c.prompt_tokens / r.prefill + out / r.decode + r.per_call
     todo = plan.embed_texts - plan.embed_cached
     if todo > 0:
         s += todo / EMBED_TEXTS_PER_S.get(plan.embedder or "local", EMBED_TEXTS_PER_S["local:bf16@256"])

@@ -52,6 +52,10 @@ def test_tokens_caps_dollars_and_seconds_by_hand() -> None:
     # model: 10 + 50 + 1 s; judge: 2 + 1 + 0.5 s; 70 texts at 35/s (MiniLM at 256 tokens): 2 s; 2 models loaded: 10 s
     assert plan_seconds(p, rates) == pytest.approx(61 + 3.5 + 2 + 10)
     assert plan_seconds(p, rates, loads=False) == pytest.approx(66.5)
+    json_answer = SystemPlan("j", calls=[PlannedCall("model", 0, 400, structured=True)])
+    # a schema-constrained answer is timed at a quarter of its cap (400 / 4 tokens at 10/s), bounded by all of it
+    assert plan_seconds(json_answer, {None: Rates(1.0, 10.0)}) == pytest.approx(10.0)
+    assert plan_seconds(json_answer, {None: Rates(1.0, 10.0)}, at_caps=True) == pytest.approx(40.0)
     t = totals([p, SystemPlan("u", items=1, local_models=["b", "c"], estimated=False)])
     assert (t.items, len(t.calls), t.local_models, t.estimated) == (3, 2, ["a", "b", "c"], False)
     assert t.by_role() == {"model": (1, 1000, 500), "judge": (1, 2000, 100)}

@@ -16,12 +16,16 @@ from noveval.plan import (
     BUNDLED_RATES,
     EMBED_TEXTS_PER_S,
     MODEL_LOAD_S,
+    STRUCTURED_SHARE,
     Rates,
     SystemPlan,
     plan_cost,
     plan_seconds,
     totals,
 )
+
+UNDER_TEST = "(the model under test"
+"""How :func:`noveval.benchmarks._suite.plan_work` marks the model under test among a run's local models."""
 
 __all__ = ["PlanView", "format_plan", "model_rates", "over_budget", "plan_view"]
 
@@ -74,10 +78,14 @@ class PlanView:
         prices = load_prices()
         self.cost = {p.system: plan_cost(p, model, prices) for p in [*plans, self.total]}
         r: dict[str | None, Rates] = {None: rates}
-        self.seconds: dict[str, float] = {p.system: plan_seconds(p, r) for p in plans}
-        # the total loads each local model once (a run's own figure counts its loads as if it ran alone)
-        self.seconds["total"] = (sum(plan_seconds(p, r, loads=False) for p in plans if p.estimated)
-                                 + MODEL_LOAD_S * len(self.total.local_models))
+        # a run's own models are loaded by its run; the model under test once by the eval (counted in the total)
+        own = {p.system: MODEL_LOAD_S * sum(UNDER_TEST not in m for m in p.local_models) for p in plans}
+        self.seconds: dict[str, float] = {p.system: plan_seconds(p, r, loads=False) + own[p.system] for p in plans}
+        self.at_caps: dict[str, float] = {p.system: plan_seconds(p, r, loads=False, at_caps=True) + own[p.system]
+                                          for p in plans}
+        loads = MODEL_LOAD_S * len(self.total.local_models)
+        for d, caps in ((self.seconds, False), (self.at_caps, True)):
+            d["total"] = sum(plan_seconds(p, r, loads=False, at_caps=caps) for p in plans if p.estimated) + loads
         floor = [SystemPlan(p.system, calls=[type(c)(c.role, c.prompt_tokens, 1, c.model) for c in p.calls])
                  for p in plans]
         self.min_cost = plan_cost(totals(floor), model, prices)
@@ -94,7 +102,8 @@ class PlanView:
         def one(p: SystemPlan) -> dict[str, Any]:
             usd, unknown = self.cost[p.system]
             return {**p.to_dict(), "usd": None if unknown else usd, "unknown_price": unknown,
-                    "seconds": self.seconds.get(p.system) if p.estimated else None}
+                    "seconds": self.seconds.get(p.system) if p.estimated else None,
+                    "seconds_at_caps": self.at_caps.get(p.system) if p.estimated else None}
         return {"model": self.model, "runs": [one(p) for p in self.plans], "total": one(self.total),
                 "not_run": [{"system": n, "reason": why} for n, why in self.skipped],
                 "usd_prompts_only": None if self.min_cost[1] else self.min_cost[0],
@@ -141,8 +150,10 @@ def format_plan(view: PlanView, *, compact: bool = False) -> str:
         secs = view.seconds.get(p.system, 0.0)
         partial = " (of the runs estimated)" if p.system == "total" and not p.estimated else ""
         left = [n for n in p.notes if n.startswith("not estimated:")] if p.system != "total" else []
+        caps = view.at_caps.get(p.system, 0.0)
+        bound = f" ({_dur(caps)} with every answer at its cap)" if _dur(caps) != _dur(secs) else ""
         lines.append(f"  {p.system}: {p.items:,} items; {_calls(p)}{emb}; {view.usd(p.system)}; "
-                     f"~{_dur(secs)}{partial}" + "".join(f"; {n}" for n in left))
+                     f"~{_dur(secs)}{bound}{partial}" + "".join(f"; {n}" for n in left))
     if view.skipped:
         lines += ([f"  not run: {', '.join(n for n, _ in view.skipped)}"] if compact
                   else [f"  not run: {n}: {why}" for n, why in view.skipped])
@@ -155,8 +166,10 @@ def format_plan(view: PlanView, *, compact: bool = False) -> str:
         lines += [f"  note: {p.system}: {n}" for n in p.notes if p.estimated and not n.startswith("not estimated:")]
     lines.append("tokens: prompts rendered by each system's own request builders, counted as characters / 4 + 4 "
                  "per message; completions at their caps (max_tokens of each call after --max-tokens)")
-    lines.append(f"time: {view.rates.how}; embedding at {', '.join(f'{v:g} texts/s ({k})' for k, v in EMBED_TEXTS_PER_S.items())}"
-                 "; 5 s per local model loaded")
+    lines.append(f"time: {view.rates.how}; completions of free text at their caps, schema-constrained (JSON) ones "
+                 f"at {STRUCTURED_SHARE:.0%} of them (the share the bundled model used: docs/eval.md), every one at "
+                 f"its cap for the figure in parentheses; embedding at {', '.join(f'{v:g} texts/s ({k})' for k, v in EMBED_TEXTS_PER_S.items())}"
+                 "; 5 s per local model loaded (the model under test once, in the total)")
     lines.append("dollars: the chat calls at the price map (noveval prices; NOVEVAL_PRICES adds entries) at the "
                  "completion caps; in-process models $0; an HTTP embedder's tokens are not counted")
     return "\n".join(lines)

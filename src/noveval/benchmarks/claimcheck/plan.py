@@ -39,7 +39,7 @@ def plan(options: ClaimcheckOptions) -> SystemPlan:
         msgs = prompt_messages("ca", title=it.title, context=paper_context(it.fulltext, it.text, o.context_chars),
                                claims=listing, groundedness=it.groundedness or "unknown", weakness=it.text,
                                related=format_related([]))
-        calls += [PlannedCall("model", prompt_tokens(msgs), cap)] * len(seeds)
+        calls += [PlannedCall("model", prompt_tokens(msgs), cap, structured=True)] * len(seeds)  # CA's JSON reply
     notes = [f"{len(seeds)} seed(s) per weakness"]
     if o.corpus is not None:
         notes.append("the cited related works shown under the paper protocol are not counted in the prompts")
