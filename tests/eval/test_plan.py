@@ -110,3 +110,44 @@ def test_plan_matches_the_calls_of_a_real_run(tmp_path: Path) -> None:
         assert abs(actual - plan["prompt_tokens"]) <= 0.15 * actual, (run, actual, plan)
         assert sum(r["params"]["max_tokens"] for r in rows) == plan["max_completion_tokens"]
         assert sum(r["completion_tokens"] for r in rows) <= plan["max_completion_tokens"]
+
+
+def test_every_system_of_the_sample_eval_is_planned(tmp_path: Path) -> None:
+    """No planner fails silently ("not estimated"): each run's count of calls is the one its run makes."""
+    code, out, err = _plan("local", tmp_path / "ev", "--limit", "2", "--json")
+    assert code == 0, err
+    runs = {r["system"]: r for r in json.loads(out)["runs"]}
+    assert all(r["estimated"] for r in runs.values()), [r["notes"] for r in runs.values()]
+    calls = {name: {role: c["calls"] for role, c in r["calls"].items()} for name, r in runs.items()}
+    # 2 records, ideas, weaknesses; 2 papers reviewed (each point annotated twice: target, aspect);
+    # 2 papers x 2 judge prompts; 2 pairs x 2 orders (the sample eval of docs/eval.md made the same)
+    assert calls["novbench"] == {"model": 2} and calls["rinobench"] == {"model": 2}
+    assert calls["claimcheck"] == {"model": 2} and calls["validate"] == {"judge": 4}
+    assert calls["novelty-pairs"] == {"model": 4}
+    assert calls["focus"]["model"] == 2 and calls["focus"]["annotator"] % 2 == 0
+    assert runs["validate"]["embed_texts"] > 0 and runs["novbench"]["embed_texts"] > 0
+
+
+@pytest.mark.realdata
+@pytest.mark.slow
+def test_the_real_data_plan_counts_the_calls_of_a_limit_3_eval(tmp_path: Path, data_dir: Path) -> None:
+    """The calls a real-data ``--limit 3`` eval made (docs/eval.md): NovBench 3, focus's chain 3 x 3 steps and
+    3 reviews, validate 3 papers x 2 judge prompts after embedding its --limit sample of candidates, 3 pairs x 2."""
+    res = CliRunner().invoke(app, ["-q", "eval", "-m", "local", "--data-dir", str(data_dir), "--limit", "3",
+                                   "--plan", "--json", "-o", str(tmp_path / "ev")])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    runs = {r["system"]: r for r in doc["runs"]}
+    assert all(r["estimated"] for r in runs.values()), [r["notes"] for r in runs.values()]
+    calls = {name: {role: c["calls"] for role, c in r["calls"].items()} for name, r in runs.items()}
+    if "novbench" in runs:
+        assert calls["novbench"] == {"model": 3}
+        assert any("perplexity LM" in m for m in runs["novbench"]["local_models"])
+    if "focus" in runs:  # the paper protocol: the meta-review chain
+        assert calls["focus"]["expert chain"] == 9 and calls["focus"]["model"] == 3
+    if "validate" in runs:
+        # the candidates --limit samples (1,500 when measured) and the 3 papers, not the ~95k prior corpus
+        assert calls["validate"] == {"judge": 6} and 3 < runs["validate"]["embed_texts"] <= 10_000
+    if "novelty-pairs" in runs:
+        assert calls["novelty-pairs"] == {"model": 6}
+    assert not (tmp_path / "ev").exists()
