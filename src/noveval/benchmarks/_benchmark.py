@@ -15,7 +15,7 @@ use with an ordinary import and returns it (``@lazy`` in the system's ``__init__
         from my_system.contract import run
         return run
 
-A new kind of hook is one more field of :class:`Benchmark` (``plan: Ref[PlanHook] | None = None``)
+A new kind of hook is one more field of :class:`Benchmark` (as ``plan: Ref[PlanHook[OptionsT]] | None``)
 and one more ``@lazy`` function in each system that has it. A system's command-line glue
 (``<package>.cli``: ``app``, ``score``) and report views (``<package>.views``) belong to the
 presentation layer, which the declaration cannot import: the CLI and the report find them
@@ -37,10 +37,11 @@ from noveval.options import RunOptions
 
 if TYPE_CHECKING:
     from noveval.models.types import ModelLike
+    from noveval.plan import SystemPlan
     from noveval.runs import RunGroup
 
 __all__ = [
-    "About", "Answer", "Benchmark", "DemoHook", "DemoRun", "EvalPlan", "EvalRun", "Lazy", "PlannedConfigHook", "Ref",
+    "About", "Answer", "Benchmark", "DemoHook", "DemoRun", "EvalPlan", "EvalRun", "Lazy", "PlanHook", "PlannedConfigHook", "Ref",
     "RunHook", "ScoreHook", "SuiteHook", "UsedPromptsHook", "YardsticksHook", "declare", "lazy", "lazy_exports",
     "load", "published_rows", "resolve",
 ]
@@ -238,6 +239,15 @@ class UsedPromptsHook(Protocol[OptionsT_contra]):
         ...
 
 
+class PlanHook(Protocol[OptionsT_contra]):
+    """``plan(options) -> SystemPlan``: what a run with these options will do (items, calls, tokens,
+    embedding, local models; :mod:`noveval.plan`), computed without any model call."""
+
+    def __call__(self, options: OptionsT_contra, /) -> SystemPlan:
+        """The run's work plan."""
+        ...
+
+
 class PlannedConfigHook(Protocol[OptionsT_contra]):
     """``planned_config(model, out, options) -> dict``: the ``config.json`` a run would write."""
 
@@ -344,6 +354,8 @@ class Benchmark(Generic[OptionsT, ScoreT]):
             refused; None: all).
         planned_config: ``planned_config(model, out, options) -> dict`` (:class:`PlannedConfigHook`):
             the ``config.json`` a run would write (prompt variants check every sub-run's folder up front).
+        plan: ``plan(options) -> SystemPlan`` (:class:`PlanHook`): the work a run with these options
+            will do, without a model call (``noveval eval --plan``; None: "not estimated").
         model_help: Help of ``-m/--model`` when the model plays a particular role (e.g. judge).
         model_default: Default of ``-m/--model``.
         suite: ``eval_plan(data_dir, *, limit, judge, protocol) -> EvalPlan`` (:class:`SuiteHook`):
@@ -380,6 +392,7 @@ class Benchmark(Generic[OptionsT, ScoreT]):
     demo: Ref[DemoHook] | None = None
     used_prompts: Ref[UsedPromptsHook[OptionsT]] | None = None
     planned_config: Ref[PlannedConfigHook[OptionsT]] | None = None
+    plan: Ref[PlanHook[OptionsT]] | None = None
     model_help: str | None = None
     model_default: str = "local"
     suite: Ref[SuiteHook] | None = None

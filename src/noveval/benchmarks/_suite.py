@@ -30,7 +30,7 @@ from noveval.io import to_jsonable
 from noveval.options import GENERATION_FIELDS, RunOptions, parse_extra_body
 
 __all__ = ["CSV_FILE", "EVAL_FILE", "PROTOCOLS", "EvalResult", "EvalRow", "EvalSettings", "Planned", "csv_rows",
-           "eval_data", "evaluate", "plan_eval", "plan_hook", "plan_work", "read_eval", "run_eval", "table_row"]
+           "eval_data", "evaluate", "plan_eval", "plan_work", "read_eval", "run_eval", "table_row"]
 
 log = logging.getLogger("noveval")
 
@@ -192,25 +192,10 @@ def plan_eval(settings: EvalSettings, data_dir: Path | Sequence[Path] | None, on
     return out
 
 
-def plan_hook(bench: Benchmark) -> Callable[..., Any] | None:
-    """A system's work planner, ``plan(options) -> SystemPlan`` in ``<package>/plan.py`` (None: it has none)."""
-    import importlib
-    import importlib.util
-
-    name = f"{bench.package}.plan" if bench.package else None
-    try:
-        if name is None or importlib.util.find_spec(name) is None:
-            return None
-    except ModuleNotFoundError:
-        return None
-    fn = getattr(importlib.import_module(name), "plan", None)
-    return fn if callable(fn) else None
-
-
 def plan_work(model: str, planned: list[Planned]) -> list[Any]:
     """What each planned run will do (:class:`noveval.plan.SystemPlan`), no model call.
 
-    Each run's plan comes from its system's hook (:func:`plan_hook`) with the run's validated
+    Each run's plan comes from its system's hook (``Benchmark.plan``) with the run's validated
     options; a system without one, or whose planner fails, is "not estimated" with the reason
     (never a made-up number). A local model under test adds the bundled GGUF to the local
     models of every run that calls it.
@@ -221,10 +206,10 @@ def plan_work(model: str, planned: list[Planned]) -> list[Any]:
     local = parse_spec(model).provider == "local"
     out = []
     for p in planned:
-        hook = plan_hook(p.bench)
+        hook = load(p.bench.plan) if p.bench.plan is not None else None
         for run in p.plan.runs:
             if hook is None:
-                sp = not_estimated(run.name, f"{p.bench.name} declares no work plan ({p.bench.package}.plan)")
+                sp = not_estimated(run.name, f"{p.bench.name} declares no work plan (Benchmark.plan)")
             else:
                 try:
                     sp = hook(p.options[run.name])

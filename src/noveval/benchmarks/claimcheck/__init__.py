@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from noveval.benchmarks._benchmark import (
     DemoHook,
+    PlanHook,
     RunHook,
     ScoreHook,
     SuiteHook,
@@ -61,12 +62,19 @@ def _yardsticks() -> YardsticksHook:
     return baselines
 
 
+@lazy
+def _plan() -> PlanHook[ClaimcheckOptions]:
+    from noveval.benchmarks.claimcheck.plan import plan
+
+    return plan
+
+
 BENCHMARK = declare(__name__, "claimcheck", ClaimcheckOptions,
                     score_options=ClaimcheckScoreOptions,
                     data_option="papers",
                     primary_metric=None,
                     greater_is_better=True,
-                    run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks)
+                    plan=_plan, run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks)
 """CLAIMCHECK's declaration (read by the registry, the CLI, the report, compare and export).
 
 The primary metric is per task (``scores.json``'s ``primary_metric``: verified_rate,

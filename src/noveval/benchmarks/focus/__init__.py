@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from noveval.benchmarks._benchmark import (
     DemoHook,
+    PlanHook,
     RunHook,
     ScoreHook,
     SuiteHook,
@@ -63,6 +64,13 @@ def _yardsticks() -> YardsticksHook:
     return baselines
 
 
+@lazy
+def _plan() -> PlanHook[FocusOptions]:
+    from noveval.benchmarks.focus.plan import plan
+
+    return plan
+
+
 BENCHMARK = declare(__name__, "focus", FocusOptions,
                     score_options=FocusScoreOptions,
                     data_option="papers",
@@ -70,7 +78,7 @@ BENCHMARK = declare(__name__, "focus", FocusOptions,
                     greater_is_better=False,
                     model_help="Model spec of the reviewing model (also the annotator unless --annotator): local | local:/path.gguf | "
                                "openai/<model> | openai-compatible/<model>@<url>.",
-                    run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks)
+                    plan=_plan, run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks)
 """The focus-level system's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from noveval.benchmarks._benchmark import (
     DemoHook,
+    PlanHook,
     RunHook,
     ScoreHook,
     SuiteHook,
@@ -68,12 +69,19 @@ def _yardsticks() -> YardsticksHook:
     return baselines
 
 
+@lazy
+def _plan() -> PlanHook[NovBenchOptions]:
+    from noveval.benchmarks.novbench.plan import plan
+
+    return plan
+
+
 BENCHMARK = declare(__name__, "novbench", NovBenchOptions,
                     score_options=NovBenchScoreOptions,
                     data_option="data",
                     primary_metric="relevance",
                     greater_is_better=True,
-                    run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks)
+                    plan=_plan, run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks)
 """NovBench's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Never
 
 from noveval.benchmarks._benchmark import (
+    PlanHook,
     RunHook,
     ScoreHook,
     SuiteHook,
@@ -57,13 +58,20 @@ def _yardsticks() -> YardsticksHook:
     return baselines
 
 
+@lazy
+def _plan() -> PlanHook[PairsOptions]:
+    from noveval.benchmarks.pairs.plan import plan
+
+    return plan
+
+
 BENCHMARK = declare(__name__, "novelty-pairs", PairsOptions,
                     data_option="data",
                     paper=False,
                     primary_metric="accuracy",
                     greater_is_better=True,
                     no_published="our own task (pairs of RINoBench ideas or NeurIPS 2025 papers with human novelty scores): no paper to quote",
-                    run=_run, score=_score, suite=_suite, yardsticks=_yardsticks)
+                    plan=_plan, run=_run, score=_score, suite=_suite, yardsticks=_yardsticks)
 """The pairwise task's declaration."""
 
 run, score = entry_points(BENCHMARK)

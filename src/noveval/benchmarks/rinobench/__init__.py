@@ -17,6 +17,7 @@ from __future__ import annotations
 from noveval.benchmarks._benchmark import (
     Answer,
     DemoHook,
+    PlanHook,
     PlannedConfigHook,
     RunHook,
     ScoreHook,
@@ -84,13 +85,20 @@ def _planned_config() -> PlannedConfigHook[RINoBenchOptions]:
     return planned_config
 
 
+@lazy
+def _plan() -> PlanHook[RINoBenchOptions]:
+    from noveval.benchmarks.rinobench.plan import plan
+
+    return plan
+
+
 BENCHMARK = declare(__name__, "rinobench", RINoBenchOptions,
                     score_options=RINoBenchScoreOptions,
                     data_option="items",
                     primary_metric="f1_macro",
                     greater_is_better=True,
                     answer=Answer("predicted_score", "ordinal", prediction="novelty_score"),
-                    run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks, used_prompts=_used_prompts, planned_config=_planned_config)
+                    plan=_plan, run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks, used_prompts=_used_prompts, planned_config=_planned_config)
 """RINoBench's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 _LAZY = {

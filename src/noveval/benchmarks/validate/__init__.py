@@ -18,6 +18,7 @@ from typing import Never
 
 from noveval.benchmarks._benchmark import (
     DemoHook,
+    PlanHook,
     RunHook,
     ScoreHook,
     SuiteHook,
@@ -66,6 +67,13 @@ def _yardsticks() -> YardsticksHook:
     return baselines
 
 
+@lazy
+def _plan() -> PlanHook[ValidateOptions]:
+    from noveval.benchmarks.validate.plan import plan
+
+    return plan
+
+
 BENCHMARK = declare(__name__, "validate", ValidateOptions,
                     data_option="reviews",
                     paper=False,
@@ -74,7 +82,7 @@ BENCHMARK = declare(__name__, "validate", ValidateOptions,
                     model_help="Chat model spec for the LLM judges (local | openai/<model> | openai-compatible/<model>@<url>); "
                                "'none' skips the judges.",
                     no_published="our own validity study (human novelty ratings of NeurIPS 2025 papers): no paper to quote",
-                    run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks)
+                    plan=_plan, run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks)
 """The validity study's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)
