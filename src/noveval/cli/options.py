@@ -1,82 +1,43 @@
-"""Shared CLI options: one vocabulary for every command."""
+"""Shared CLI options: one vocabulary for every command, generated from the options models.
+
+Each alias is ``Annotated[type, option_info(Model, field)]``: the flags, help, range and
+allowed values are the field's own (:class:`noveval.options.RunOptions` and the mixins beside
+it), so a command that takes ``--limit`` says exactly what ``noveval run`` says. Commands whose
+parameters are all one model's fields are made whole by :func:`noveval.cli.generate.options_command`.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated
 
-import typer
+from noveval.cli.generate import option_info
+from noveval.options import HF_SOURCE_HELP as HF_SOURCE_HELP  # one definition, re-exported
+from noveval.options import (
+    DataDirOption,
+    EmbedderOption,
+    JudgeOption,
+    ModelOption,
+    OutOption,
+    RunOptions,
+)
 
-from noveval.options import EMBEDDER_HELP
-
-ModelOpt = Annotated[
-    str,
-    typer.Option("--model", "-m", help="Model spec: local | local:/path.gguf | openai/<model> | openai-compatible/<model>@<url>."),
-]
-JudgeOpt = Annotated[
-    str | None,
-    typer.Option("--judge", "-j", help="Judge model spec (same grammar as --model); default: no judge metrics."),
-]
-EmbedderOpt = Annotated[
-    str,
-    typer.Option("--embedder", "-e", help=EMBEDDER_HELP),
-]
-OutOpt = Annotated[Path, typer.Option("--out", "-o", help="Run directory (created; an existing run with the same settings is resumed).")]
-LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Use only the first N items.")]
-ConcurrencyOpt = Annotated[int | None, typer.Option("--concurrency", "-c", min=1, help="Max model requests in flight (default: 1 local, 8 HTTP).")]
-NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Do not read or write the response cache.")]
-RefreshOpt = Annotated[bool, typer.Option("--refresh", help="Ignore cached responses and overwrite them.")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Random seed (sampling, example selection, bootstrap).")]
-OverwriteOpt = Annotated[bool, typer.Option("--overwrite", help="Discard an existing run in --out with different settings.")]
-TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Per-request timeout in seconds.")]
-DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Folder with the real datasets (default: $NOVEVAL_DATA_DIR, the folder noveval data get fills, or ../shared/data).")]
-BatchOpt = Annotated[
-    bool,
-    typer.Option(
-        "--batch",
-        help="Send the uncached requests through the provider's batch API (openai/..., openai-compatible/... with "
-        "/v1/files and /v1/batches): batch prices (OpenAI: half), answers within 24 h; the batch ids are saved in "
-        "the run folder, so a killed run resumes without resubmitting.",
-    ),
-]
-MaxCostOpt = Annotated[
-    float | None,
-    typer.Option(
-        "--max-cost",
-        min=0.0,
-        help="Stop cleanly (exit 4, resumable) before a request could take this run folder's spending past USD "
-        "(estimate: prompt tokens + the request's max tokens; prices: noveval prices). Re-run with a higher value to finish.",
-    ),
-]
-from noveval.options import RunOptions as _RunOptions  # noqa: E402
-
-
-def _help(name: str) -> str:
-    """The help of a shared run option, as :class:`noveval.options.RunOptions` declares it (one wording)."""
-    return _RunOptions.model_fields[name].description or ""
-
-
-MaxTokensOpt = Annotated[int | None, typer.Option("--max-tokens", min=1, help=_help("max_tokens"))]
-TemperatureOpt = Annotated[float | None, typer.Option("--temperature", min=0.0, max=2.0, help=_help("temperature"))]
-ExtraBodyOpt = Annotated[str | None, typer.Option("--extra-body", help=_help("extra_body"))]
-from noveval.options import HF_SOURCE_HELP as HF_SOURCE_HELP  # noqa: E402  (one definition, re-exported)
-
-
-def positional_or_alias(positional: list[Path] | None, alias: list[Path] | None, *, what: str, alias_name: str) -> list[Path]:
-    """The inputs of a ``score`` command, given positionally or through its old (hidden) option.
-
-    Every ``score <system>`` takes its run folder (or predictions) as the first positional
-    argument; the option spelling it had before (e.g. ``--predictions``) is kept hidden, so
-    scripts that use it keep working. Giving both is an error.
-
-    Raises:
-        InputError: neither or both spellings given.
-    """
-    from noveval.errors import InputError
-
-    if positional and alias:
-        raise InputError(None, None, alias_name, f"give the {what} once: positionally or with {alias_name}, not both")
-    got = list(positional or alias or [])
-    if not got:
-        raise InputError(None, None, what.upper().replace(" ", "_"), f"missing: give the {what} as the first argument")
-    return got
+ModelOpt = Annotated[str, option_info(ModelOption, "model")]
+JudgeOpt = Annotated[str | None, option_info(JudgeOption, "judge")]
+EmbedderOpt = Annotated[str, option_info(EmbedderOption, "embedder", show_default=False)]
+OutOpt = Annotated[Path, option_info(OutOption, "out")]
+DataDirOpt = Annotated[Path | None, option_info(DataDirOption, "data_dir")]
+LimitOpt = Annotated[int | None, option_info(RunOptions, "limit")]
+SeedOpt = Annotated[int, option_info(RunOptions, "seed")]
+ConcurrencyOpt = Annotated[int | None, option_info(RunOptions, "concurrency")]
+TimeoutOpt = Annotated[float, option_info(RunOptions, "timeout")]
+MaxTokensOpt = Annotated[int | None, option_info(RunOptions, "max_tokens")]
+TemperatureOpt = Annotated[float | None, option_info(RunOptions, "temperature")]
+ExtraBodyOpt = Annotated[str | None, option_info(RunOptions, "extra_body")]
+NoCacheOpt = Annotated[bool, option_info(RunOptions, "no_cache")]
+RefreshOpt = Annotated[bool, option_info(RunOptions, "refresh")]
+OverwriteOpt = Annotated[bool, option_info(RunOptions, "overwrite")]
+AllowFailuresOpt = Annotated[bool, option_info(RunOptions, "allow_failures")]
+AllowUnparseableOpt = Annotated[bool, option_info(RunOptions, "allow_unparseable")]
+MaxCostOpt = Annotated[float | None, option_info(RunOptions, "max_cost")]
+BatchOpt = Annotated[bool, option_info(RunOptions, "batch")]

@@ -53,12 +53,13 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from noveval.benchmarks.rinobench.data import Prediction, RINoBenchItem
 from noveval.benchmarks.rinobench.generate import format_related_works
+from noveval.benchmarks.rinobench.options import JudgeSettings
 from noveval.benchmarks.rinobench.prompts import render_messages
 from noveval.metrics.rinobench import aspect_metrics
 from noveval.models.chat import ChatClientProtocol
@@ -92,20 +93,11 @@ JUDGE_PROMPTS = ("alignment", "extract_known", "extract_novelty", "support", "gr
 ``ground_known`` / ``ground_novelty`` otherwise)."""
 
 
-class JudgeOptions(BaseModel):
-    """Settings of the justification judge (recorded in the run config)."""
+class JudgeOptions(JudgeSettings):
+    """Settings of the justification judge (recorded in the run config): the user's
+    (:class:`~noveval.benchmarks.rinobench.options.JudgeSettings`, declared once there) and the
+    protocol's own below."""
 
-    max_arguments: int | None = Field(
-        default=None,
-        ge=1,
-        description="Most arguments extracted per justification and kind; None = all (the paper).",
-    )
-    grounding_context: Literal["split", "both"] = Field(
-        default="split",
-        description="Grounding context: 'split' = related works for known aspects, the idea for "
-        "novelty aspects (the paper's text); 'both' = idea and related works for every "
-        "argument (the released fact-check prompt).",
-    )
     max_tokens: int = Field(default=384, description="Token budget of each structured judge reply.")
     max_reasks: int = Field(default=1, description="Re-asks after an invalid structured reply.")
     top_logprobs: int = Field(default=10, description="Alternatives requested for the alignment score token.")

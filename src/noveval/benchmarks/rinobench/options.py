@@ -5,24 +5,38 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import ConfigDict
+from pydantic import BaseModel, ConfigDict
 
-from noveval.options import HF_SOURCE_HELP, JudgeOption, PromptVariantsOption, RunOptions, option
+from noveval.options import (
+    HF_SOURCE_HELP,
+    JudgeOption,
+    ModelOption,
+    OutOption,
+    PromptVariantsOption,
+    RunOptions,
+    option,
+    shared,
+)
 
-__all__ = ["RINoBenchOptions", "RINoBenchScoreOptions"]
+__all__ = ["ConstructCommand", "JudgeSettings", "RINoBenchOptions", "RINoBenchScoreCommand", "RINoBenchScoreOptions"]
 
 F1LabelsHelp = ("fixed: macro-F1 over classes 1-5 | present: the released eval.py (scikit-learn's default label set; "
                 "per-class F1 for gold classes only).")
 
 
-class _JudgeSettings(JudgeOption):
-    """The justification judge's settings (run and score share them)."""
+class JudgeSettings(BaseModel):
+    """The justification judge's settings a user sets (Section 5.2), declared once: the options of
+    ``run``/``score rinobench`` and :class:`noveval.benchmarks.rinobench.judge.JudgeOptions` extend it."""
 
     max_arguments: int | None = option(
         None, ge=1, help="Cap the judge's extracted arguments per justification and kind (default: all, as the paper).")
     grounding_context: Literal["split", "both"] = option(
         "split", help="split: related works for known aspects, idea for novelty aspects (paper text) | both: idea and "
                       "related works for every argument (released fact-check prompt).")
+
+
+class _JudgeSettings(JudgeOption, JudgeSettings):
+    """A judge model and its settings (run and score share them)."""
 
 
 class RINoBenchOptions(RunOptions, _JudgeSettings, PromptVariantsOption):
@@ -67,3 +81,38 @@ class RINoBenchScoreOptions(_JudgeSettings):
 
     model_config = ConfigDict(extra="forbid")
 
+
+
+class RINoBenchScoreCommand(_JudgeSettings):
+    """``noveval score rinobench PREDICTIONS -g GOLD``: saved predictions made anywhere, against a gold file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    predictions: Path = option(
+        ..., argument=True, aliases=("--predictions", "-p"),
+        help="Predictions: published [{reasoning, novelty_score}] JSON, our predictions.jsonl, or a run folder "
+             "holding it.")
+    gold: Path = option(..., "--gold", "-g", help=f"Gold items (test.json format), {HF_SOURCE_HELP}.")
+    f1_labels: Literal["fixed", "present"] = shared("f1_labels", RINoBenchOptions)
+    out: Path | None = option(None, "--out", "-o", help="Run directory for judgments, per-item rows and scores.")
+    seed: int = shared("seed")
+    concurrency: int | None = shared("concurrency")
+    no_cache: bool = shared("no_cache")
+    overwrite: bool = shared("overwrite")
+
+
+class ConstructCommand(ModelOption, OutOption):
+    """``noveval rinobench construct``: a RINoBench dataset from review records (Section 4.1)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reviews: Path = option(..., "--reviews", "-r", help="OpenReview-like paper records (JSON array or JSONL), see "
+                                                        "noveval.benchmarks.rinobench.construct.")
+    binning: Literal["fixed", "blended"] = option(
+        "fixed", help="'fixed' (equal-width edges over the 1-4 rating scale) or 'blended' (released code: 0.7 quantile "
+                      "+ 0.3 equal-width).")
+    min_related_works: int = option(5, ge=0, help="Drop ideas with fewer related works (paper: 5).")
+    test_size: float = option(0.2, gt=0.0, lt=1.0, help="Test share of the stratified split (paper: 0.2).")
+    skip_grounding: bool = option(False, help="Skip the LLM grounding filter of gold justifications.")
+    seed: int = shared("seed")
+    no_cache: bool = shared("no_cache")
