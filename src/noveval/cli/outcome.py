@@ -40,8 +40,7 @@ from typing import Any, Protocol, TypeVar, overload, runtime_checkable
 import typer
 
 from noveval.cli.common import fail, user_errors
-from noveval.cli.generate import JsonOpt
-from noveval.cli.options import AllowFailuresOpt, AllowUnparseableOpt, BatchOpt, MaxCostOpt
+from noveval.cli.options import AllowFailuresOpt, AllowUnparseableOpt, BatchOpt, JsonOpt, MaxCostOpt
 from noveval.errors import ConfigError, InputError
 
 F = TypeVar("F", bound=Callable[..., Any])
