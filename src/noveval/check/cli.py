@@ -19,33 +19,33 @@ class CheckOptions(BaseModel):
     """The options of :func:`check`."""
 
     input: Path = option(..., argument=True, help="Idea or paper: plain text, Markdown (# Title + paragraphs, "
-                                          "## Problem/Objective/Approach, or a full paper), JSON, or PDF.")
+                                                  "## Problem/Objective/Approach, or a full paper), JSON, or PDF.")
     corpus: Path | None = option(None, "--corpus", help="JSONL(.gz) of prior papers {id?, title, abstract, year} "
-                                                "(with --index: used to build the index when it does not exist).")
+                                                        "(with --index: used to build the index when it does not exist).")
     index: Path | None = option(None, "--index", help="Corpus index folder (`noveval index build`); "
-                                               "built from --corpus on first use.")
+                                                      "built from --corpus on first use.")
     retrieval: str = option("hybrid", "--retrieval", help="With --index: bm25 | dense | hybrid (RRF).")
     candidates: int = option(100, "--candidates", ge=10, help="With --index: the BM25 candidates (at least "
-                                            "--metric-pool) that the dense ranking re-ranks and hybrid fuses with BM25, "
-                                            "whatever vectors the index holds.")
+                                                              "--metric-pool) that the dense ranking re-ranks and hybrid fuses with BM25, "
+                                                              "whatever vectors the index holds.")
     rrf_k: int = option(60, "--rrf-k", ge=1, help="Reciprocal rank fusion constant.")
     rerank: str | None = option(None, "--rerank", help="With --index: chat model spec that reorders the top "
-                                               "--rerank-depth candidates (listwise).")
+                                                       "--rerank-depth candidates (listwise).")
     rerank_depth: int = option(30, "--rerank-depth", ge=2, le=50, help="Candidates the reranker orders.")
     before_year: int | None = option(None, "--before-year", help="Use only corpus papers published before this year.")
     field: list[str] | None = option(None, "--field", help="Use only corpus papers of this 'field' (repeatable).")
     max_corpus: int | None = option(None, "--max-corpus", ge=1, help="Random sample of N corpus papers (speed).")
     top_k: int = option(10, "--top-k", ge=1, le=50, help="Prior works to retrieve and show the model.")
     pool_size: int = option(300, "--metric-pool", ge=10, help="Metric pool and evidence candidates: the N "
-                                           "nearest kept papers by the retrieval ranking.")
+                                                              "nearest kept papers by the retrieval ranking.")
     min_similarity: float = option(0.5, "--min-similarity", help="Below this best similarity, abstain "
-                                                  "(default calibrated on citation gold for the bundled MiniLM).")
+                                                                 "(default calibrated on citation gold for the bundled MiniLM).")
     no_judge: bool = option(False, "--no-judge", help="Retrieval, evidence and metrics only; no model calls.")
     out: Path = option(Path("noveval-check"), "--out", "-o", help="Folder for check.md, check.html, check.json.")
     temperature: float = option(0.0, "--temperature", help="Sampling temperature of the rubric judgment "
-                                               "(0: greedy; structuring and the evaluation stay at 0).")
+                                                           "(0: greedy; structuring and the evaluation stay at 0).")
     samples: int = option(1, "--samples", ge=1, help="Ask the rubric judgment N times (seeds seed..seed+N-1, "
-                                         "temperature > 0) and answer the plurality score; records self-consistency.")
+                                                     "temperature > 0) and answer the plurality score; records self-consistency.")
 
 
 @model_command

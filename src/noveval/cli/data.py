@@ -112,15 +112,15 @@ class GetOptions(BaseModel):
 
     names: list[str] = option(..., argument=True, help="Datasets to get (noveval data list), or all.")
     to: Path | None = option(None, "--to", help="Data folder to write (default: $NOVEVAL_DATA_DIR, "
-                                            "else the user data dir).")
+                                                "else the user data dir).")
     source: Path | None = option(None, "--from", help="Convert a copy you already have (a checkout of the "
-                                                "upstream repository, or a folder of its files) instead of downloading.")
+                                                      "upstream repository, or a folder of its files) instead of downloading.")
     mirror: str | None = option(None, "--mirror", help="Fetch https://HOST/PATH as MIRROR/HOST/PATH "
-                                               "(default: $NOVEVAL_DATA_MIRROR).")
+                                                       "(default: $NOVEVAL_DATA_MIRROR).")
     offline: bool = option(False, "--offline", help="Download nothing: print what to download and where.")
     force: bool = option(False, "--force", help="Convert again even when present.")
     verify: bool = option(True, "--verify/--no-verify", help="Check a --from copy against the published "
-                                         "checksums (downloads are always checked).")
+                                                             "checksums (downloads are always checked).")
 
 
 @data_app.command("get")

@@ -270,8 +270,8 @@ class EvalOptions(BaseModel):
     """The options of :func:`eval_command`."""
 
     out: Path = option(..., "--out", "-o", help="Eval folder (created; an eval with the same settings resumes). "
-                                                          "Several models: one sub-folder per model, and "
-                                                          "leaderboard.json / leaderboard.csv.")
+                                                "Several models: one sub-folder per model, and "
+                                                "leaderboard.json / leaderboard.csv.")
     only: list[str] | None = option(None, "--only", help="Only these systems (comma-separated or repeated).")
     sample: bool = option(False, "--sample", help="Use the shipped samples even when the real data are found.")
     protocol: str | None = option(None, "--protocol", help="paper (each system's published protocol; the default on real data) | noveval (this toolkit's; the default on the shipped samples, where a tiny model cannot follow the papers' free-text set-ups).")

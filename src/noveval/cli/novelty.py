@@ -49,19 +49,19 @@ class NoveltyScoreOptions(BaseModel):
     papers: Path = option(..., "--papers", help="JSONL of papers to score (title, abstract, optional id, year).")
     pool: Path | None = option(None, "--pool", help="JSONL(.gz) reference pool (title, abstract, optional id, year).")
     index: Path | None = option(None, "--index", help="Corpus index folder as the pool (`noveval index build`); "
-                                               "its vectors are read, never re-embedded.")
+                                                      "its vectors are read, never re-embedded.")
     before_year: int | None = option(None, "--before-year", help="Pool papers published before this year only.")
     prior_only: bool = option(False, "--prior-only", help="Each paper's pool: papers published before its own year.")
     field: list[str] | None = option(None, "--field", help="With --index: pool papers of this field only (repeatable).")
     out: Path | None = option(None, "--out", "-o", help="Write results as JSONL here.")
     top_k: int = option(5, "--neighbours", "-k", ge=0, help="Nearest pool papers listed per paper.")
     engine: str = option("local", "--engine", help="local (in-process) | ray (a Ray Data job over shards of "
-                                        "--papers against the shared --index).")
+                                                   "--papers against the shared --index).")
     ray_address: str | None = option(None, "--ray-address", help="Ray cluster address (default: start a local one).")
     batch_size: int = option(64, "--batch-size", ge=1, help="Papers per Ray batch.")
     embed_missing: bool = option(False, "--embed-missing", help="With --index: embed the pool papers the index "
-                                                "lacks vectors for, however long it takes (without it, a fill "
-                                                "estimated over 10 min stops and says how long it would take).")
+                                                                "lacks vectors for, however long it takes (without it, a fill "
+                                                                "estimated over 10 min stops and says how long it would take).")
 
 
 @app.command("score")

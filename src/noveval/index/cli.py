@@ -44,12 +44,12 @@ class BuildOptions(BaseModel):
     out: Path = option(..., "--out", "-o", help="Index folder to create.")
     no_dense: bool = option(False, "--no-dense", help="BM25 and metadata only (no vectors).")
     embed: bool = option(False, "--embed", help="Embed every paper the vector cache lacks now "
-                                        "(default: take cached vectors only; fill later with `index embed`).")
+                                                "(default: take cached vectors only; fill later with `index embed`).")
     ann: str = option("auto", "--ann", help="auto (HNSW from 500k papers once vectors are complete) | hnsw | none.")
     stem: bool = option(False, "--stem", help="BM25 with Snowball English stemming (measured slightly worse "
-                                       "on citation gold; off by default).")
+                                              "on citation gold; off by default).")
     plain_bm25: bool = option(False, "--plain-bm25", help="Unigrams, title once, linear query counts (the "
-                                             "bm25s baseline; default: bigrams, title twice, square-root counts).")
+                                                          "bm25s baseline; default: bigrams, title twice, square-root counts).")
     overwrite: bool = option(False, "--overwrite", help="Replace an existing index folder.")
 
 
@@ -100,7 +100,7 @@ class AddOptions(BaseModel):
     """The options of :func:`add`."""
 
     files: list[Path] = option(..., argument=True, help="JSONL(.gz) files: the arXiv metadata snapshot, OpenAlex works, "
-                                                "Semantic Scholar papers + abstracts (both files), or the corpus format.")
+                                                        "Semantic Scholar papers + abstracts (both files), or the corpus format.")
     fmt: str = option("auto", "--format", help="auto | noveval | arxiv | openalex | s2.")
 
 
@@ -218,7 +218,7 @@ class SearchOptions(BaseModel):
     rerank: str | None = option(None, "--rerank", help="Chat model spec: listwise LLM rerank of the top --rerank-depth.")
     rerank_depth: int = option(30, "--rerank-depth", ge=2, le=50, help="Candidates the reranker orders.")
     prf: bool = option(False, "--prf", help="RM3 pseudo-relevance feedback on the BM25 ranking "
-                                      "(measured worse on citation gold; off by default).")
+                                            "(measured worse on citation gold; off by default).")
 
 
 @app.command("search")
