@@ -29,6 +29,10 @@ __all__ = [
     "EMBEDDER_HELP",
     "EVERYDAY_EMBEDDER",
     "EmbedderOption",
+    "ModelOption",
+    "OutOption",
+    "narrow",
+    "shared",
     "PAPER_EMBEDDER",
     "embedder_option",
     "own_embedder",
@@ -51,7 +55,7 @@ HF_SOURCE_HELP = "or hf:NAME[:SPLIT], a Hugging Face dataset (hub id, read offli
 
 
 def option(default: Any = ..., *flags: str, help: str, aliases: tuple[str, ...] = (), spec: str | None = None,
-           json: bool = False, **constraints: Any) -> Any:
+           json: bool = False, argument: bool = False, **constraints: Any) -> Any:
     """A documented options field with its CLI spelling.
 
     Args:
@@ -62,6 +66,8 @@ def option(default: Any = ..., *flags: str, help: str, aliases: tuple[str, ...] 
         spec: ``"chat"`` or ``"embed"`` when the field is a model spec the run will call: the
             runner checks each remote one with one short call before any work.
         json: The CLI takes the value as one JSON text (a dict field, e.g. ``--extra-body``).
+        argument: The CLI takes the value positionally (e.g. a ``score`` command's run folder);
+            ``aliases`` then name its older option spellings.
         **constraints: pydantic constraints (``ge``, ``le``, ``gt``, ...).
     """
     extra: dict[str, Any] = {}
@@ -73,7 +79,24 @@ def option(default: Any = ..., *flags: str, help: str, aliases: tuple[str, ...] 
         extra["spec"] = spec
     if json:
         extra["json"] = True
+    if argument:
+        extra["argument"] = True
     return Field(default, description=help, json_schema_extra=extra or None, **constraints)
+
+
+def shared(name: str, cls: type[BaseModel] | None = None, **changes: Any) -> Any:
+    """Field ``name`` of ``cls`` (default :class:`RunOptions`) for another options class: the same
+    flags, help, constraints and default (``changes``: e.g. another ``default``), declared once.
+
+    A command that takes a few of the shared run options (``--seed``, ``--no-cache``) gives its
+    options class those fields with ``seed: int = shared("seed")``.
+    """
+    import copy
+
+    f = copy.copy((cls or RunOptions).model_fields[name])
+    for k, v in changes.items():
+        setattr(f, k, v)
+    return f
 
 
 def model_specs(options: BaseModel) -> list[tuple[str, str, str]]:
@@ -306,6 +329,26 @@ class DataDirOption(BaseModel):
     data_dir: Path | None = option(
         None, help="Folder with the real datasets (default: $NOVEVAL_DATA_DIR, else the user data folder "
                    "`noveval data get` fills, else ../shared/data; `noveval data dir` prints it).")
+
+
+class ModelOption(BaseModel):
+    """Mixin: the model under test (``-m/--model``; :func:`noveval.run`'s ``model``)."""
+
+    model: str = option("local", "--model", "-m", spec="chat",
+                        help="Model spec: local | local:/path.gguf | openai/<model> | openai-compatible/<model>@<url>.")
+
+
+class OutOption(BaseModel):
+    """Mixin: the run folder a command writes (``-o/--out``; :func:`noveval.run`'s ``out``)."""
+
+    out: Path = option(..., "--out", "-o",
+                       help="Run directory (created; an existing run with the same settings is resumed).")
+
+
+def narrow(options: BaseModel, cls: type[OptionsT]) -> OptionsT:
+    """The ``cls`` part of ``options`` (a command's options object holding ``cls``'s fields and more):
+    the fields the user set, validated again as a ``cls``."""
+    return cls.model_validate(options.model_dump(include=set(cls.model_fields), exclude_unset=True))
 
 
 def as_options(cls: type[OptionsT], options: OptionsT | Mapping[str, Any] | None, **fill: Any) -> OptionsT:

@@ -30,7 +30,7 @@ def test_score_with_local_judge(sample_gold: Path, tmp_path: Path) -> None:
     # the smallest judge that still runs every step: 2 arguments per kind, short replies, 3 related works
     from noveval.benchmarks.rinobench.judge import JudgeOptions
 
-    small = JudgeOptions(max_arguments=2, max_tokens=160, max_related_works=3, max_abstract_chars=400)
+    small = JudgeOptions(max_arguments=2, judge_max_tokens=160, judge_max_related_works=3, judge_max_abstract_chars=400)
     s = rinobench.score_predictions(_preds(tmp_path), gold, judge="local", judge_options=small, out=out, n_resamples=100)
     ev = s["extra"]["evaluation"]
     for name in JUSTIFICATION_METRICS:
@@ -63,7 +63,7 @@ def test_judge_failures_are_recorded_not_raised(sample_gold: Path, tmp_path: Pat
     preds = tmp_path / "p.json"
     preds.write_text(json.dumps([{"reasoning": "It is new.", "novelty_score": 4}]))
     # a 3-token budget truncates every structured reply: every step must fail cleanly
-    s = rinobench.score_predictions(preds, gold, judge="local", judge_options=JudgeOptions(max_tokens=3, max_reasks=0), n_resamples=50)
+    s = rinobench.score_predictions(preds, gold, judge="local", judge_options=JudgeOptions(judge_max_tokens=3, max_reasks=0), n_resamples=50)
     fails = s["extra"]["judge_failures_by_step"]
     assert fails.get("extract_known:gold") == 1 and fails.get("extract_novelty:predicted") == 1
     assert s["extra"]["items_with_judge_failures"] == 1

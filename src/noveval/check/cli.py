@@ -6,46 +6,71 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from pydantic import BaseModel
 
-from noveval.cli.options import EmbedderOpt, ModelOpt, SeedOpt
+from noveval.cli.options import EmbedderOpt, ModelOpt, SeedOpt, option_info
 from noveval.cli.outcome import model_command
+from noveval.options import option
 
 __all__ = ["register", "check"]
 
 
+class CheckOptions(BaseModel):
+    """The options of :func:`check`."""
+
+    input: Path = option(..., argument=True, help="Idea or paper: plain text, Markdown (# Title + paragraphs, "
+                                                  "## Problem/Objective/Approach, or a full paper), JSON, or PDF.")
+    corpus: Path | None = option(None, "--corpus", help="JSONL(.gz) of prior papers {id?, title, abstract, year} "
+                                                        "(with --index: used to build the index when it does not exist).")
+    index: Path | None = option(None, "--index", help="Corpus index folder (`noveval index build`); "
+                                                      "built from --corpus on first use.")
+    retrieval: str = option("hybrid", "--retrieval", help="With --index: bm25 | dense | hybrid (RRF).")
+    candidates: int = option(100, "--candidates", ge=10, help="With --index: the BM25 candidates (at least "
+                                                              "--metric-pool) that the dense ranking re-ranks and hybrid fuses with BM25, "
+                                                              "whatever vectors the index holds.")
+    rrf_k: int = option(60, "--rrf-k", ge=1, help="Reciprocal rank fusion constant.")
+    rerank: str | None = option(None, "--rerank", help="With --index: chat model spec that reorders the top "
+                                                       "--rerank-depth candidates (listwise).")
+    rerank_depth: int = option(30, "--rerank-depth", ge=2, le=50, help="Candidates the reranker orders.")
+    before_year: int | None = option(None, "--before-year", help="Use only corpus papers published before this year.")
+    field: list[str] | None = option(None, "--field", help="Use only corpus papers of this 'field' (repeatable).")
+    max_corpus: int | None = option(None, "--max-corpus", ge=1, help="Random sample of N corpus papers (speed).")
+    top_k: int = option(10, "--top-k", ge=1, le=50, help="Prior works to retrieve and show the model.")
+    pool_size: int = option(300, "--metric-pool", ge=10, help="Metric pool and evidence candidates: the N "
+                                                              "nearest kept papers by the retrieval ranking.")
+    min_similarity: float = option(0.5, "--min-similarity", help="Below this best similarity, abstain "
+                                                                 "(default calibrated on citation gold for the bundled MiniLM).")
+    no_judge: bool = option(False, "--no-judge", help="Retrieval, evidence and metrics only; no model calls.")
+    out: Path = option(Path("noveval-check"), "--out", "-o", help="Folder for check.md, check.html, check.json.")
+    temperature: float = option(0.0, "--temperature", help="Sampling temperature of the rubric judgment "
+                                                           "(0: greedy; structuring and the evaluation stay at 0).")
+    samples: int = option(1, "--samples", ge=1, help="Ask the rubric judgment N times (seeds seed..seed+N-1, "
+                                                     "temperature > 0) and answer the plurality score; records self-consistency.")
+
+
 @model_command
 def check(
-    input: Annotated[Path, typer.Argument(help="Idea or paper: plain text, Markdown (# Title + paragraphs, "
-                                          "## Problem/Objective/Approach, or a full paper), JSON, or PDF.")],
-    corpus: Annotated[Path | None, typer.Option("--corpus", help="JSONL(.gz) of prior papers {id?, title, abstract, year} "
-                                                "(with --index: used to build the index when it does not exist).")] = None,
-    index: Annotated[Path | None, typer.Option("--index", help="Corpus index folder (`noveval index build`); "
-                                               "built from --corpus on first use.")] = None,
-    retrieval: Annotated[str, typer.Option("--retrieval", help="With --index: bm25 | dense | hybrid (RRF).")] = "hybrid",
-    candidates: Annotated[int, typer.Option("--candidates", min=10, help="With --index: the BM25 candidates (at least "
-                                            "--metric-pool) that the dense ranking re-ranks and hybrid fuses with BM25, "
-                                            "whatever vectors the index holds.")] = 100,
-    rrf_k: Annotated[int, typer.Option("--rrf-k", min=1, help="Reciprocal rank fusion constant.")] = 60,
-    rerank: Annotated[str | None, typer.Option("--rerank", help="With --index: chat model spec that reorders the top "
-                                               "--rerank-depth candidates (listwise).")] = None,
-    rerank_depth: Annotated[int, typer.Option("--rerank-depth", min=2, max=50, help="Candidates the reranker orders.")] = 30,
+    input: Annotated[Path, option_info(CheckOptions, "input")],
+    corpus: Annotated[Path | None, option_info(CheckOptions, "corpus")] = None,
+    index: Annotated[Path | None, option_info(CheckOptions, "index")] = None,
+    retrieval: Annotated[str, option_info(CheckOptions, "retrieval")] = "hybrid",
+    candidates: Annotated[int, option_info(CheckOptions, "candidates")] = 100,
+    rrf_k: Annotated[int, option_info(CheckOptions, "rrf_k")] = 60,
+    rerank: Annotated[str | None, option_info(CheckOptions, "rerank")] = None,
+    rerank_depth: Annotated[int, option_info(CheckOptions, "rerank_depth")] = 30,
     model: ModelOpt = "local",
     embedder: EmbedderOpt = "local",
-    before_year: Annotated[int | None, typer.Option("--before-year", help="Use only corpus papers published before this year.")] = None,
-    field: Annotated[list[str] | None, typer.Option("--field", help="Use only corpus papers of this 'field' (repeatable).")] = None,
-    max_corpus: Annotated[int | None, typer.Option("--max-corpus", min=1, help="Random sample of N corpus papers (speed).")] = None,
-    top_k: Annotated[int, typer.Option("--top-k", min=1, max=50, help="Prior works to retrieve and show the model.")] = 10,
-    pool_size: Annotated[int, typer.Option("--metric-pool", min=10, help="Metric pool and evidence candidates: the N "
-                                           "nearest kept papers by the retrieval ranking.")] = 300,
-    min_similarity: Annotated[float, typer.Option("--min-similarity", help="Below this best similarity, abstain "
-                                                  "(default calibrated on citation gold for the bundled MiniLM).")] = 0.5,
-    no_judge: Annotated[bool, typer.Option("--no-judge", help="Retrieval, evidence and metrics only; no model calls.")] = False,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for check.md, check.html, check.json.")] = Path("noveval-check"),
+    before_year: Annotated[int | None, option_info(CheckOptions, "before_year")] = None,
+    field: Annotated[list[str] | None, option_info(CheckOptions, "field")] = None,
+    max_corpus: Annotated[int | None, option_info(CheckOptions, "max_corpus")] = None,
+    top_k: Annotated[int, option_info(CheckOptions, "top_k")] = 10,
+    pool_size: Annotated[int, option_info(CheckOptions, "pool_size")] = 300,
+    min_similarity: Annotated[float, option_info(CheckOptions, "min_similarity")] = 0.5,
+    no_judge: Annotated[bool, option_info(CheckOptions, "no_judge")] = False,
+    out: Annotated[Path, option_info(CheckOptions, "out")] = Path("noveval-check"),
     seed: SeedOpt = 0,
-    temperature: Annotated[float, typer.Option("--temperature", help="Sampling temperature of the rubric judgment "
-                                               "(0: greedy; structuring and the evaluation stay at 0).")] = 0.0,
-    samples: Annotated[int, typer.Option("--samples", min=1, help="Ask the rubric judgment N times (seeds seed..seed+N-1, "
-                                         "temperature > 0) and answer the plurality score; records self-consistency.")] = 1,
+    temperature: Annotated[float, option_info(CheckOptions, "temperature")] = 0.0,
+    samples: Annotated[int, option_info(CheckOptions, "samples")] = 1,
 ) -> None:
     """A grounded novelty opinion on your idea or paper against a corpus of prior work."""
     from noveval.check.indexed import RetrievalOptions, check_with_index

@@ -13,12 +13,22 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import BaseModel
 
 from noveval.cli.common import cli_errors
+from noveval.cli.options import option_info
+from noveval.options import option
 
 app = typer.Typer(help="Batches submitted by --batch runs: status and cancel.", no_args_is_help=True)
 
-RunArg = Annotated[Path, typer.Argument(help="Run folder of a --batch run (it holds batches.json).")]
+
+class BatchRunOptions(BaseModel):
+    """``noveval batch status|cancel RUN``."""
+
+    run: Path = option(..., argument=True, help="Run folder of a --batch run (it holds batches.json).")
+
+
+RunArg = Annotated[Path, option_info(BatchRunOptions, "run")]
 
 
 def _entries(run: Path) -> list[dict]:

@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import BaseModel
 
 from noveval.cli.common import cli_errors
-from noveval.cli.options import SeedOpt
+from noveval.cli.options import SeedOpt, option_info
+from noveval.options import option
 
 
 def _parse_metrics(specs: list[str]) -> tuple[list[str], dict[str, bool]]:
@@ -28,17 +30,30 @@ def _parse_metrics(specs: list[str]) -> tuple[list[str], dict[str, bool]]:
     return names, directions
 
 
+class CompareOptions(BaseModel):
+    """The options of :func:`compare`."""
+
+    runs: list[Path] = option(..., argument=True, help="Two or more run folders of the same system (and task), scored on overlapping items.")
+    metric: list[str] | None = option(None, "--metric", help="Also rank on this metric (3+ runs) / show only these metrics (2 runs); NAME:lower or NAME:higher sets which way is better. Repeatable.")
+    resamples: int = option(10_000, "--resamples", ge=100, help="Paired bootstrap resamples.")
+    permutations: int = option(10_000, "--permutations", ge=100, help="Random swaps of the permutation test (exact when 2^n is fewer).")
+    ci: str = option("percentile", "--ci", help="CI method: percentile | bca (bias-corrected and accelerated, as scipy).")
+    confidence: float = option(0.95, "--confidence", ge=0.5, le=0.999, help="CI coverage.")
+    alpha: float = option(0.05, "--alpha", ge=0.0001, le=0.5, help="Level of the leaderboard's significance marks (after Holm).")
+    as_json: bool = option(False, "--json", help="Print the comparison as JSON.")
+
+
 @cli_errors
 def compare(
-    runs: Annotated[list[Path], typer.Argument(help="Two or more run folders of the same system (and task), scored on overlapping items.")],
-    metric: Annotated[list[str] | None, typer.Option("--metric", help="Also rank on this metric (3+ runs) / show only these metrics (2 runs); NAME:lower or NAME:higher sets which way is better. Repeatable.")] = None,
-    resamples: Annotated[int, typer.Option("--resamples", min=100, help="Paired bootstrap resamples.")] = 10_000,
-    permutations: Annotated[int, typer.Option("--permutations", min=100, help="Random swaps of the permutation test (exact when 2^n is fewer).")] = 10_000,
-    ci: Annotated[str, typer.Option("--ci", help="CI method: percentile | bca (bias-corrected and accelerated, as scipy).")] = "percentile",
-    confidence: Annotated[float, typer.Option("--confidence", min=0.5, max=0.999, help="CI coverage.")] = 0.95,
-    alpha: Annotated[float, typer.Option("--alpha", min=0.0001, max=0.5, help="Level of the leaderboard's significance marks (after Holm).")] = 0.05,
+    runs: Annotated[list[Path], option_info(CompareOptions, "runs")],
+    metric: Annotated[list[str] | None, option_info(CompareOptions, "metric")] = None,
+    resamples: Annotated[int, option_info(CompareOptions, "resamples")] = 10_000,
+    permutations: Annotated[int, option_info(CompareOptions, "permutations")] = 10_000,
+    ci: Annotated[str, option_info(CompareOptions, "ci")] = "percentile",
+    confidence: Annotated[float, option_info(CompareOptions, "confidence")] = 0.95,
+    alpha: Annotated[float, option_info(CompareOptions, "alpha")] = 0.05,
     seed: SeedOpt = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
+    as_json: Annotated[bool, option_info(CompareOptions, "as_json")] = False,
 ) -> None:
     """Compare runs of one system item by item: paired bootstrap CIs, permutation p-values, leaderboard."""
     from noveval.compare import compare_runs, format_comparison

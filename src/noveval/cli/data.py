@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from pydantic import BaseModel
 
 from noveval.cli.common import cli_errors, fail
-from noveval.cli.options import DataDirOpt
+from noveval.cli.options import DataDirOpt, option_info
+from noveval.options import option
 
 data_app = typer.Typer(help="The real datasets the systems read: list them, get (download and convert) them.",
                        no_args_is_help=True)
@@ -40,12 +42,19 @@ def _show(row: dict[str, Any], details: bool) -> None:
         typer.echo(f"  {k + ':':<10} {v}")
 
 
+class ListOptions(BaseModel):
+    """The options of :func:`list_command`."""
+
+    details: bool = option(False, "--details", help="Also the files, upstream URLs and notes.")
+    as_json: bool = option(False, "--json", help="Print JSON.")
+
+
 @data_app.command("list")
 @cli_errors
 def list_command(
     data_dir: DataDirOpt = None,
-    details: Annotated[bool, typer.Option("--details", help="Also the files, upstream URLs and notes.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    details: Annotated[bool, option_info(ListOptions, "details")] = False,
+    as_json: Annotated[bool, option_info(ListOptions, "as_json")] = False,
 ) -> None:
     """Every dataset the systems read: its public source, licence, size, users, and whether it is here."""
     from noveval.data.catalog import datasets
@@ -63,11 +72,16 @@ def list_command(
         typer.echo()
 
 
+class DirOptions(BaseModel):
+    """The options of :func:`dir_command`."""
+
+    names: list[str] | None = option(None, argument=True, help="Datasets: print the first folder holding all of them.")
+
+
 @data_app.command("dir")
 @cli_errors
 def dir_command(
-    names: Annotated[list[str] | None, typer.Argument(help="Datasets: print the first folder holding all of them.",
-                                                      show_default=False)] = None,
+    names: Annotated[list[str] | None, option_info(DirOptions, "names")] = None,
     data_dir: DataDirOpt = None,
 ) -> None:
     """Print the data folder to read (for ``D=$(noveval data dir)``); on stderr, which folder holds what.
@@ -93,20 +107,32 @@ def dir_command(
     typer.echo(str(found if found is not None else data_home()))
 
 
+class GetOptions(BaseModel):
+    """The options of :func:`get_command`."""
+
+    names: list[str] = option(..., argument=True, help="Datasets to get (noveval data list), or all.")
+    to: Path | None = option(None, "--to", help="Data folder to write (default: $NOVEVAL_DATA_DIR, "
+                                                "else the user data dir).")
+    source: Path | None = option(None, "--from", help="Convert a copy you already have (a checkout of the "
+                                                      "upstream repository, or a folder of its files) instead of downloading.")
+    mirror: str | None = option(None, "--mirror", help="Fetch https://HOST/PATH as MIRROR/HOST/PATH "
+                                                       "(default: $NOVEVAL_DATA_MIRROR).")
+    offline: bool = option(False, "--offline", help="Download nothing: print what to download and where.")
+    force: bool = option(False, "--force", help="Convert again even when present.")
+    verify: bool = option(True, "--verify/--no-verify", help="Check a --from copy against the published "
+                                                             "checksums (downloads are always checked).")
+
+
 @data_app.command("get")
 @cli_errors
 def get_command(
-    names: Annotated[list[str], typer.Argument(help="Datasets to get (noveval data list), or all.", show_default=False)],
-    to: Annotated[Path | None, typer.Option("--to", help="Data folder to write (default: $NOVEVAL_DATA_DIR, "
-                                            "else the user data dir).")] = None,
-    source: Annotated[Path | None, typer.Option("--from", help="Convert a copy you already have (a checkout of the "
-                                                "upstream repository, or a folder of its files) instead of downloading.")] = None,
-    mirror: Annotated[str | None, typer.Option("--mirror", help="Fetch https://HOST/PATH as MIRROR/HOST/PATH "
-                                               "(default: $NOVEVAL_DATA_MIRROR).")] = None,
-    offline: Annotated[bool, typer.Option("--offline", help="Download nothing: print what to download and where.")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Convert again even when present.")] = False,
-    verify: Annotated[bool, typer.Option("--verify/--no-verify", help="Check a --from copy against the published "
-                                         "checksums (downloads are always checked).")] = True,
+    names: Annotated[list[str], option_info(GetOptions, "names")],
+    to: Annotated[Path | None, option_info(GetOptions, "to")] = None,
+    source: Annotated[Path | None, option_info(GetOptions, "source")] = None,
+    mirror: Annotated[str | None, option_info(GetOptions, "mirror")] = None,
+    offline: Annotated[bool, option_info(GetOptions, "offline")] = False,
+    force: Annotated[bool, option_info(GetOptions, "force")] = False,
+    verify: Annotated[bool, option_info(GetOptions, "verify")] = True,
 ) -> None:
     """Download a dataset's public files (resumable, checksummed) and convert them to the formats the systems read."""
     from noveval.data.catalog import datasets, find

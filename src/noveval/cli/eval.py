@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from pydantic import BaseModel
 
 from noveval.cli.common import cli_errors
 from noveval.cli.options import (
@@ -35,27 +36,35 @@ from noveval.cli.options import (
     LimitOpt,
     MaxTokensOpt,
     TemperatureOpt,
+    option_info,
 )
-from noveval.options import EMBEDDER_HELP
+from noveval.options import EMBEDDER_HELP, option
 
 __all__ = ["eval_command", "format_eval", "leaderboard"]
 
-JudgeOpt = Annotated[
-    str | None,
-    typer.Option("--judge", "-j", help="Judge model spec for the systems with a judge role (RINoBench's justification "
-                                       "metrics, the focus annotator); default: none (focus: the model annotates)."),
-]
-MaxCostOpt = Annotated[
-    float | None,
-    typer.Option("--max-cost", min=0.0, help="One budget in USD for every system's model calls together: stop cleanly "
-                                             "(exit 4, resumable) when the rest cannot pay for one more request. "
-                                             "Several models: one such budget per model."),
-]
-EmbedderOpt = Annotated[
-    str | None,
-    typer.Option("--embedder", "-e", help="For every system that embeds (default: each system's own: local:bf16@256 "
-                                          "where its numbers sit beside a paper's, else local). " + EMBEDDER_HELP),
-]
+class EvalModelsOptions(BaseModel):
+    """The models of ``noveval eval`` (their meaning for an eval of every system)."""
+
+    model: list[str] | None = option(
+        None, "--model", "-m", help="Model spec: local | local:/path.gguf | openai/<model> | "
+                                    "openai-compatible/<model>@<url>. Repeat for several models: one eval folder each "
+                                    "(--out/<model>) and the leaderboard of them at the end.")
+    judge: str | None = option(
+        None, "--judge", "-j", help="Judge model spec for the systems with a judge role (RINoBench's justification "
+                                    "metrics, the focus annotator); default: none (focus: the model annotates).")
+    embedder: str | None = option(
+        None, "--embedder", "-e", help="For every system that embeds (default: each system's own: local:bf16@256 "
+                                       "where its numbers sit beside a paper's, else local). " + EMBEDDER_HELP)
+    max_cost: float | None = option(
+        None, "--max-cost", ge=0.0, help="One budget in USD for every system's model calls together: stop cleanly "
+                                         "(exit 4, resumable) when the rest cannot pay for one more request. Several "
+                                         "models: one such budget per model.")
+
+
+JudgeOpt = Annotated[str | None, option_info(EvalModelsOptions, "judge")]
+MaxCostOpt = Annotated[float | None, option_info(EvalModelsOptions, "max_cost")]
+EmbedderOpt = Annotated[str | None, option_info(EvalModelsOptions, "embedder")]
+ModelsOpt = Annotated[list[str] | None, option_info(EvalModelsOptions, "model")]
 
 
 def _num(v: Any, signed: bool = False) -> str:
@@ -175,14 +184,6 @@ def _exit_code(result: Any, allow_failures: bool) -> int:
     return 0
 
 
-ModelsOpt = Annotated[
-    list[str] | None,
-    typer.Option("--model", "-m", help="Model spec: local | local:/path.gguf | openai/<model> | "
-                                       "openai-compatible/<model>@<url>. Repeat for several models: one eval folder "
-                                       "each (--out/<model>) and the leaderboard of them at the end."),
-]
-
-
 def _model_folders(models: list[str], out: Path) -> list[Path]:
     """The eval folder of each model: ``out`` itself for one model; ``out/<model label>`` for several."""
     import re
@@ -295,33 +296,47 @@ def _several(models: list[str], folders: list[Path], run_one: Any, json_out: boo
     return max(codes)
 
 
+class EvalOptions(BaseModel):
+    """The options of :func:`eval_command`."""
+
+    out: Path = option(..., "--out", "-o", help="Eval folder (created; an eval with the same settings resumes). "
+                                                "Several models: one sub-folder per model, and "
+                                                "leaderboard.json / leaderboard.csv.")
+    only: list[str] | None = option(None, "--only", help="Only these systems (comma-separated or repeated).")
+    sample: bool = option(False, "--sample", help="Use the shipped samples even when the real data are found.")
+    protocol: str | None = option(None, "--protocol", help="paper (each system's published protocol; the default on real data) | noveval (this toolkit's; the default on the shipped samples, where a tiny model cannot follow the papers' free-text set-ups).")
+    timeout: float | None = option(None, "--timeout", ge=0.001, help="Per-request timeout in seconds (default: each run's, 120).")
+    overwrite: bool = option(False, "--overwrite", help="Replace an eval (and runs) in --out made with other settings.")
+    allow_failures: bool = option(False, "--allow-failures", help="Exit 0 even when a run is incomplete (it is still marked so).")
+    allow_unparseable: bool = option(False, "--allow-unparseable", help="Accept runs whose answers are mostly empty or unparseable as results.")
+    json_out: bool = option(False, "--json", help="Print eval.json instead of the table.")
+    plan: bool = option(False, "--plan", help="Print what the eval would do (items, model calls by role, prompt and "
+                                              "completion tokens, embedding, local models, dollars, time) and stop: no "
+                                              "model call but an HTTP endpoint's one check call; nothing written.")
+
+
 @cli_errors
 def eval_command(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Eval folder (created; an eval with the same settings resumes). "
-                                                          "Several models: one sub-folder per model, and "
-                                                          "leaderboard.json / leaderboard.csv.")],
+    out: Annotated[Path, option_info(EvalOptions, "out")],
     model: ModelsOpt = None,
     judge: JudgeOpt = None,
     embedder: EmbedderOpt = None,
-    only: Annotated[list[str] | None, typer.Option("--only", help="Only these systems (comma-separated or repeated).")] = None,
+    only: Annotated[list[str] | None, option_info(EvalOptions, "only")] = None,
     limit: LimitOpt = None,
     data_dir: DataDirOpt = None,
-    sample: Annotated[bool, typer.Option("--sample", help="Use the shipped samples even when the real data are found.")] = False,
-    protocol: Annotated[str | None, typer.Option("--protocol", help="paper (each system's published protocol; the default on real data) | noveval (this toolkit's; the default on the shipped samples, where a tiny model cannot follow the papers' free-text set-ups).")] = None,
+    sample: Annotated[bool, option_info(EvalOptions, "sample")] = False,
+    protocol: Annotated[str | None, option_info(EvalOptions, "protocol")] = None,
     max_cost: MaxCostOpt = None,
     concurrency: ConcurrencyOpt = None,
     max_tokens: MaxTokensOpt = None,
     temperature: TemperatureOpt = None,
-    timeout: Annotated[float | None, typer.Option("--timeout", min=0.001, help="Per-request timeout in seconds (default: each run's, 120).")] = None,
+    timeout: Annotated[float | None, option_info(EvalOptions, "timeout")] = None,
     extra_body: ExtraBodyOpt = None,
-    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an eval (and runs) in --out made with other settings.")] = False,
-    allow_failures: Annotated[bool, typer.Option("--allow-failures", help="Exit 0 even when a run is incomplete (it is still marked so).")] = False,
-    allow_unparseable: Annotated[bool, typer.Option("--allow-unparseable", help="Accept runs whose answers are mostly empty or unparseable as results.")] = False,
-    json_out: Annotated[bool, typer.Option("--json", help="Print eval.json instead of the table.")] = False,
-    plan: Annotated[bool, typer.Option("--plan", help="Print what the eval would do (items, model calls by role, prompt and "
-                                                      "completion tokens, embedding, local models, dollars, time) and "
-                                                      "stop: no model call but an HTTP endpoint's one check call; "
-                                                      "nothing written.")] = False,
+    overwrite: Annotated[bool, option_info(EvalOptions, "overwrite")] = False,
+    allow_failures: Annotated[bool, option_info(EvalOptions, "allow_failures")] = False,
+    allow_unparseable: Annotated[bool, option_info(EvalOptions, "allow_unparseable")] = False,
+    json_out: Annotated[bool, option_info(EvalOptions, "json_out")] = False,
+    plan: Annotated[bool, option_info(EvalOptions, "plan")] = False,
 ) -> None:
     """Run every system on its data in its published protocol with one model (or each of several); end with one table."""
     models = model or ["local"]
@@ -355,15 +370,27 @@ def eval_command(
         raise typer.Exit(code)
 
 
+class LeaderboardOptions(BaseModel):
+    """The options of :func:`leaderboard`."""
+
+    evals: list[Path] = option(..., argument=True, help="Eval folders (noveval eval -o DIR), one per model.")
+    baseline: str | None = option(None, "--baseline", help="The model the others are tested against: its label, spec, model name or eval folder (default: the first folder's).")
+    out: Path | None = option(None, "--out", "-o", help="Also write the table as CSV (long form: one row per value).")
+    report: Path | None = option(None, "--report", help="Also write the HTML report of the folders, the leaderboard first.")
+    resamples: int = option(10_000, "--resamples", ge=100, help="Paired bootstrap resamples per comparison.")
+    alpha: float = option(0.05, "--alpha", ge=0.0001, le=0.5, help="Family-wise level of the marks (Holm over the table's comparisons).")
+    json_out: bool = option(False, "--json", help="Print the table as JSON.")
+
+
 @cli_errors
 def leaderboard(
-    evals: Annotated[list[Path], typer.Argument(help="Eval folders (noveval eval -o DIR), one per model.")],
-    baseline: Annotated[str | None, typer.Option("--baseline", help="The model the others are tested against: its label, spec, model name or eval folder (default: the first folder's).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Also write the table as CSV (long form: one row per value).")] = None,
-    report: Annotated[Path | None, typer.Option("--report", help="Also write the HTML report of the folders, the leaderboard first.")] = None,
-    resamples: Annotated[int, typer.Option("--resamples", min=100, help="Paired bootstrap resamples per comparison.")] = 10_000,
-    alpha: Annotated[float, typer.Option("--alpha", min=0.0001, max=0.5, help="Family-wise level of the marks (Holm over the table's comparisons).")] = 0.05,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
+    evals: Annotated[list[Path], option_info(LeaderboardOptions, "evals")],
+    baseline: Annotated[str | None, option_info(LeaderboardOptions, "baseline")] = None,
+    out: Annotated[Path | None, option_info(LeaderboardOptions, "out")] = None,
+    report: Annotated[Path | None, option_info(LeaderboardOptions, "report")] = None,
+    resamples: Annotated[int, option_info(LeaderboardOptions, "resamples")] = 10_000,
+    alpha: Annotated[float, option_info(LeaderboardOptions, "alpha")] = 0.05,
+    json_out: Annotated[bool, option_info(LeaderboardOptions, "json_out")] = False,
 ) -> None:
     """Join models' eval folders into one model × system table, with paired tests against a baseline model."""
     from noveval.api import leaderboard as api_leaderboard

@@ -6,14 +6,26 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import BaseModel
 
 from noveval.cli.common import cli_errors
+from noveval.cli.options import option_info
+from noveval.options import option
+
+
+class ExportOptions(BaseModel):
+    """``noveval export``."""
+
+    runs: list[Path] = option(..., argument=True, help="Run folders (or folders that contain them).")
+    out: Path = option(..., "--out", "-o", help="FILE.csv | FILE.parquet | FILE.jsonl; the scores go to "
+                                                "FILE.scores.<same suffix>, the yardsticks and the papers' rows to "
+                                                "FILE.references.<same suffix>.")
 
 
 @cli_errors
 def export(
-    runs: Annotated[list[Path], typer.Argument(help="Run folders (or folders that contain them).")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="FILE.csv | FILE.parquet | FILE.jsonl; the scores go to FILE.scores.<same suffix>, the yardsticks and the papers' rows to FILE.references.<same suffix>.")],
+    runs: Annotated[list[Path], option_info(ExportOptions, "runs")],
+    out: Annotated[Path, option_info(ExportOptions, "out")],
 ) -> None:
     """Write one row per item (run, system, model, item id, every per-item metric), a scores table and a references table."""
     from noveval.export import export_runs

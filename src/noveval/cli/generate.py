@@ -15,79 +15,62 @@ import types
 import typing
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Any, Union
+from typing import Annotated, Any, TypeVar, Union
 
 import typer
 from pydantic import BaseModel
 
 from noveval.cli.common import fail, user_errors
+from noveval.cli.options import (
+    FIELD_OF,
+    JsonOpt,
+    OutOpt,
+    RunFolderOption,
+    ShowOptions,
+    cli_fields,
+    field_option,
+    option_info,
+)
+from noveval.cli.options import _cli_type as _cli_type
+from noveval.cli.options import _extra as _extra
 from noveval.errors import InputError
-from noveval.options import GENERATION_FIELDS, RunOptions, flags_of
+from noveval.options import (
+    ModelOption,
+    OptionsT,
+    RunOptions,
+    as_options,
+    flags_of,
+)
 
 if typing.TYPE_CHECKING:
     from noveval.runs import Run
 
-__all__ = ["cli_fields", "flag_errors", "make_run_command", "make_score_command", "renamed_field", "run_in_cli"]
+__all__ = ["FIELD_OF", "JsonOpt", "OutOpt", "RunFolderOption", "ShowOptions", "cli_fields", "field_option",
+           "flag_errors", "make_run_command", "make_score_command", "option_info", "options_command", "renamed_field",
+           "run_in_cli"]
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print scores.json instead of the summary table.")]
-OutOpt = Annotated[Path, typer.Option("--out", "-o", help="Run directory (created; an existing run with the same settings is resumed).")]
-
-
-def _cli_type(annotation: Any) -> Any:
-    """The type Typer parses for a field's annotation (paths for path-or-string fields)."""
-    origin = typing.get_origin(annotation)
-    if origin in (Union, types.UnionType):
-        args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        optional = len(args) < len(typing.get_args(annotation))
-        inner = Path if Path in args else (args[0] if len(args) == 1 else str)
-        if inner is not Path and len(args) == 1:
-            inner = _cli_type(inner)
-        return inner | None if optional else inner
-    if origin is dict:
-        return list[str]  # NAME=VALUE, repeatable (the options class parses it)
-    if origin in (list, tuple):
-        (item, *_) = typing.get_args(annotation) or (str,)
-        return list[_cli_type(item)]  # type: ignore[misc]
-    return annotation
+R = TypeVar("R")
 
 
-def cli_fields(cls: type[BaseModel]) -> list[str]:
-    """The fields of ``cls`` in CLI order: the system's own first, then the shared run options."""
-    base = [n for n in RunOptions.model_fields if n in cls.model_fields]
-    declared = [n for n in getattr(cls, "__annotations__", {}) if n in cls.model_fields and n not in base]
-    mixed_in = [n for n in cls.model_fields if n not in base and n not in declared]
-    return declared + mixed_in + base
-
-
-def _params(cls: type[BaseModel]) -> list[inspect.Parameter]:
+def _params(cls: type[BaseModel], names: list[str] | None = None) -> list[inspect.Parameter]:
     kw = inspect.Parameter.KEYWORD_ONLY
-    hints = typing.get_type_hints(cls)
     out = []
-    for name in cli_fields(cls):
+    for name in names if names is not None else cli_fields(cls):
         f = cls.model_fields[name]
-        flags = flags_of(cls, name)
+        ann = field_option(cls, name)
+        argument = bool(_extra(cls, name, "argument"))
         default = None if f.is_required() else f.get_default(call_default_factory=True)
-        ann = _cli_type(hints[name])
-        if isinstance(f.json_schema_extra, dict) and f.json_schema_extra.get("json"):
-            ann = str | None  # one JSON text (the options class parses it)
-        if f.is_required():
-            ann = typing.get_args(ann)[0] if typing.get_origin(ann) in (Union, types.UnionType) else ann
-        if ann is bool and default is True and len(flags) == 1 and "/" not in flags[0]:
-            flags = [f"{flags[0]}/--no-{flags[0].removeprefix('--')}"]
-        meta: dict[str, Any] = {}
-        for c in f.metadata:
-            for attr, key in (("ge", "min"), ("le", "max")):
-                if getattr(c, attr, None) is not None and ann in (int, float, int | None, float | None):
-                    meta[key] = getattr(c, attr)
-        text = f.description or ""
-        if name in GENERATION_FIELDS and f is not RunOptions.model_fields[name]:  # the system's own budget / temperature
-            text += " Another value holds for every call to the model under test."
-        opt = typer.Option(*flags, help=text, show_default=default not in (None, [], ()), **meta)
-        out.append(inspect.Parameter(name, kw, default=... if f.is_required() else default,
-                                     annotation=Annotated[ann, opt]))
+        if argument and default is None and typing.get_origin(typing.get_args(ann)[0]) is list:
+            default = []
+        out.append(inspect.Parameter(name, kw, default=... if f.is_required() and not argument else default,
+                                     annotation=ann))
+        base = typing.get_args(ann)[0]
+        optional = base if typing.get_origin(base) in (Union, types.UnionType) or typing.get_origin(base) is list \
+            else base | None
+        shown = name.upper() if argument else flags_of(cls, name)[0].split("/")[0]
         for i, alias in enumerate(_aliases(cls, name)):  # an older spelling, hidden, for one release
-            hidden = typer.Option(alias, hidden=True, help=f"Old spelling of {flags[0].split('/')[0]}.")
-            optional = ann if typing.get_origin(ann) in (Union, types.UnionType) else ann | None
+            hidden = typer.Option(alias, hidden=True, help=f"Old spelling of {shown}.")
+            FIELD_OF[hidden] = (cls, name)
             out.append(inspect.Parameter(f"{ALIAS}{i}_{name}", kw, default=None, annotation=Annotated[optional, hidden]))
     return out
 
@@ -101,13 +84,23 @@ def _aliases(cls: type[BaseModel], name: str) -> list[str]:
     return [str(a) for a in got] if isinstance(got, list) else []
 
 
-def _merge_aliases(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """Fold hidden old spellings into their fields (the new spelling wins when both are given)."""
+def _merge_aliases(kwargs: dict[str, Any], cls: type[BaseModel] | None = None) -> dict[str, Any]:
+    """Fold hidden old spellings into their fields (the new spelling wins when both are given;
+    a positional argument given both ways is an error).
+
+    Raises:
+        InputError: a positional argument of ``cls`` given positionally and by its old option.
+    """
     out = {k: v for k, v in kwargs.items() if not k.startswith(ALIAS)}
     for k, v in kwargs.items():
-        if k.startswith(ALIAS) and v is not None:
+        if k.startswith(ALIAS) and v not in (None, []):
             field = k.split("_", 2)[2]
-            out[field] = v if out.get(field) in (None, False) else out[field]
+            if out.get(field) in (None, False, []):
+                out[field] = v
+            elif cls is not None and _extra(cls, field, "argument"):
+                old = _aliases(cls, field)[0]
+                raise InputError(None, None, old, f"give the {field.replace('_', ' ')} once: positionally or with "
+                                 f"{old}, not both")
     return out
 
 
@@ -145,6 +138,43 @@ def renamed_field(field: str, flag: str) -> Iterator[None]:
         raise InputError(e.path, e.line, flag, e.message) from e
 
 
+def options_command(cls: type[OptionsT], *, flags: dict[str, str] | None = None
+                    ) -> Callable[[Callable[[OptionsT], R]], Callable[..., R]]:
+    """A command whose parameters are the fields of ``cls``, from a function taking the validated options.
+
+    Each field is one option (:func:`field_option`; a field made with ``option(argument=True)``
+    is positional), the user's values are validated by ``cls`` (allowed values, ranges, the
+    class's own checks), and a bad one ends the command with one line naming its flag
+    (``--field-name: ...``), exit 2. The same generator makes ``noveval run <name>``.
+
+    Args:
+        cls: The command's options class.
+        flags: Further library field names -> the command's flags, for errors the function's
+            library calls raise (e.g. ``{"data": "--input"}``).
+    """
+    def wrap(fn: Callable[[OptionsT], R]) -> Callable[..., R]:
+        def command(**kwargs: Any) -> R:
+            with user_errors(), flag_errors(cls, flags):
+                values = _values(cls, _merge_aliases(kwargs, cls))
+                for name in cli_fields(cls):
+                    if _extra(cls, name, "argument") and cls.model_fields[name].is_required() and not values.get(name):
+                        raise InputError(None, None, name.upper(),
+                                         f"missing: give the {name.replace('_', ' ')} as the first argument")
+                return fn(as_options(cls, values))
+
+        command.__signature__ = inspect.Signature(_params(cls))  # type: ignore[attr-defined]
+        command.__name__ = fn.__name__
+        command.__qualname__ = fn.__qualname__
+        command.__module__ = fn.__module__
+        command.__doc__ = fn.__doc__
+        command.__wrapped__ = fn  # type: ignore[attr-defined]
+        command.__annotations__ = {}  # the signature says it all (typing would resolve these in fn's module)
+        command.options = cls  # type: ignore[attr-defined]
+        return command
+
+    return wrap
+
+
 def _values(cls: type[BaseModel], kwargs: dict[str, Any]) -> dict[str, Any]:
     """The options the user gave (defaults left out, so the options class's own defaults apply)."""
     out = {}
@@ -161,20 +191,20 @@ def _values(cls: type[BaseModel], kwargs: dict[str, Any]) -> dict[str, Any]:
 def make_run_command(bench: Any) -> Callable[..., None]:
     """The ``noveval run <name>`` command of a system declaration (:class:`noveval.benchmarks.Benchmark`)."""
     cls: type[RunOptions] = bench.options
-    model_help = bench.model_help or "Model spec: local | local:/path.gguf | openai/<model> | openai-compatible/<model>@<url>."
+    model_help = bench.model_help or None
     model_default = bench.model_default
 
     def command(**kwargs: Any) -> None:
         out: Path = kwargs.pop("out")
         model: str = kwargs.pop("model")
         json_out: bool = kwargs.pop("json_out")
-        _run_cli(bench, cls, model, out, json_out, _values(cls, _merge_aliases(kwargs)))
+        _run_cli(bench, cls, model, out, json_out, _values(cls, _merge_aliases(kwargs, cls)))
 
     kw = inspect.Parameter.KEYWORD_ONLY
     params = [
         inspect.Parameter("out", kw, annotation=OutOpt),
         inspect.Parameter("model", kw, default=model_default,
-                          annotation=Annotated[str, typer.Option("--model", "-m", help=model_help)]),
+                          annotation=field_option(ModelOption, "model", help=model_help)),
         *_params(cls),
         inspect.Parameter("json_out", kw, default=False, annotation=JsonOpt),
     ]
@@ -256,20 +286,21 @@ def make_score_command(bench: Any) -> Callable[..., None]:
         from noveval.cli.outcome import finish
         from noveval.models.calls import ledger_scope
 
-        run_dir: Path = kwargs.pop("run_dir")
+        run_dir: Path | None = kwargs.pop("run_dir")
         json_out: bool = kwargs.pop("json_out")
         with ledger_scope() as ledger:
             with user_errors():
+                if run_dir is None:
+                    raise InputError(None, None, "RUN_DIR", "missing: give the run folder as the first argument")
                 if not run_dir.is_dir():
                     fail(f"{run_dir}: not a run folder")
                 with flag_errors(cls) if cls is not None else contextlib.nullcontext():
-                    score_benchmark(bench, run_dir, _values(cls, _merge_aliases(kwargs)) if cls is not None else None)
+                    score_benchmark(bench, run_dir, _values(cls, _merge_aliases(kwargs, cls)) if cls is not None else None)
             finish(run_dir, ledger, json_out=json_out)
 
     kw = inspect.Parameter.KEYWORD_ONLY
     params = [
-        inspect.Parameter("run_dir", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                          annotation=Annotated[Path, typer.Argument(help="The run folder.")]),
+        inspect.Parameter("run_dir", kw, default=None, annotation=field_option(RunFolderOption, "run_dir")),
         *(_params(cls) if cls is not None else []),
         inspect.Parameter("json_out", kw, default=False, annotation=JsonOpt),
     ]

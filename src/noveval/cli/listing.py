@@ -11,10 +11,20 @@ import textwrap
 from typing import Annotated, Any
 
 import typer
+from pydantic import BaseModel
 
 from noveval.cli.common import cli_errors
+from noveval.cli.options import option_info
+from noveval.options import option
 
 __all__ = ["benchmarks", "describe"]
+
+
+class BenchmarksOptions(BaseModel):
+    """``noveval benchmarks``."""
+
+    names: list[str] | None = option(None, argument=True, help="Only these benchmarks (default: all).")
+    json_out: bool = option(False, "--json", help="Print JSON instead of text.")
 
 
 def _commands(bench: Any) -> list[str]:
@@ -77,8 +87,8 @@ def _block(label: str, items: list[str], width: int = 100) -> list[str]:
 
 @cli_errors
 def benchmarks(
-    names: Annotated[list[str] | None, typer.Argument(help="Only these benchmarks (default: all).")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    names: Annotated[list[str] | None, option_info(BenchmarksOptions, "names")] = None,
+    json_out: Annotated[bool, option_info(BenchmarksOptions, "json_out")] = False,
 ) -> None:
     """List the systems: paper, what each needs, where its data come from, its commands."""
     rows = describe(names)

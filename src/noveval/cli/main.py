@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import BaseModel
 
 from noveval._version import __version__
 from noveval.cli.common import cli_errors
 from noveval.cli.data import data_app
-from noveval.cli.options import DataDirOpt, EmbedderOpt, ModelOpt
+from noveval.cli.options import AllowFailuresOpt, DataDirOpt, EmbedderOpt, ModelOpt, option_info
 from noveval.cli.prompts import prompts_app
+from noveval.options import option
 
 app = typer.Typer(
     name="noveval",
@@ -41,6 +43,38 @@ app.add_typer(prompts_app, name="prompts")
 app.add_typer(data_app, name="data")
 
 
+class GlobalOptions(BaseModel):
+    """The options of ``noveval`` itself (before the command)."""
+
+    version: bool = option(False, help="Print the version and exit.")
+    quiet: bool = option(False, "--quiet", "-q", help="No progress output.")
+    verbose: bool = option(False, "--verbose", "-v", help="Debug logging.")
+    log_file: Path | None = option(None, help="Also write logs to this file.")
+
+
+class ModelsCheckOptions(BaseModel):
+    """``noveval models check`` (its model and embedder are the shared ``-m`` and ``-e``)."""
+
+    no_cache: bool = option(True, "--no-cache/--cache", help="Bypass the cache (default) to time real calls.")
+
+
+class CacheClearOptions(BaseModel):
+    """``noveval cache clear``."""
+
+    model: str | None = option(None, "--model", "-m", help="Only this model id's responses.")
+    vectors: bool = option(False, help="Also clear the vector cache.")
+    yes: bool = option(False, "--yes", "-y", help="Do not ask for confirmation.")
+
+
+class DemoOptions(BaseModel):
+    """``noveval demo`` (besides the shared ``-m``, ``-e``, ``--data-dir`` and ``--allow-failures``)."""
+
+    out: Path = option(Path("noveval-demo"), "--out", "-o", help="Folder for the demo runs and report.")
+    real: bool = option(False, help="Use the real datasets (../shared/data or --data-dir) instead of the shipped "
+                                    "samples.")
+    only: list[str] | None = option(None, help="Run only these benchmarks (repeatable).")
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"noveval {__version__}")
@@ -49,10 +83,10 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Debug logging.")] = False,
-    log_file: Annotated[Path | None, typer.Option("--log-file", help="Also write logs to this file.")] = None,
+    version: Annotated[bool, option_info(GlobalOptions, "version", callback=_version, is_eager=True)] = False,
+    quiet: Annotated[bool, option_info(GlobalOptions, "quiet")] = False,
+    verbose: Annotated[bool, option_info(GlobalOptions, "verbose")] = False,
+    log_file: Annotated[Path | None, option_info(GlobalOptions, "log_file")] = None,
 ) -> None:
     """Evaluate machine judgments of scientific novelty and of peer-review critique."""
     from noveval.progress import set_quiet
@@ -89,7 +123,7 @@ def _main(
 def models_check(
     model: ModelOpt = "local",
     embedder: EmbedderOpt = "local",
-    no_cache: Annotated[bool, typer.Option("--no-cache/--cache", help="Bypass the cache (default) to time real calls.")] = True,
+    no_cache: Annotated[bool, option_info(ModelsCheckOptions, "no_cache")] = True,
 ) -> None:
     """Load the chat model and the embedder, run one generation and one embedding, time them."""
     from noveval.cli.common import make_client
@@ -134,9 +168,9 @@ def cache_stats() -> None:
 @cache_app.command("clear")
 @cli_errors
 def cache_clear(
-    model: Annotated[str | None, typer.Option("--model", "-m", help="Only this model id's responses.")] = None,
-    vectors: Annotated[bool, typer.Option("--vectors", help="Also clear the vector cache.")] = False,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    model: Annotated[str | None, option_info(CacheClearOptions, "model")] = None,
+    vectors: Annotated[bool, option_info(CacheClearOptions, "vectors")] = False,
+    yes: Annotated[bool, option_info(CacheClearOptions, "yes")] = False,
 ) -> None:
     """Delete cached responses (and optionally vectors)."""
     from noveval.models.cache import ResponseCache, default_cache_path
@@ -153,13 +187,13 @@ def cache_clear(
 @app.command("demo")
 @cli_errors
 def demo(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the demo runs and report.")] = Path("noveval-demo"),
+    out: Annotated[Path, option_info(DemoOptions, "out")] = Path("noveval-demo"),
     model: ModelOpt = "local",
     embedder: EmbedderOpt = "local",
-    real: Annotated[bool, typer.Option("--real", help="Use the real datasets (../shared/data or --data-dir) instead of the shipped samples.")] = False,
+    real: Annotated[bool, option_info(DemoOptions, "real")] = False,
     data_dir: DataDirOpt = None,
-    only: Annotated[list[str] | None, typer.Option("--only", help="Run only these benchmarks (repeatable).")] = None,
-    allow_failures: Annotated[bool, typer.Option("--allow-failures", help="Exit 0 even when model calls failed (those runs are still marked incomplete).")] = False,
+    only: Annotated[list[str] | None, option_info(DemoOptions, "only")] = None,
+    allow_failures: AllowFailuresOpt = False,
 ) -> None:
     """Run every benchmark on small shipped samples with the embedded models, then write the report."""
     from noveval.cli.demo import run_demo

@@ -11,16 +11,24 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import BaseModel
 
-from noveval.cli.options import EmbedderOpt
+from noveval.cli.options import EmbedderOpt, option_info
 from noveval.cli.outcome import model_command
+from noveval.options import option
 
 __all__ = ["app"]
 
 app = typer.Typer(help="Score papers' novelty against a reference pool.", no_args_is_help=True)
 
-MetricsOpt = Annotated[list[str] | None, typer.Option(
-    "--metric", help="Metric (repeatable): Yin, RND, SemNovel, FastTextLOF. Default: Yin and RND.")]
+class NoveltyMetricsOption(BaseModel):
+    """The metrics a ``novelty`` command computes."""
+
+    metric: list[str] | None = option(
+        None, "--metric", help="Metric (repeatable): Yin, RND, SemNovel, FastTextLOF. Default: Yin and RND.")
+
+
+MetricsOpt = Annotated[list[str] | None, option_info(NoveltyMetricsOption, "metric")]
 
 
 @app.callback()
@@ -35,27 +43,44 @@ def _metrics(names: list[str]) -> list[str]:
     return canonical_names(names, METRICS)
 
 
+class NoveltyScoreOptions(BaseModel):
+    """The options of :func:`novelty_score`."""
+
+    papers: Path = option(..., "--papers", help="JSONL of papers to score (title, abstract, optional id, year).")
+    pool: Path | None = option(None, "--pool", help="JSONL(.gz) reference pool (title, abstract, optional id, year).")
+    index: Path | None = option(None, "--index", help="Corpus index folder as the pool (`noveval index build`); "
+                                                      "its vectors are read, never re-embedded.")
+    before_year: int | None = option(None, "--before-year", help="Pool papers published before this year only.")
+    prior_only: bool = option(False, "--prior-only", help="Each paper's pool: papers published before its own year.")
+    field: list[str] | None = option(None, "--field", help="With --index: pool papers of this field only (repeatable).")
+    out: Path | None = option(None, "--out", "-o", help="Write results as JSONL here.")
+    top_k: int = option(5, "--neighbours", "-k", ge=0, help="Nearest pool papers listed per paper.")
+    engine: str = option("local", "--engine", help="local (in-process) | ray (a Ray Data job over shards of "
+                                                   "--papers against the shared --index).")
+    ray_address: str | None = option(None, "--ray-address", help="Ray cluster address (default: start a local one).")
+    batch_size: int = option(64, "--batch-size", ge=1, help="Papers per Ray batch.")
+    embed_missing: bool = option(False, "--embed-missing", help="With --index: embed the pool papers the index "
+                                                                "lacks vectors for, however long it takes (without it, a fill "
+                                                                "estimated over 10 min stops and says how long it would take).")
+
+
 @app.command("score")
 @model_command
 def novelty_score(
-    papers: Annotated[Path, typer.Option("--papers", help="JSONL of papers to score (title, abstract, optional id, year).")],
-    pool: Annotated[Path | None, typer.Option("--pool", help="JSONL(.gz) reference pool (title, abstract, optional id, year).")] = None,
-    index: Annotated[Path | None, typer.Option("--index", help="Corpus index folder as the pool (`noveval index build`); "
-                                               "its vectors are read, never re-embedded.")] = None,
-    before_year: Annotated[int | None, typer.Option("--before-year", help="Pool papers published before this year only.")] = None,
-    prior_only: Annotated[bool, typer.Option("--prior-only", help="Each paper's pool: papers published before its own year.")] = False,
-    field: Annotated[list[str] | None, typer.Option("--field", help="With --index: pool papers of this field only (repeatable).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write results as JSONL here.")] = None,
+    papers: Annotated[Path, option_info(NoveltyScoreOptions, "papers")],
+    pool: Annotated[Path | None, option_info(NoveltyScoreOptions, "pool")] = None,
+    index: Annotated[Path | None, option_info(NoveltyScoreOptions, "index")] = None,
+    before_year: Annotated[int | None, option_info(NoveltyScoreOptions, "before_year")] = None,
+    prior_only: Annotated[bool, option_info(NoveltyScoreOptions, "prior_only")] = False,
+    field: Annotated[list[str] | None, option_info(NoveltyScoreOptions, "field")] = None,
+    out: Annotated[Path | None, option_info(NoveltyScoreOptions, "out")] = None,
     metric: MetricsOpt = None,
     embedder: EmbedderOpt = "local",
-    top_k: Annotated[int, typer.Option("--neighbours", "-k", min=0, help="Nearest pool papers listed per paper.")] = 5,
-    engine: Annotated[str, typer.Option("--engine", help="local (in-process) | ray (a Ray Data job over shards of "
-                                        "--papers against the shared --index).")] = "local",
-    ray_address: Annotated[str | None, typer.Option("--ray-address", help="Ray cluster address (default: start a local one).")] = None,
-    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Papers per Ray batch.")] = 64,
-    embed_missing: Annotated[bool, typer.Option("--embed-missing", help="With --index: embed the pool papers the index "
-                                                "lacks vectors for, however long it takes (without it, a fill "
-                                                "estimated over 10 min stops and says how long it would take).")] = False,
+    top_k: Annotated[int, option_info(NoveltyScoreOptions, "top_k")] = 5,
+    engine: Annotated[str, option_info(NoveltyScoreOptions, "engine")] = "local",
+    ray_address: Annotated[str | None, option_info(NoveltyScoreOptions, "ray_address")] = None,
+    batch_size: Annotated[int, option_info(NoveltyScoreOptions, "batch_size")] = 64,
+    embed_missing: Annotated[bool, option_info(NoveltyScoreOptions, "embed_missing")] = False,
 ) -> None:
     """Score papers against a pool (file or index) with chosen metrics; list each paper's nearest neighbours."""
     from noveval.errors import InputError

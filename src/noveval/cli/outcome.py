@@ -35,26 +35,18 @@ import inspect
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Protocol, TypeVar, overload, runtime_checkable
+from typing import Any, Protocol, TypeVar, overload, runtime_checkable
 
 import typer
 
 from noveval.cli.common import fail, user_errors
+from noveval.cli.options import AllowFailuresOpt, AllowUnparseableOpt, BatchOpt, JsonOpt, MaxCostOpt
 from noveval.errors import ConfigError, InputError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_INCOMPLETE = 3
 EXIT_BUDGET = 4
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print scores.json instead of the summary table.")]
-AllowUnparseableOpt = Annotated[bool, typer.Option(
-    "--allow-unparseable",
-    help="Accept answers that are mostly empty or unparseable (in any role) as results; counted all the same.")]
-AllowFailuresOpt = Annotated[
-    bool,
-    typer.Option("--allow-failures", help="Exit 0 even when model calls failed (the run is still marked incomplete)."),
-]
 
 __all__ = ["run_command", "model_command", "finish", "EXIT_INCOMPLETE", "EXIT_BUDGET", "mark_complete", "RunGroup"]
 
@@ -287,8 +279,6 @@ def _wrap(fn: F, *, summary: bool, batch: bool = False, budget: bool = False) ->
         if not complete and not allow_failures:
             raise typer.Exit(EXIT_INCOMPLETE)
         return None
-
-    from noveval.cli.options import BatchOpt, MaxCostOpt
 
     sig = inspect.signature(fn, eval_str=True)
     kw = inspect.Parameter.KEYWORD_ONLY

@@ -5,13 +5,22 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from pydantic import BaseModel
 
 from noveval.cli.common import cli_errors
+from noveval.cli.options import option_info
+from noveval.options import option
+
+
+class PricesOptions(BaseModel):
+    """``noveval prices``."""
+
+    model: str | None = option(None, "--model", "-m", help="Show the price that applies to this model spec.")
 
 
 @cli_errors
 def prices(
-    model: Annotated[str | None, typer.Option("--model", "-m", help="Show the price that applies to this model spec.")] = None,
+    model: Annotated[str | None, option_info(PricesOptions, "model")] = None,
 ) -> None:
     """Show the dollar prices used for costs and --max-cost (shipped table + $NOVEVAL_PRICES)."""
     from noveval.models.costs import PRICES_ENV, load_prices

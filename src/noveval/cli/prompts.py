@@ -6,13 +6,33 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import BaseModel
 
 from noveval.cli.common import cli_errors
+from noveval.cli.options import option_info
+from noveval.options import option
 
 __all__ = ["prompts_app"]
 
 prompts_app = typer.Typer(help="List, show or export the prompt templates (override with $NOVEVAL_PROMPTS_DIR).",
                           no_args_is_help=True)
+
+
+class ShowOptions(BaseModel):
+    """``noveval prompts show``."""
+
+    system: str = option(..., argument=True, help="System (novbench, rinobench, focus, claimcheck, axioms, check, "
+                                                  "index, validate), or SYSTEM/NAME.")
+    name: str | None = option(None, argument=True, help="Template name, e.g. alignment or alignment.txt.")
+
+
+class ExportOptions(BaseModel):
+    """``noveval prompts export``."""
+
+    dest: Path = option(..., argument=True, help="Folder to write <system>/<name>.txt templates into.")
+    variants: bool = option(False, help="Write the prompt variants the systems ship for `run <system> "
+                                        "--prompt-variants bundled` instead (DEST/<variant>/<system>/<name>.txt), to "
+                                        "edit or add to.")
 
 
 @prompts_app.command("list")
@@ -37,9 +57,8 @@ def prompts_list() -> None:
 @prompts_app.command("show")
 @cli_errors
 def prompts_show(
-    system: Annotated[str, typer.Argument(help="System (novbench, rinobench, focus, claimcheck, axioms, check, index, "
-                                               "validate), or SYSTEM/NAME.")],
-    name: Annotated[str | None, typer.Argument(help="Template name, e.g. alignment or alignment.txt.")] = None,
+    system: Annotated[str, option_info(ShowOptions, "system")],
+    name: Annotated[str | None, option_info(ShowOptions, "name")] = None,
 ) -> None:
     """Print the template in effect (the override if there is one), exactly as in its file."""
     from noveval.prompts import load
@@ -56,8 +75,8 @@ def prompts_show(
 @prompts_app.command("export")
 @cli_errors
 def prompts_export(
-    dest: Annotated[Path, typer.Argument(help="Folder to write <system>/<name>.txt templates into.")],
-    variants: Annotated[bool, typer.Option("--variants", help="Write the prompt variants the systems ship for `run <system> --prompt-variants bundled` instead (DEST/<variant>/<system>/<name>.txt), to edit or add to.")] = False,
+    dest: Annotated[Path, option_info(ExportOptions, "dest")],
+    variants: Annotated[bool, option_info(ExportOptions, "variants")] = False,
 ) -> None:
     """Copy every shipped template into a folder, to edit and use via $NOVEVAL_PROMPTS_DIR."""
     if variants:

@@ -7,40 +7,64 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import BaseModel
 
 from noveval.cli.common import cli_errors
-from noveval.cli.options import EmbedderOpt
+from noveval.cli.options import EmbedderOpt, option_info
+from noveval.options import option
 
 __all__ = ["app", "register"]
 
 app = typer.Typer(help="A persistent corpus index (BM25 + dense vectors + metadata) for check and novelty score.",
                   no_args_is_help=True)
 
-IndexArg = Annotated[Path, typer.Argument(help="Index folder.")]
-RetrievalOpt = Annotated[str, typer.Option("--retrieval", help="bm25 | dense | hybrid (reciprocal rank fusion).")]
-BeforeYearOpt = Annotated[int | None, typer.Option("--before-year", help="Only papers published before this year.")]
-FieldOpt = Annotated[list[str] | None, typer.Option("--field", help="Only papers of this 'field' (repeatable).")]
+class IndexOption(BaseModel):
+    """The options the ``index`` commands share."""
+
+    index: Path = option(..., argument=True, help="Index folder.")
+    retrieval: str = option("hybrid", help="bm25 | dense | hybrid (reciprocal rank fusion).")
+    before_year: int | None = option(None, help="Only papers published before this year.")
+    field: list[str] | None = option(None, help="Only papers of this 'field' (repeatable).")
+
+
+IndexArg = Annotated[Path, option_info(IndexOption, "index")]
+RetrievalOpt = Annotated[str, option_info(IndexOption, "retrieval")]
+BeforeYearOpt = Annotated[int | None, option_info(IndexOption, "before_year")]
+FieldOpt = Annotated[list[str] | None, option_info(IndexOption, "field")]
 
 
 def _say(msg: str) -> None:
     typer.echo(msg, err=True)
 
 
+class BuildOptions(BaseModel):
+    """The options of :func:`build`."""
+
+    corpus: Path = option(..., argument=True, help="JSONL(.gz) of papers {id?, title, abstract, year?, field?}.")
+    out: Path = option(..., "--out", "-o", help="Index folder to create.")
+    no_dense: bool = option(False, "--no-dense", help="BM25 and metadata only (no vectors).")
+    embed: bool = option(False, "--embed", help="Embed every paper the vector cache lacks now "
+                                                "(default: take cached vectors only; fill later with `index embed`).")
+    ann: str = option("auto", "--ann", help="auto (HNSW from 500k papers once vectors are complete) | hnsw | none.")
+    stem: bool = option(False, "--stem", help="BM25 with Snowball English stemming (measured slightly worse "
+                                              "on citation gold; off by default).")
+    plain_bm25: bool = option(False, "--plain-bm25", help="Unigrams, title once, linear query counts (the "
+                                                          "bm25s baseline; default: bigrams, title twice, square-root counts).")
+    overwrite: bool = option(False, "--overwrite", help="Replace an existing index folder.")
+
+
 @app.command("build")
 @cli_errors
 def build(
-    corpus: Annotated[Path, typer.Argument(help="JSONL(.gz) of papers {id?, title, abstract, year?, field?}.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Index folder to create.")],
+    corpus: Annotated[Path, option_info(BuildOptions, "corpus")],
+    out: Annotated[Path, option_info(BuildOptions, "out")],
     embedder: EmbedderOpt = "local",
-    no_dense: Annotated[bool, typer.Option("--no-dense", help="BM25 and metadata only (no vectors).")] = False,
-    embed: Annotated[bool, typer.Option("--embed", help="Embed every paper the vector cache lacks now "
-                                        "(default: take cached vectors only; fill later with `index embed`).")] = False,
-    ann: Annotated[str, typer.Option("--ann", help="auto (HNSW from 500k papers once vectors are complete) | hnsw | none.")] = "auto",
-    stem: Annotated[bool, typer.Option("--stem", help="BM25 with Snowball English stemming (measured slightly worse "
-                                       "on citation gold; off by default).")] = False,
-    plain_bm25: Annotated[bool, typer.Option("--plain-bm25", help="Unigrams, title once, linear query counts (the "
-                                             "bm25s baseline; default: bigrams, title twice, square-root counts).")] = False,
-    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing index folder.")] = False,
+    no_dense: Annotated[bool, option_info(BuildOptions, "no_dense")] = False,
+    embed: Annotated[bool, option_info(BuildOptions, "embed")] = False,
+    ann: Annotated[str, option_info(BuildOptions, "ann")] = "auto",
+    stem: Annotated[bool, option_info(BuildOptions, "stem")] = False,
+    plain_bm25: Annotated[bool, option_info(BuildOptions, "plain_bm25")] = False,
+    overwrite: Annotated[bool, option_info(BuildOptions, "overwrite")] = False,
 ) -> None:
     """Build an index: BM25 (seconds), metadata, and the dense part filled from the vector cache."""
     from noveval.errors import InputError
@@ -72,13 +96,20 @@ def _maybe_ann(idx: object, ann: str) -> None:
         _say(f"HNSW built in {info['build_s']}s, recall@10 vs exact {info['recall_at_10']}")
 
 
+class AddOptions(BaseModel):
+    """The options of :func:`add`."""
+
+    files: list[Path] = option(..., argument=True, help="JSONL(.gz) files: the arXiv metadata snapshot, OpenAlex works, "
+                                                        "Semantic Scholar papers + abstracts (both files), or the corpus format.")
+    fmt: str = option("auto", "--format", help="auto | noveval | arxiv | openalex | s2.")
+
+
 @app.command("add")
 @cli_errors
 def add(
     index: IndexArg,
-    files: Annotated[list[Path], typer.Argument(help="JSONL(.gz) files: the arXiv metadata snapshot, OpenAlex works, "
-                                                "Semantic Scholar papers + abstracts (both files), or the corpus format.")],
-    fmt: Annotated[str, typer.Option("--format", help="auto | noveval | arxiv | openalex | s2.")] = "auto",
+    files: Annotated[list[Path], option_info(AddOptions, "files")],
+    fmt: Annotated[str, option_info(AddOptions, "fmt")] = "auto",
     embedder: EmbedderOpt = "local",
 ) -> None:
     """Append papers incrementally, deduplicated by DOI, arXiv id and normalised title; new vectors from the cache."""
@@ -92,12 +123,18 @@ def add(
     typer.echo(f"added {added}, skipped {skipped} without an abstract, duplicates {dup}, papers now {len(out)}")
 
 
+class EmbedOptions(BaseModel):
+    """The options of :func:`embed`."""
+
+    limit: int | None = option(None, "--limit", "-n", ge=1, help="Embed at most N missing rows.")
+
+
 @app.command("embed")
 @cli_errors
 def embed(
     index: IndexArg,
     embedder: EmbedderOpt = "local",
-    limit: Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Embed at most N missing rows.")] = None,
+    limit: Annotated[int | None, option_info(EmbedOptions, "limit")] = None,
 ) -> None:
     """Fill missing vectors (cache first, then the embedder); resumable: kill and re-run at will."""
     import numpy as np
@@ -118,12 +155,19 @@ def embed(
     typer.echo(f"embedded {n}; {filled} of {total} vectors filled")
 
 
+class AnnOptions(BaseModel):
+    """The options of :func:`ann_cmd`."""
+
+    m: int = option(32, "--m", ge=4, help="HNSW links per node.")
+    ef_search: int = option(128, "--ef-search", ge=8, help="HNSW search breadth.")
+
+
 @app.command("ann")
 @cli_errors
 def ann_cmd(
     index: IndexArg,
-    m: Annotated[int, typer.Option("--m", min=4, help="HNSW links per node.")] = 32,
-    ef_search: Annotated[int, typer.Option("--ef-search", min=8, help="HNSW search breadth.")] = 128,
+    m: Annotated[int, option_info(AnnOptions, "m")] = 32,
+    ef_search: Annotated[int, option_info(AnnOptions, "ef_search")] = 128,
 ) -> None:
     """Build the faiss HNSW index and record its recall@10 against exact search."""
     from noveval.index.dense import build_ann
@@ -143,11 +187,17 @@ def _print_info(d: dict) -> None:
                f"ann: {'HNSW, recall@10 vs exact ' + str(ann['recall_at_10']) if ann else 'none (exact search)'}")
 
 
+class InfoOptions(BaseModel):
+    """The options of :func:`info`."""
+
+    as_json: bool = option(False, "--json", help="Print JSON.")
+
+
 @app.command("info")
 @cli_errors
 def info(
     index: IndexArg,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: Annotated[bool, option_info(InfoOptions, "as_json")] = False,
 ) -> None:
     """Describe an index: papers, years, fields, BM25 settings, embedder, filled vectors, ANN."""
     from noveval.index.store import open_index
@@ -159,21 +209,32 @@ def info(
         _print_info(d)
 
 
+class SearchOptions(BaseModel):
+    """The options of :func:`search_cmd`."""
+
+    query: str = option(..., argument=True, help="Query text (e.g. a title and abstract).")
+    k: int = option(10, "--top-k", "-k", ge=1, help="Hits shown.")
+    rrf_k: int = option(60, "--rrf-k", ge=1, help="Reciprocal rank fusion constant.")
+    rerank: str | None = option(None, "--rerank", help="Chat model spec: listwise LLM rerank of the top --rerank-depth.")
+    rerank_depth: int = option(30, "--rerank-depth", ge=2, le=50, help="Candidates the reranker orders.")
+    prf: bool = option(False, "--prf", help="RM3 pseudo-relevance feedback on the BM25 ranking "
+                                            "(measured worse on citation gold; off by default).")
+
+
 @app.command("search")
 @cli_errors
 def search_cmd(
     index: IndexArg,
-    query: Annotated[str, typer.Argument(help="Query text (e.g. a title and abstract).")],
+    query: Annotated[str, option_info(SearchOptions, "query")],
     retrieval: RetrievalOpt = "hybrid",
-    k: Annotated[int, typer.Option("--top-k", "-k", min=1, help="Hits shown.")] = 10,
+    k: Annotated[int, option_info(SearchOptions, "k")] = 10,
     before_year: BeforeYearOpt = None,
     field: FieldOpt = None,
     embedder: EmbedderOpt = "local",
-    rrf_k: Annotated[int, typer.Option("--rrf-k", min=1, help="Reciprocal rank fusion constant.")] = 60,
-    rerank: Annotated[str | None, typer.Option("--rerank", help="Chat model spec: listwise LLM rerank of the top --rerank-depth.")] = None,
-    rerank_depth: Annotated[int, typer.Option("--rerank-depth", min=2, max=50, help="Candidates the reranker orders.")] = 30,
-    prf: Annotated[bool, typer.Option("--prf", help="RM3 pseudo-relevance feedback on the BM25 ranking "
-                                      "(measured worse on citation gold; off by default).")] = False,
+    rrf_k: Annotated[int, option_info(SearchOptions, "rrf_k")] = 60,
+    rerank: Annotated[str | None, option_info(SearchOptions, "rerank")] = None,
+    rerank_depth: Annotated[int, option_info(SearchOptions, "rerank_depth")] = 30,
+    prf: Annotated[bool, option_info(SearchOptions, "prf")] = False,
 ) -> None:
     """Search an index (filters applied before ranking; never writes the index)."""
     from noveval.index.search import search

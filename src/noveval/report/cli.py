@@ -6,14 +6,25 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import BaseModel
 
 from noveval.cli.common import cli_errors
+from noveval.cli.options import option_info
+from noveval.options import option
+
+
+class ReportOptions(BaseModel):
+    """``noveval report``."""
+
+    run_dirs: list[Path] = option(..., argument=True,
+                                  help="Run directories (or folders holding them, searched 3 levels deep).")
+    out: Path = option(Path("report.html"), "--out", "-o", help="HTML file to write.")
 
 
 @cli_errors
 def report(
-    run_dirs: Annotated[list[Path], typer.Argument(help="Run directories (or folders holding them, searched 3 levels deep).")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")] = Path("report.html"),
+    run_dirs: Annotated[list[Path], option_info(ReportOptions, "run_dirs")],
+    out: Annotated[Path, option_info(ReportOptions, "out")] = Path("report.html"),
 ) -> None:
     """Write one self-contained HTML report (tables, figures, drill-down) of run directories."""
     from noveval.errors import InputError

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from noveval.options import (
     PAPER_EMBEDDER,
@@ -18,9 +18,11 @@ from noveval.options import (
     RunOptions,
     embedder_option,
     option,
+    shared,
 )
 
-__all__ = ["AX2_MAX_TOKENS", "AX3_MAX_TOKENS", "METRIC_ORDER", "AxiomsOptions"]
+__all__ = ["AX2_MAX_TOKENS", "AX3_MAX_TOKENS", "METRIC_ORDER", "AxiomsOptions", "CombineCommand", "CompareCommand",
+           "TableCommand"]
 
 METRIC_ORDER = ("Yin", "RND", "SemNovel", "FastTextLOF")
 """The four novelty metrics, in Table 2's order."""
@@ -116,3 +118,35 @@ class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsOpt
             return canonical_names(names, METRIC_ORDER, option="metric")
         except InputError as e:
             raise ValueError(e.message) from None
+
+
+class CombineCommand(BaseModel):
+    """``noveval axioms combine RUN``: the weighted metric combination (Section 6.2)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    run_dir: Path = option(..., argument=True, help="An axioms run directory.")
+    step: float = option(0.05, ge=0.01, le=0.5, help="Simplex grid step (paper: 0.05).")
+    metric: list[str] | None = shared("metric", AxiomsOptions)
+
+
+class TableCommand(BaseModel):
+    """``noveval axioms table RUNS...``: Table 2 over the focal papers of several runs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    runs: list[Path] = option(..., argument=True, help="Axioms run folders of one benchmark (e.g. the tasks split "
+                                                       "over folders run side by side).")
+    metric: list[str] | None = shared("metric", AxiomsOptions)
+    json_out: Path | None = option(None, "--json", help="Also write the table (and which run gave which tasks) to "
+                                                        "this JSON file.")
+
+
+class CompareCommand(BaseModel):
+    """``noveval axioms compare RUN_A RUN_B``: how often two runs reach the same pass/fail decision."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    run_a: Path = option(..., argument=True, help="An axioms run directory.")
+    run_b: Path = option(..., argument=True, help="Another run of the same focal papers (e.g. --semnovel approx, "
+                                                  "another embedder).")

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict
 
 from noveval.options import HF_SOURCE_HELP, RunOptions, option
 
-__all__ = ["ChatOptions", "ChatScoreOptions"]
+__all__ = ["ChatOptions", "ChatScoreCommand", "ChatScoreOptions"]
 
 _INPUT_HELP = f"JSONL/JSON of {{id, prompt | messages[, system, reference]}}, {HF_SOURCE_HELP}."
 
@@ -38,3 +38,9 @@ class ChatScoreOptions(BaseModel):
 
     input: str | Path | None = option(None, "--input", "-i",
                                       help="The prompts file with the references (default: the run's own input).")
+
+
+class ChatScoreCommand(ChatScoreOptions):
+    """``noveval score chat RUN_DIR``: a chat run folder and the score options."""
+
+    run_dir: Path = option(..., argument=True, aliases=("--run", "-r"), help="Run directory with predictions.jsonl.")

@@ -16,7 +16,8 @@ from pydantic import BaseModel, ConfigDict
 
 from noveval.options import DataDirOption, JudgeOption, PromptVariantsOption, RunOptions, option
 
-__all__ = ["MAX_RELATED", "PROTOCOLS", "TASKS", "ClaimcheckOptions", "ClaimcheckScoreOptions", "Protocol", "Task"]
+__all__ = ["MAX_RELATED", "PROTOCOLS", "TASKS", "AgreementCommand", "ClaimcheckOptions", "ClaimcheckScoreOptions",
+           "Protocol", "Task", "WleExportCommand", "WleImportCommand"]
 
 Task = Literal["extract", "wi", "ca", "wl", "cv", "wle"]
 TASKS: tuple[str, ...] = ("extract", "wi", "ca", "wl", "cv", "wle")
@@ -131,3 +132,34 @@ class ClaimcheckScoreOptions(BaseModel):
     judgments: str | Path | None = option(None, help="Judgments to use instead of the run's (e.g. human WLE choices).")
     task: Task | None = option(None, help="Task, when there is no config.json.")
     bertscore: bool = option(True, "--bertscore/--no-bertscore", help="wle: compute BERTScore.")
+
+
+class AgreementCommand(BaseModel):
+    """``noveval claimcheck agreement FILES...``: inter-annotator agreement (§3.4, §4.1)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    files: list[Path] = option(..., argument=True, help="Annotation files (any number of annotators).")
+    model_file: Path | None = option(None, help="Annotation file of a model, added as one more annotator.")
+    papers: Path | None = option(None, help="Papers file for annotations given as offsets.")
+    data_dir: Path | None = option(None, help="Folder with the real datasets, for annotations given as offsets.")
+    out: Path | None = option(None, "--out", "-o", help="Write the JSON here.")
+
+
+class WleExportCommand(BaseModel):
+    """``noveval claimcheck wle-export RUN -o CSV``: blinded weakness pairs for human judges."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    run_dir: Path = option(..., argument=True, help="A WLE run directory.")
+    out: Path = option(..., "--out", "-o", help="CSV for the human judges.")
+
+
+class WleImportCommand(BaseModel):
+    """``noveval claimcheck wle-import CSV -o JSONL``: human A/B/tie choices as WLE judgments."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    csv_path: Path = option(..., argument=True, help="The CSV with the 'choice' column filled.")
+    out: Path = option(..., "--out", "-o", help="Judgments JSONL to write.")
+    key: Path | None = option(None, help="Key file (default <csv>.key.csv).")

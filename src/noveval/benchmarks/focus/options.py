@@ -10,9 +10,17 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from noveval.options import PromptVariantsOption, RunOptions, option
+from noveval.options import (
+    DataDirOption,
+    ModelOption,
+    OutOption,
+    PromptVariantsOption,
+    RunOptions,
+    option,
+    shared,
+)
 
-__all__ = ["ExpertOptions", "FocusOptions", "FocusScoreOptions"]
+__all__ = ["AgreementCommand", "ExpertCommand", "ExpertOptions", "FocusOptions", "FocusScoreOptions", "SplitCommand"]
 
 _PROTOCOL_HELP = ("'noveval' (default: all papers, all reviewers' points, multiset F1, best reference) or 'paper' "
                   "(Shin et al.: rejected papers, meta-review chain, set F1, mean over references, KL on distributions "
@@ -107,3 +115,36 @@ class ExpertOptions(RunOptions):
 
     papers: Path = option(..., "--papers", "-p",
                           help="Papers with reviews (.jsonl[.gz] or .json), e.g. shared/data/reviews/neurips-2024.jsonl.gz.")
+
+
+class _PapersInput(BaseModel):
+    """The papers an extra command reads (required, unlike a run's)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    papers: Path = option(..., "--papers", "-p", help="Papers with reviews (.jsonl[.gz] or .json), e.g. "
+                                                      "shared/data/reviews/neurips-2024.jsonl.gz.")
+    limit: int | None = shared("limit")
+
+
+class SplitCommand(_PapersInput):
+    """``noveval focus split``: expert points without a model."""
+
+    out: Path = option(..., "--out", "-o", help="Output .jsonl of points.")
+
+
+class ExpertCommand(ExpertOptions, OutOption, ModelOption):
+    """``noveval focus expert``: expert points by the three-prompt chain (every run option, through the runner)."""
+
+
+class AgreementCommand(ModelOption, DataDirOption):
+    """``noveval focus agreement``: Cohen's kappa of the annotator against DISAPERE aspects and MReD polarity."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    n_disapere: int = option(400, ge=0, help="DISAPERE sentences to annotate (random subsample).")
+    n_mred: int = option(200, ge=0, help="MReD strength/weakness sentences (random subsample).")
+    out: Path | None = option(None, "--out", "-o", help="Write the report as JSON.")
+    seed: int = shared("seed")
+    temperature: float = shared("temperature", FocusOptions)
+    samples: int = shared("samples", FocusOptions)

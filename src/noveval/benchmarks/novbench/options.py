@@ -6,21 +6,28 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from noveval.options import (
     HF_SOURCE_HELP,
     PAPER_EMBEDDER,
     EmbedderOption,
+    ModelOption,
     PromptVariantsOption,
     RunOptions,
     embedder_option,
     option,
+    shared,
 )
 
-__all__ = ["NovBenchOptions", "NovBenchScoreOptions", "parse_years"]
+__all__ = ["AgreementCommand", "ExtractDescriptionsCommand", "ExtractEvaluationsCommand", "NovBenchOptions",
+           "NovBenchScoreCommand", "NovBenchScoreOptions", "StructureCommand", "parse_years"]
 
 Prompting = Literal["zero-shot", "few-shot", "rag"]
+DescriptionStrategy = Literal["zero-shot", "few-shot", "step-by-step", "context"]
+"""Stage 1's prompting strategies (Appendix A)."""
+EvaluationStrategy = Literal["zero-shot", "rag"]
+"""Stage 2's prompting strategies (Appendix B)."""
 
 _DATA_HELP = f"NovBench records (JSON array or JSONL; e.g. coling2020.json), {HF_SOURCE_HELP}"
 
@@ -122,3 +129,71 @@ class NovBenchScoreOptions(EmbedderOption):
                      "released scorer would).")
     seed: int | None = option(None, help="Bootstrap seed (default: the run's seed; 0 for a predictions file).")
 
+
+
+class NovBenchScoreCommand(NovBenchScoreOptions):
+    """``noveval score novbench PREDICTIONS...``: predictions made anywhere (several: a table)."""
+
+    predictions: list[Path] = option(..., argument=True, aliases=("--predictions", "-r"),
+                                     help="Run directories or predictions JSONL files (several: a table).")
+    out: Path | None = option(None, "--out", "-o", help="Where to write (single input only; default: next to it).")
+
+
+class _Stage(ModelOption):
+    """The options every dataset-construction stage (``noveval novbench ...``) shares."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    limit: int | None = shared("limit")
+    concurrency: int | None = shared("concurrency")
+    no_cache: bool = shared("no_cache")
+    refresh: bool = shared("refresh")
+    seed: int = shared("seed")
+
+
+class _YesNoStage(_Stage):
+    constrained: bool = option(False, help='Ask for {"answer": "Yes"|"No"} under a JSON schema.')
+
+
+class ExtractDescriptionsCommand(_YesNoStage):
+    """Stage 1: classify introduction sentences as novelty descriptions (Yes/No)."""
+
+    input: Path = option(..., "--input", "-i", help="CSV paper_id,sentence[,label].")
+    out: Path = option(..., "--out", "-o", help="Output JSONL of per-sentence predictions.")
+    strategy: DescriptionStrategy = option("context", "--strategy", "-s",
+                                           help="zero-shot | few-shot | step-by-step | context (Appendix A).")
+    papers: int | None = option(None, ge=1, help="Use only the first N papers (keeps contexts whole).")
+
+
+class ExtractEvaluationsCommand(_YesNoStage, EmbedderOption):
+    """Stage 2: classify review sentences as novelty evaluations (Yes/No)."""
+
+    input: list[Path] = option(
+        ..., "--input", "-i", help="Review sentences: [sentence, NOVELTY] JSON, {text, labels} JSON, CSV/JSONL "
+                                   "sentence[,label]. Repeatable.")
+    out: Path = option(..., "--out", "-o", help="Output JSONL of per-sentence predictions.")
+    strategy: EvaluationStrategy = option("zero-shot", "--strategy", "-s", help="zero-shot | rag (Appendix B).")
+    pool: Path | None = option(
+        None, help="Labelled novelty sentences for rag (e.g. reviewadvisor-novelty-sentences.json.gz).")
+    k: int = option(5, "--k", ge=1, help="Examples retrieved per sentence (rag).")
+    sample: int | None = option(None, ge=1, help="Random sample of N sentences (seeded), instead of the first N.")
+
+
+class StructureCommand(_Stage):
+    """Stage 3: deduplicate novelty comments and sort them by sentiment (Appendix C)."""
+
+    input: Path = option(..., "--input", "-i",
+                         help="NovBench records (uses review_novelty) or JSONL {id, comments: [...]}.")
+    out: Path = option(..., "--out", "-o", help="Output JSONL {id, output_format, counts}.")
+    max_tokens: int = option(768, ge=1, help="Max new tokens per reply.")
+
+
+class AgreementCommand(BaseModel):
+    """Human agreement (Appendix D): Fleiss' κ, majority-vote agreement, Spearman ρ."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    input: Path = option(..., "--input", "-i", help="JSON/JSONL rows {id, annotators: [A|B|tie, ...], metric: "
+                                                    "A|B|tie} or {..., metric_a, metric_b}.")
+    out: Path | None = option(None, "--out", "-o", help="Write the result JSON here.")
+    metric_field: str = option("metric", help="Per-row metric field holding the metric's score difference or choice.")

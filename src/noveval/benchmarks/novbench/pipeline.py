@@ -18,13 +18,15 @@ Every model call goes through a :class:`noveval.models.ChatClient` (cached).
 from __future__ import annotations
 
 import re
+import typing
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from noveval.benchmarks.novbench._prompts import messages
 from noveval.benchmarks.novbench.data import IntroSentence, ReviewSentence
 from noveval.benchmarks.novbench.evaluation_text import StructuredEvaluation, parse_evaluation
+from noveval.benchmarks.novbench.options import DescriptionStrategy, EvaluationStrategy
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.types import EmbedderLike, EmbedderProtocol, as_embedder
 
@@ -40,10 +42,8 @@ __all__ = [
     "YES_NO_SCHEMA",
 ]
 
-DescriptionStrategy = Literal["zero-shot", "few-shot", "step-by-step", "context"]
-EvaluationStrategy = Literal["zero-shot", "rag"]
-DESCRIPTION_STRATEGIES: tuple[str, ...] = ("zero-shot", "few-shot", "step-by-step", "context")
-EVALUATION_STRATEGIES: tuple[str, ...] = ("zero-shot", "rag")
+DESCRIPTION_STRATEGIES: tuple[str, ...] = typing.get_args(DescriptionStrategy)
+EVALUATION_STRATEGIES: tuple[str, ...] = typing.get_args(EvaluationStrategy)
 
 YES_NO_SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -425,7 +425,7 @@ def construct(
     from noveval.benchmarks._contract import client_of
 
     client = client_of(model, cache=cache)
-    opts = JudgeOptions(seed=seed, max_tokens=max_tokens)
+    opts = JudgeOptions(seed=seed, judge_max_tokens=max_tokens)
     config = {"benchmark": "rinobench", "task": "construct", "reviews": str(Path(reviews).resolve()),
               "model": client.model_id, "binning": binning,
               "quantile_mix": quantile_mix if binning == "blended" else None, "max_disagreement": max_disagreement,

@@ -15,7 +15,11 @@ from typing import Any
 
 from noveval.benchmarks.rinobench.data import load_items, load_predictions, load_rubric
 from noveval.benchmarks.rinobench.judge import JudgeOptions
-from noveval.benchmarks.rinobench.options import RINoBenchOptions, RINoBenchScoreOptions
+from noveval.benchmarks.rinobench.options import (
+    JudgeSettings,
+    RINoBenchOptions,
+    RINoBenchScoreOptions,
+)
 from noveval.hfdata import source_label
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
@@ -46,11 +50,9 @@ def checked_protocol(o: RINoBenchOptions) -> dict[str, Any]:
     return proto
 
 
-def judge_options(o: RINoBenchOptions | RINoBenchScoreOptions) -> JudgeOptions:
-    """The judge settings the options give."""
-    return JudgeOptions(max_arguments=o.max_arguments, grounding_context=o.grounding_context,
-                        max_tokens=o.judge_max_tokens, max_related_works=o.judge_max_related_works,
-                        max_abstract_chars=o.judge_max_abstract_chars)
+def judge_options(o: JudgeSettings) -> JudgeOptions:
+    """The judge settings the options give (their :class:`JudgeSettings` part)."""
+    return JudgeOptions(**{k: getattr(o, k) for k in JudgeSettings.model_fields})
 
 
 def _items_source(o: RINoBenchOptions) -> str | Path:

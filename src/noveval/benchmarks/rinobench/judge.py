@@ -53,12 +53,13 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from noveval.benchmarks.rinobench.data import Prediction, RINoBenchItem
 from noveval.benchmarks.rinobench.generate import format_related_works
+from noveval.benchmarks.rinobench.options import JudgeSettings
 from noveval.benchmarks.rinobench.prompts import render_messages
 from noveval.metrics.rinobench import aspect_metrics
 from noveval.models.chat import ChatClientProtocol
@@ -92,25 +93,13 @@ JUDGE_PROMPTS = ("alignment", "extract_known", "extract_novelty", "support", "gr
 ``ground_known`` / ``ground_novelty`` otherwise)."""
 
 
-class JudgeOptions(BaseModel):
-    """Settings of the justification judge (recorded in the run config)."""
+class JudgeOptions(JudgeSettings):
+    """Settings of the justification judge (recorded in the run config): the user's
+    (:class:`~noveval.benchmarks.rinobench.options.JudgeSettings`, declared once there) and the
+    protocol's own below."""
 
-    max_arguments: int | None = Field(
-        default=None,
-        ge=1,
-        description="Most arguments extracted per justification and kind; None = all (the paper).",
-    )
-    grounding_context: Literal["split", "both"] = Field(
-        default="split",
-        description="Grounding context: 'split' = related works for known aspects, the idea for "
-        "novelty aspects (the paper's text); 'both' = idea and related works for every "
-        "argument (the released fact-check prompt).",
-    )
-    max_tokens: int = Field(default=384, description="Token budget of each structured judge reply.")
     max_reasks: int = Field(default=1, description="Re-asks after an invalid structured reply.")
     top_logprobs: int = Field(default=10, description="Alternatives requested for the alignment score token.")
-    max_related_works: int | None = Field(default=None, description="Related works shown for grounding.")
-    max_abstract_chars: int | None = Field(default=None, description="Abstract cut for grounding prompts.")
     seed: int = Field(default=0, description="Judge sampling seed (temperature is 0).")
 
 
@@ -138,7 +127,7 @@ def grounding_messages(kind: str, item: RINoBenchItem, arguments: list[str], opt
     and the related works (the released fact-check prompt).
     """
     idea = item.research_idea
-    works = format_related_works(item, max_related_works=opts.max_related_works, max_abstract_chars=opts.max_abstract_chars)
+    works = format_related_works(item, max_related_works=opts.judge_max_related_works, max_abstract_chars=opts.judge_max_abstract_chars)
     idea_fields = {
         "problem_statement": idea.problem_statement,
         "objective": idea.objective,
@@ -210,7 +199,7 @@ async def _structured(client: ChatClientProtocol, messages: list[dict[str, str]]
 
     req = ChatRequest(
         messages=messages,
-        params=GenerationParams(temperature=0.0, max_tokens=opts.max_tokens, seed=opts.seed, json_schema=schema),
+        params=GenerationParams(temperature=0.0, max_tokens=opts.judge_max_tokens, seed=opts.seed, json_schema=schema),
         tag=tag,
     )
     return await acomplete_structured(client, req, model, max_reasks=opts.max_reasks, role="judge")
@@ -230,7 +219,7 @@ async def _alignment(client: ChatClientProtocol, gold: str, pred: str, opts: Jud
         messages=render_messages("alignment", gold=gold, predicted=pred),
         params=GenerationParams(
             temperature=0.0,
-            max_tokens=opts.max_tokens,
+            max_tokens=opts.judge_max_tokens,
             seed=opts.seed,
             json_schema=_ALIGN_SCHEMA,
             logprobs=True,

@@ -5,18 +5,29 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import ConfigDict
+from pydantic import BaseModel, ConfigDict
 
-from noveval.options import HF_SOURCE_HELP, JudgeOption, PromptVariantsOption, RunOptions, option
+from noveval.options import (
+    HF_SOURCE_HELP,
+    JudgeOption,
+    ModelOption,
+    OutOption,
+    PromptVariantsOption,
+    RunOptions,
+    option,
+    shared,
+)
 
-__all__ = ["ConstructOptions", "RINoBenchOptions", "RINoBenchScoreOptions"]
+__all__ = ["ConstructCommand", "ConstructOptions", "JudgeSettings", "RINoBenchOptions", "RINoBenchScoreCommand",
+           "RINoBenchScoreOptions"]
 
 F1LabelsHelp = ("fixed: macro-F1 over classes 1-5 | present: the released eval.py (scikit-learn's default label set; "
                 "per-class F1 for gold classes only).")
 
 
-class _JudgeSettings(JudgeOption):
-    """The justification judge's settings (run and score share them: :class:`~noveval.benchmarks.rinobench.judge.JudgeOptions`).
+class JudgeSettings(BaseModel):
+    """The justification judge's settings a user sets (Section 5.2), declared once: the options of
+    ``run``/``score rinobench`` and :class:`noveval.benchmarks.rinobench.judge.JudgeOptions` extend it.
 
     Attributes:
         max_arguments: Arguments extracted per justification and kind (None: all, as the paper).
@@ -36,6 +47,10 @@ class _JudgeSettings(JudgeOption):
         None, ge=1, help="Related works the judge is shown for grounding (default: all).")
     judge_max_abstract_chars: int | None = option(
         None, ge=1, help="Cut the related-work abstracts the judge is shown to N characters (default: whole).")
+
+
+class _JudgeSettings(JudgeOption, JudgeSettings):
+    """A judge model and its settings (run and score share them)."""
 
 
 class RINoBenchOptions(RunOptions, _JudgeSettings, PromptVariantsOption):
@@ -103,3 +118,25 @@ class ConstructOptions(RunOptions):
     min_related_works: int = option(5, ge=0, help="Drop ideas with fewer related works (paper: 5).")
     test_size: float = option(0.2, gt=0.0, lt=1.0, help="Test share of the stratified split (paper: 0.2).")
     skip_grounding: bool = option(False, help="Skip the LLM grounding filter of gold justifications.")
+
+
+class RINoBenchScoreCommand(_JudgeSettings):
+    """``noveval score rinobench PREDICTIONS -g GOLD``: saved predictions made anywhere, against a gold file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    predictions: Path = option(
+        ..., argument=True, aliases=("--predictions", "-p"),
+        help="Predictions: published [{reasoning, novelty_score}] JSON, our predictions.jsonl, or a run folder "
+             "holding it.")
+    gold: Path = option(..., "--gold", "-g", help=f"Gold items (test.json format), {HF_SOURCE_HELP}.")
+    f1_labels: Literal["fixed", "present"] = shared("f1_labels", RINoBenchOptions)
+    out: Path | None = option(None, "--out", "-o", help="Run directory for judgments, per-item rows and scores.")
+    seed: int = shared("seed")
+    concurrency: int | None = shared("concurrency")
+    no_cache: bool = shared("no_cache")
+    overwrite: bool = shared("overwrite")
+
+
+class ConstructCommand(ConstructOptions, ModelOption, OutOption):
+    """``noveval rinobench construct``: the construction's options, the model and the output folder."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 from pydantic_core import PydanticCustomError
 
 from noveval.options import (
@@ -17,9 +17,10 @@ from noveval.options import (
     RunOptions,
     embedder_option,
     option,
+    shared,
 )
 
-__all__ = ["ALL_JUDGES", "ALL_METRICS", "MAX_POOL", "ValidateOptions"]
+__all__ = ["ALL_JUDGES", "ALL_METRICS", "MAX_POOL", "CeilingCommand", "ValidateOptions"]
 
 ALL_METRICS = ("Yin", "RND", "SemNovel", "FastTextLOF")
 """The four corpus metrics of Liu & Zhai (2026) §4, in their table order (the default of ``metric``)."""
@@ -125,3 +126,16 @@ class ValidateOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsO
                 raise PydanticCustomError("metric_limit", "expected N or NAME=N, got {item}", {"item": repr(item)})
             out[name.strip() or "*"] = int(n)
         return out or None
+
+
+class CeilingCommand(BaseModel):
+    """``noveval validate ceiling RATINGS``: human agreement alone (the ceiling a metric can reach)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ratings: Path = option(..., argument=True, help="A reviews JSONL(.gz) (scores.<aspect> per review) or the "
+                                                    "PeerRead aspect-score TSV.")
+    aspect: str | None = option(None, help="Score to use (default: originality; ORIGINALITY for a TSV).")
+    min_raters: int = option(3, ge=2, help="Ratings a paper needs.")
+    resamples: int = option(1000, ge=10, help="Bootstrap resamples.")
+    seed: int = shared("seed")
