@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from noveval.report.fmt import num
-from noveval.report.items import run_items
+from noveval.report.items import item_table
 from noveval.report.load import find_runs, load_run
 from noveval.report.model import BenchmarkView, DemoBanner, Figure, ReportView, RunData
 from noveval.report.tables import headline_table
@@ -143,7 +143,7 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
 
     spec = answer_spec(name, runs)
     answer = (spec[0], spec[1]) if spec is not None else None
-    view.items = {r.slug: {"label": r.label, "path": str(r.path), **run_items(r, answer)} for r in runs}
+    view.items = {r.slug: {"label": r.label, "path": str(r.path), **item_table(r, answer)} for r in runs}
     view.disagree, more_gaps = disagreement_groups(runs, view.items, spec)
     view.gaps += more_gaps
     return view

@@ -211,7 +211,7 @@ def disagreement_groups(runs: list[RunData], items: dict[str, dict[str, Any]],
 
     Args:
         runs: The benchmark's runs (labelled, with slugs).
-        items: Slug -> the run's item table data (:func:`noveval.report.items.run_items`).
+        items: Slug -> the run's item table data (:func:`noveval.report.items.item_table`).
         spec: :func:`answer_spec` of the benchmark.
 
     Returns:
