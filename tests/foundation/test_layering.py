@@ -2,7 +2,7 @@
 
 Layers, bottom to top (docs/internals.md):
 
-0. pure: ``errors, io, records, scores, corpus, metrics/, novelty/, prompts, progress, settings, ...``
+0. pure: ``errors, io, store, records, scores, corpus, metrics/, novelty/, prompts, progress, settings, ...``
 1. model backends and run folders: ``models/``, ``runs`` (a run folder records the call ledger)
 2. shared pieces systems build on: the corpus index ``index/`` and ``judging/`` (novelty
    judging shared by rinobench, validate, novelty-pairs and check: rubric, judgment schema,
@@ -30,7 +30,7 @@ PKG = Path(noveval.__file__).parent
 LAYERS: dict[str, int] = {
     "_version": 0, "errors": 0, "settings": 0, "quiet": 0, "progress": 0, "io": 0, "hfdata": 0,
     "records": 0, "corpus": 0, "metrics": 0, "novelty": 0, "prompts": 0, "samples": 0, "scores": 0,
-    "registry": 0, "options": 0, "labels": 0,
+    "registry": 0, "options": 0, "labels": 0, "store": 0,
     "models": 1, "runs": 1,
     "index": 2, "judging": 2,
     "benchmarks": 3, "check": 3, "compare": 3, "data": 3,

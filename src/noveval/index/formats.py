@@ -110,7 +110,7 @@ def dedup_keys(paper: dict[str, Any]) -> list[str]:
 
 
 def _row_year(path: Path, line: int, value: Any, fieldname: str) -> int:
-    from noveval.io import parse_year
+    from noveval.corpus import parse_year
 
     return parse_year(value, path=path, line=line, field=fieldname) or 0
 
