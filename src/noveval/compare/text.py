@@ -156,7 +156,8 @@ def _yardsticks(c: Comparison) -> list[str]:
     They are the runs' own (same gold) and shown for reference; their numbers are whole-run
     values, not restricted to the matched items.
     """
-    from noveval.metrics.yardsticks import published_summary, reference_text, references_of
+    from noveval.metrics.yardsticks import references_of
+    from noveval.yardstick_text import published_summary, reference_text
 
     metric = next((m.name for m in c.metrics if m.primary), None) or (c.leaderboards[0].metric if c.leaderboards else None)
     if metric is None:

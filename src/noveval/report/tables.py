@@ -131,7 +131,7 @@ def other_data(runs: list[RunData]) -> str:
 
 def _reference_cell(runs: list[RunData], metric: str) -> Cell:
     """One text cell: the metric's yardsticks and the paper's best rows (value None: never bold)."""
-    from noveval.metrics.yardsticks import published_summary, reference_text
+    from noveval.yardstick_text import published_summary, reference_text
 
     ys, pub = _references(runs, metric)
     parts = [reference_text(y) for y in ys]
