@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from noveval.errors import InputError
+from noveval.io import iter_jsonl
 
 __all__ = [
     "Corpus",
@@ -121,7 +122,6 @@ def iter_papers(path: str | Path) -> Iterator[dict[str, Any]]:
             title, a non-string abstract or field, a year that is not a year.
     """
     from noveval.hfdata import is_hf_source
-    from noveval.io import iter_jsonl
 
     p = Path(path)
     if not is_hf_source(path) and not p.is_file():

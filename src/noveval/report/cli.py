@@ -8,6 +8,8 @@ from typing import Annotated
 import typer
 
 from noveval.cli.common import cli_errors
+from noveval.errors import InputError
+from noveval.report import write_report
 
 
 @cli_errors
@@ -16,8 +18,6 @@ def report(
     out: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")] = Path("report.html"),
 ) -> None:
     """Write one self-contained HTML report (tables, figures, drill-down) of run directories."""
-    from noveval.errors import InputError
-    from noveval.report import write_report
     from noveval.report.load import find_runs
 
     for p in run_dirs:
