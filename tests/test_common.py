@@ -61,7 +61,9 @@ def test_every_registered_system_is_in_this_table() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_registry_entry_is_whole(name: str) -> None:
-    from noveval.benchmarks import Benchmark
+    import typer
+
+    from noveval.benchmarks import Benchmark, load
     from noveval.options import RunOptions
 
     b = BENCHMARKS[name]
@@ -81,9 +83,15 @@ def test_registry_entry_is_whole(name: str) -> None:
     assert callable(pkg.run) and callable(pkg.score), "every system package exports run and score"
     if b.data_option is not None:
         assert b.data_option in b.options.model_fields
-    for hook in ("demo", "score_command", "commands", "suite", "yardsticks", "used_prompts", "planned_config"):
-        if getattr(b, hook, None) is not None:
-            assert b.hook(hook) is not None, hook
+    for hook in ("run", "score", "demo", "suite", "yardsticks", "used_prompts", "planned_config"):
+        ref = getattr(b, hook)
+        assert not isinstance(ref, str), f"{hook}: a typed reference, not a 'module:attr' string (issue 38)"
+        if ref is not None:
+            assert callable(load(ref)) and load(ref).__module__.startswith(b.package + "."), hook
+    glue = b.presentation("cli")
+    if glue is not None:  # the command-line glue the CLI mounts: a Typer group and/or a score command
+        assert getattr(glue, "app", None) is None or isinstance(glue.app, typer.Typer)
+        assert getattr(glue, "score", None) is None or callable(glue.score)
     from noveval.prompts import packages
 
     if b.has_prompts:
@@ -101,14 +109,14 @@ PUBLISHED_ROW_FIELDS = {"model", "setting", "metric", "value", "table", "source"
 def test_system_declares_yardsticks_and_published_rows_or_says_why(name: str) -> None:
     """Issue 29: every system has yardsticks (a hook) or says why none is meaningful, and the paper's
     main-table rows (package data with model, setting, metric, value, table, source) or says why none exist."""
-    from noveval.benchmarks import resolve
+    from noveval.benchmarks import load
     from noveval.benchmarks._benchmark import published_rows
 
     b = BENCHMARKS[name]
     if b.yardsticks is None:
         assert b.no_yardsticks and len(b.no_yardsticks) > 20, "say why the system has no yardstick"
     else:
-        assert callable(resolve(b.yardsticks, b.package))
+        assert callable(load(b.yardsticks))
     if b.published is None:
         assert b.no_published and len(b.no_published) > 20, "say why there are no published rows"
         return

@@ -3,13 +3,18 @@
 Everything here is a re-export of the name that does the work; this module adds nothing::
 
     # <your package>/__init__.py
-    from noveval.plugin import About, Answer, Benchmark, RunOptions, entry_points, option
+    from noveval.plugin import About, Answer, Benchmark, RunHook, RunOptions, entry_points, lazy, option
 
     class ToyOptions(RunOptions):
         questions: str | None = option(None, "--questions", help="JSONL of {id, question, answer}.")
 
-    BENCHMARK = Benchmark(name="toy", ..., options=ToyOptions, run="toy_package.system:run",
-                          score="toy_package.system:score", answer=Answer("answer"))
+    @lazy                                   # imported on first use, by an ordinary import
+    def _run() -> RunHook[ToyOptions]:      # mypy checks the function against the protocol
+        from toy_package.system import run
+        return run
+
+    BENCHMARK = Benchmark(name="toy", ..., options=ToyOptions, run=_run, score=_score, demo=_demo,
+                          answer=Answer("answer"))
     run, score = entry_points(BENCHMARK)
 
 and register the package under the entry-point group :data:`ENTRY_POINT_GROUP` in its own
@@ -25,6 +30,10 @@ The declaration and its parts:
     :class:`RunOptions` and :func:`option` (its options class: the fields of
     ``noveval run <name>`` and of ``noveval.run(name, options=...)``),
     :func:`entry_points` (the package's ``run, score``), :data:`ENTRY_POINT_GROUP`.
+The hooks it holds (the function itself, or a :func:`lazy` reference that imports it on first use):
+    :class:`RunHook` (``run(model, out, options)``), :class:`ScoreHook` (``score(run_folder,
+    options)``), :class:`DemoHook` (``demo(*, model, embedder, real, data_dir) -> [DemoRun, ...]``:
+    what ``noveval demo`` runs, through the runner, for the system), :class:`DemoRun`.
 Building blocks of a system's ``run`` and ``score``:
     :func:`client_of` (a chat client from a model spec or a client), :class:`ChatRequest`,
     :class:`GenerationParams`, :class:`RunDir` (the run folder: ``config.json``, resumable
@@ -36,7 +45,17 @@ Building blocks of a system's ``run`` and ``score``:
 
 from __future__ import annotations
 
-from noveval.benchmarks._benchmark import About, Answer, Benchmark
+from noveval.benchmarks._benchmark import (
+    About,
+    Answer,
+    Benchmark,
+    DemoHook,
+    DemoRun,
+    Lazy,
+    RunHook,
+    ScoreHook,
+    lazy,
+)
 from noveval.benchmarks._contract import client_of
 from noveval.benchmarks._runner import entry_points
 from noveval.errors import InputError
@@ -53,12 +72,18 @@ __all__ = [
     "Answer",
     "Benchmark",
     "ChatRequest",
+    "DemoHook",
+    "DemoRun",
     "GenerationParams",
     "InputError",
+    "Lazy",
     "RunDir",
+    "RunHook",
     "RunOptions",
+    "ScoreHook",
     "client_of",
     "entry_points",
+    "lazy",
     "option",
     "read_jsonl",
     "run_items",

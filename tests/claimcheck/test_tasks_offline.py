@@ -255,12 +255,17 @@ def _gold_labels(n: int) -> list[dict]:
 
 def test_demo_runs_every_task_on_the_sample(tmp_path, monkeypatch):
     import noveval.models.client
+    from noveval.benchmarks import BENCHMARKS, load
+    from noveval.benchmarks._runner import run_benchmark
 
     monkeypatch.setattr(noveval.models.client, "get_client", lambda *a, **k: FakeClient(reply))
-    runs = cli.demo(tmp_path, model="local", embedder="none")
-    assert [p.name for p in runs] == [f"claimcheck-{t}" for t in ("extract", "wi", "ca", "wl", "cv", "wle")]
-    for p in runs:
-        assert (p / "predictions.jsonl").exists() and (p / "scores.json").exists()
+    bench = BENCHMARKS["claimcheck"]
+    assert bench.demo is not None
+    todo = load(bench.demo)(model="local", embedder="none", real=False, data_dir=None)
+    assert [d.folder for d in todo] == [f"claimcheck-{t}" for t in ("extract", "wi", "ca", "wl", "cv", "wle")]
+    for d in todo:  # what `noveval demo` does with each: the runner
+        run = run_benchmark(bench, "local", tmp_path / d.folder, options=d.options)
+        assert run.complete and (run.path / "predictions.jsonl").exists() and (run.path / "scores.json").exists()
 
 
 def test_wi_salvages_a_truncated_reply():

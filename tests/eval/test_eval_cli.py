@@ -91,7 +91,9 @@ def test_a_killed_eval_resumes_where_it_stopped(tmp_path: Path) -> None:
 
         return reply
 
-    out, first, second = tmp_path / "ev", [], []
+    out = tmp_path / "ev"
+    first: list[str] = []
+    second: list[str] = []
     kill = True
     with FakeOpenAIServer(responder=asked(first)) as server:
         spec = f"openai-compatible/Qwen2.5-7B-Instruct@{server.base_url}"
@@ -118,7 +120,14 @@ def test_one_budget_and_one_ledger_across_the_systems(tmp_path: Path, monkeypatc
     monkeypatch.setenv("NOVEVAL_PRICES", str(prices))
     with FakeOpenAIServer(responder=responder("oracle")) as server:
         spec = f"openai-compatible/priced@{server.base_url}"
-        code, text = _eval(spec, tmp_path / "tiny", "--max-cost", "0.000001")
+        code, text = _eval(spec, tmp_path / "none", "--max-cost", "0.000001")  # the prompts alone cannot fit
+        assert code == 4 and "cannot fit --max-cost" in text and not (tmp_path / "none").exists(), text
+        assert _chat_posts(server) == 0  # refused up front: not even the endpoint check
+        res = CliRunner().invoke(app, ["-q", "eval", "-m", spec, "--sample", "--only", "rinobench,novelty-pairs",
+                                       "-o", str(tmp_path / "plan"), "--plan", "--json", "--limit", "1"])
+        # a budget the prompts fit (the plan runs) but not RINoBench's first request with its 512-token cap
+        floor = json.loads(res.stdout)["usd_prompts_only"]
+        code, text = _eval(spec, tmp_path / "tiny", "--max-cost", str(floor * 1.02), "--limit", "1")
         assert code == 4, text
         rows = {r["run"]: r for r in json.loads((tmp_path / "tiny" / "eval.json").read_text())["rows"]}
         assert rows["rinobench"]["status"] == "budget" and rows["novelty-pairs"]["status"] == "not run"

@@ -31,7 +31,7 @@ PKG = Path(noveval.__file__).parent
 LAYERS: dict[str, int] = {
     "_version": 0, "errors": 0, "settings": 0, "quiet": 0, "progress": 0, "io": 0, "hfdata": 0,
     "records": 0, "corpus": 0, "metrics": 0, "novelty": 0, "prompts": 0, "samples": 0, "scores": 0,
-    "registry": 0, "options": 0, "labels": 0, "store": 0, "yardstick_text": 3,
+    "registry": 0, "options": 0, "labels": 0, "store": 0, "plan": 1, "yardstick_text": 3,
     "models": 1, "runs": 1,
     "index": 2, "judging": 2,
     "benchmarks": 3, "check": 3, "compare": 3, "data": 3,

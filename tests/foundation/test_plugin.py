@@ -30,13 +30,36 @@ TOY = textwrap.dedent('''
     from __future__ import annotations
 
     from pathlib import Path
+    from typing import Never
 
-    from noveval.plugin import About, Answer, Benchmark, RunOptions, entry_points, option
+    from noveval.plugin import (About, Answer, Benchmark, DemoHook, RunHook, RunOptions, ScoreHook, entry_points,
+                                lazy, option)
 
 
     class ToyOptions(RunOptions):
         questions: str | Path | None = option(None, "--questions", help="JSONL of {id, question, answer}.")
         max_tokens: int = option(8, ge=1, help="Answer token budget.")
+
+
+    @lazy
+    def _run() -> RunHook[ToyOptions]:
+        from toy_noveval.system import run
+
+        return run
+
+
+    @lazy
+    def _score() -> ScoreHook[Never]:  # Never: score takes no options
+        from toy_noveval.system import score
+
+        return score
+
+
+    @lazy
+    def _demo() -> DemoHook:
+        from toy_noveval.system import demo
+
+        return demo
 
 
     BENCHMARK = Benchmark(
@@ -47,14 +70,14 @@ TOY = textwrap.dedent('''
                     needs=("questions: JSONL of {id, question, answer}",), data=("shipped with the plugin",),
                     demo=("two questions",)),
         options=ToyOptions,
-        run="toy_noveval.system:run",
-        score="toy_noveval.system:score",
+        run=_run,
+        score=_score,
         data_option="questions",
         paper=False,
         primary_metric="exact_match",
         greater_is_better=True,
         answer=Answer("answer", "nominal", prediction="output"),
-        demo="toy_noveval.system:demo",
+        demo=_demo,
     )
 
     run, score = entry_points(BENCHMARK)
@@ -69,7 +92,7 @@ SYSTEM = textwrap.dedent('''
     from typing import Any
 
     import toy_noveval
-    from noveval.plugin import (ChatRequest, GenerationParams, RunDir, client_of, read_jsonl, run_items,
+    from noveval.plugin import (ChatRequest, DemoRun, GenerationParams, RunDir, client_of, read_jsonl, run_items,
                                 summarize)
 
     SAMPLE = Path(__file__).parent / "questions.jsonl"
@@ -93,7 +116,7 @@ SYSTEM = textwrap.dedent('''
         return rd.path
 
 
-    def score(run: Path, options: Any = None) -> dict[str, Any]:
+    def score(run: Path, options: None = None) -> dict[str, Any]:
         rd = RunDir.open(run)
         gold = {it["id"]: it for it in read_jsonl(rd.config["questions"])}
         preds = rd.done("predictions")
@@ -106,10 +129,9 @@ SYSTEM = textwrap.dedent('''
         return scores
 
 
-    def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
-             data_dir: Path | None = None) -> Any:
-        """Two questions through the runner (the package's own ``run``); the demo takes the Run it returns."""
-        return toy_noveval.run(model, Path(out_dir) / "run", options=toy_noveval.ToyOptions(limit=2, overwrite=True))
+    def demo(*, model: str, embedder: str, real: bool, data_dir: Path | None) -> list[DemoRun]:
+        """Two questions (``noveval demo`` runs them through the runner into ``<out>/toy/run``)."""
+        return [DemoRun("run", toy_noveval.ToyOptions(limit=2, overwrite=True))]
 ''')
 
 QUIET = textwrap.dedent('''

@@ -30,6 +30,9 @@ noveval.run("rinobench", options=None)
 noveval.score("runs/x", options=17)  # error
 noveval.score("runs/x", options={"judge": "local"})
 noveval.score("runs/x", options=RINoBenchScoreOptions(judge="local"))
+rinobench.run(options=17)  # error: a system package's run takes its own options class or a mapping
+rinobench.run(options={"limit": 2})
+rinobench.score("runs/x", options=RINoBenchOptions())  # error: the run's options are not the scoring options
 
 reveal_type(noveval.eval)
 ev = noveval.eval("local", "evals/x", sample=True, only=["novelty-pairs"], limit=2)
@@ -67,7 +70,7 @@ def test_mypy_sees_function_types_in_a_user_file(tmp_path: Path) -> None:
     assert len(notes) == 10, out
     assert "def (benchmark: str" in notes[0] and "noveval.runs.Run" in notes[0], notes[0]
     assert "def (run:" in notes[1] and "noveval.scores.Scores" in notes[1], notes[1]
-    assert "RunFunction" in notes[2], notes[2]
+    assert "RunFunction[noveval.benchmarks.rinobench.options.RINoBenchOptions]" in notes[2], notes[2]
     assert "noveval.runs.Run" in notes[3], notes[3]
     assert "noveval.scores.MetricValue | None" in notes[4], notes[4]
     assert "options: Any" not in notes[0] and "options: Any" not in notes[1], notes[:2]
@@ -85,8 +88,9 @@ def test_mypy_sees_function_types_in_a_user_file(tmp_path: Path) -> None:
     lines = USER_FILE.splitlines()
     wrong = {i + 1 for i, line in enumerate(lines) if "# error" in line}
     errors = [line for line in out.splitlines() if ": error:" in line]
-    assert {int(e.split(":")[1]) for e in errors} == wrong and len(errors) == 4, out
+    assert {int(e.split(":")[1]) for e in errors} == wrong and len(errors) == 6, out
     assert all("[arg-type]" in e for e in errors), errors
-    assert sum('Argument "options" to' in e for e in errors) == 2, errors
+    assert sum('Argument "options" to' in e for e in errors) == 4, errors
+    assert sum('"RunFunction"' in e and "RINoBenchOptions | Mapping" in e for e in errors) == 1, errors
     assert any('Argument "limit" to "eval"' in e for e in errors) and any('Argument "alpha" to "leaderboard"' in e
                                                                           for e in errors), errors

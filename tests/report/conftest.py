@@ -95,6 +95,26 @@ def hand_runs(tmp_path: Path) -> list[Path]:
 
 
 @pytest.fixture
+def rinobench_stand_in():
+    """A RINoBench declaration whose ``run`` writes :func:`rinobench_run`'s finished folder (no model call), with a demo hook.
+
+    Its demo (``noveval demo``) is one :class:`~noveval.benchmarks.DemoRun` into ``rinobench-tiny``,
+    run through the runner like any demo run.
+    """
+    from dataclasses import replace
+
+    from noveval.benchmarks import BENCHMARKS, DemoRun
+
+    def run(model: object, out: Path, options: object) -> Path:
+        return rinobench_run(Path(out).parent)  # <out's parent>/rinobench-tiny
+
+    def demo(**_: object) -> list[DemoRun]:
+        return [DemoRun("rinobench-tiny", {"limit": 1})]
+
+    return replace(BENCHMARKS["rinobench"], run=run, demo=demo)
+
+
+@pytest.fixture
 def make_rinobench_run():
     """The RINoBench run-directory writer, ``(root, model, f1) -> Path``."""
     return rinobench_run

@@ -1,4 +1,8 @@
-"""``noveval demo`` with stand-in benchmarks: report path printed, failed demos listed, logs."""
+"""``noveval demo`` with stand-in benchmarks: report path printed, failed demos listed, logs.
+
+A demo hook says what to run (:class:`~noveval.benchmarks.DemoRun`); the demo runs it through
+the runner. The stand-in system's ``run`` writes a finished RINoBench run folder (no model call).
+"""
 
 from __future__ import annotations
 
@@ -10,19 +14,16 @@ from typer.testing import CliRunner
 
 
 @pytest.fixture
-def fake_benchmarks(monkeypatch: pytest.MonkeyPatch, make_rinobench_run):
-    def good(out_dir: Path, **_: object) -> list[Path]:
-        return [make_rinobench_run(Path(out_dir))]
-
-    def bad(out_dir: Path, **_: object) -> list[Path]:
+def fake_benchmarks(monkeypatch: pytest.MonkeyPatch, rinobench_stand_in):
+    def bad(**_: object) -> list[object]:
         raise RuntimeError("sample data missing")
 
     from dataclasses import replace
 
     from noveval.benchmarks import BENCHMARKS
 
-    rino = BENCHMARKS["rinobench"]
-    mods = {"rinobench": replace(rino, demo=good), "broken": replace(rino, name="broken", demo=bad),
+    rino = rinobench_stand_in
+    mods = {"rinobench": rino, "broken": replace(rino, name="broken", demo=bad),
             "chat": replace(BENCHMARKS["chat"], demo=None)}
     monkeypatch.setattr(BENCHMARKS, "_entries", mods)
     yield mods
@@ -69,21 +70,44 @@ def test_demo_only_a_benchmark_without_a_demo_says_so(fake_benchmarks, tmp_path:
     assert "installed yet" not in res.output and not (tmp_path / "d").exists()
 
 
-def test_demo_takes_the_run_folders_a_hook_made_but_did_not_return(fake_benchmarks, monkeypatch: pytest.MonkeyPatch,
-                                                                   make_rinobench_run, tmp_path: Path) -> None:
+def test_a_demo_run_goes_through_the_runner_and_its_after_step(fake_benchmarks, monkeypatch: pytest.MonkeyPatch,
+                                                               tmp_path: Path) -> None:
+    """The runner marks the folder (``complete``, ``calls``), then the hook's ``after`` step runs on it (issue 38)."""
+    import json
     from dataclasses import replace
 
+    from noveval.benchmarks import DemoRun
     from noveval.cli.main import app
-    from noveval.models.calls import active_ledger
 
-    def silent(out_dir: Path, **_: object) -> list[Path]:
-        ledger = active_ledger()
-        assert ledger is not None
-        ledger.enter_run(make_rinobench_run(Path(out_dir)))  # what RunDir.create does
-        return []
+    seen: list[Path] = []
 
-    monkeypatch.setitem(fake_benchmarks, "rinobench", replace(fake_benchmarks["rinobench"], demo=silent))
+    def demo(**_: object) -> list[DemoRun]:
+        return [DemoRun("rinobench-tiny", {"limit": 1}, after=seen.append)]
+
+    monkeypatch.setitem(fake_benchmarks, "rinobench", replace(fake_benchmarks["rinobench"], demo=demo))
     res = CliRunner().invoke(app, ["demo", "-o", str(tmp_path / "d"), "--only", "rinobench"])
     assert res.exit_code == 0, res.output
-    assert "installed yet" not in res.output and "rinobench-tiny" in res.stdout
-    assert 'data-benchmark="rinobench"' in (tmp_path / "d" / "report.html").read_text()
+    folder = tmp_path / "d" / "rinobench" / "rinobench-tiny"
+    assert seen == [folder]
+    scores = json.loads((folder / "scores.json").read_text())
+    assert scores["complete"] is True and scores["calls"]["requests"] == 0 and scores["demo"]["benchmark"] == "rinobench"
+
+
+def test_a_demo_run_whose_endpoint_fails_its_check_stops_the_demo(fake_benchmarks, monkeypatch: pytest.MonkeyPatch,
+                                                                  tmp_path: Path) -> None:
+    """The runner's endpoint check holds for a demo run too: a refused endpoint is exit 2 before any work."""
+    from dataclasses import replace
+
+    from cli_helpers import closed_port
+    from noveval.benchmarks import DemoRun
+    from noveval.cli.main import app
+
+    spec = f"openai-compatible/m@http://127.0.0.1:{closed_port()}/v1"
+
+    def demo(**_: object) -> list[DemoRun]:
+        return [DemoRun("rinobench-tiny", {"limit": 1}, model=spec)]
+
+    monkeypatch.setitem(fake_benchmarks, "rinobench", replace(fake_benchmarks["rinobench"], demo=demo))
+    res = CliRunner().invoke(app, ["demo", "-o", str(tmp_path / "d"), "--only", "rinobench"])
+    assert res.exit_code == 2, res.output
+    assert "127.0.0.1" in res.output and not (tmp_path / "d" / "rinobench" / "rinobench-tiny").exists()

@@ -55,15 +55,10 @@ def test_an_incomplete_run_is_marked_next_to_its_numbers(make_rinobench_run, tmp
 
 
 @pytest.fixture
-def demo_benchmarks(monkeypatch: pytest.MonkeyPatch, make_rinobench_run):
-    def rino(out_dir: Path, **_: object) -> list[Path]:
-        return [make_rinobench_run(Path(out_dir))]
-
-    from dataclasses import replace
-
+def demo_benchmarks(monkeypatch: pytest.MonkeyPatch, rinobench_stand_in):
     from noveval.benchmarks import BENCHMARKS
 
-    mods = {"rinobench": replace(BENCHMARKS["rinobench"], demo=rino)}
+    mods = {"rinobench": rinobench_stand_in}
     monkeypatch.setattr(BENCHMARKS, "_entries", mods)
     yield mods
     logging.getLogger().handlers.clear()

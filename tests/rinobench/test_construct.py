@@ -108,3 +108,32 @@ def test_construct_pipeline_with_local_model(tmp_path: Path) -> None:
     rows = [json.loads(x) for x in (out / "judgments.jsonl").read_text().splitlines()]
     assert {r["id"] for r in rows} == {"smp-a", "smp-c"}
     assert all(r["calls"] and r["calls"][0]["raw"] for r in rows)
+
+
+def _construct_cli(tmp_path: Path, spec: str):
+    from cli_helpers import cli
+
+    lines = (SAMPLES / "reviews.jsonl").read_text().splitlines()
+    sub = tmp_path / "reviews.jsonl"
+    sub.write_text("\n".join(ln for ln in lines if json.loads(ln)["id"] in {"smp-a", "smp-c"}))
+    return cli("rinobench", "construct", "-r", str(sub), "-o", str(tmp_path / "ds"), "-m", spec, "--skip-grounding")
+
+
+def test_construct_command_checks_the_endpoint_first(tmp_path: Path) -> None:
+    """``rinobench construct`` goes through the runner (issue 38): a refused endpoint is exit 2, nothing written."""
+    from cli_helpers import closed_port
+
+    res = _construct_cli(tmp_path, f"openai-compatible/m@http://127.0.0.1:{closed_port()}/v1")
+    assert res.exit_code == 2, res.output
+    assert "127.0.0.1" in res.stderr and not (tmp_path / "ds").exists()
+
+
+def test_construct_command_with_unusable_answers_is_not_a_result(tmp_path: Path) -> None:
+    """Answers no parser reads: the runner's unusable tally makes the command exit 3 (it printed counts, exit 0, before)."""
+    from fake_openai import FakeOpenAIServer
+
+    with FakeOpenAIServer(responder=lambda prompt: "I cannot help with that.") as server:
+        res = _construct_cli(tmp_path, f"openai-compatible/m@{server.base_url}")
+        assert server.total > 1
+    assert res.exit_code == 3, res.output
+    assert "not a result" in res.stderr and '"final"' not in res.stdout

@@ -17,27 +17,40 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Iterator, Mapping
+from typing import Any
 
-from noveval.benchmarks._benchmark import About, Answer, Benchmark, declare, lazy_exports, resolve
+from noveval.benchmarks._benchmark import (
+    About,
+    Answer,
+    Benchmark,
+    DemoRun,
+    Lazy,
+    declare,
+    lazy,
+    lazy_exports,
+    load,
+    resolve,
+)
 
-__all__ = ["BENCHMARKS", "About", "Answer", "Benchmark", "declare", "get", "lazy_exports", "resolve"]
+__all__ = ["BENCHMARKS", "About", "Answer", "Benchmark", "DemoRun", "Lazy", "declare", "get", "lazy", "lazy_exports",
+           "load", "resolve"]
 
 log = logging.getLogger("noveval")
 
 
-class _Registry(Mapping[str, Benchmark]):
+class _Registry(Mapping[str, Benchmark[Any, Any]]):
     """The declarations of every system, read on first use (importing this module is cheap)."""
 
     def __init__(self) -> None:
-        self._entries: dict[str, Benchmark] | None = None
+        self._entries: dict[str, Benchmark[Any, Any]] | None = None
 
-    def _load(self) -> dict[str, Benchmark]:
+    def _load(self) -> dict[str, Benchmark[Any, Any]]:
         if self._entries is None:
             from dataclasses import replace
 
             from noveval.registry import IN_TREE, packages
 
-            entries: dict[str, Benchmark] = {}
+            entries: dict[str, Benchmark[Any, Any]] = {}
             for name, package in packages().items():
                 try:
                     decl = getattr(importlib.import_module(package), "BENCHMARK", None)
@@ -53,7 +66,7 @@ class _Registry(Mapping[str, Benchmark]):
             self._entries = entries
         return self._entries
 
-    def __getitem__(self, name: str) -> Benchmark:
+    def __getitem__(self, name: str) -> Benchmark[Any, Any]:
         return self._load()[name]
 
     def __iter__(self) -> Iterator[str]:
@@ -74,7 +87,7 @@ BENCHMARKS = _Registry()
 """Every registered system, in the order ``noveval benchmarks``, the demo and the report use."""
 
 
-def get(name: str) -> Benchmark:
+def get(name: str) -> Benchmark[Any, Any]:
     """The registry entry of ``name``.
 
     Raises:

@@ -24,9 +24,11 @@ import contextlib
 import functools
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel
 
 from noveval.benchmarks._benchmark import Benchmark
 from noveval.errors import InputError, NovevalError
@@ -46,23 +48,31 @@ __all__ = [
     "parse_options",
     "preflight",
     "run_benchmark",
+    "run_task",
     "score_benchmark",
 ]
 
 
-class RunFunction(Protocol):
-    """A system's ``run``: :func:`noveval.run` without the system's name."""
+OptionsT = TypeVar("OptionsT", bound=RunOptions)
+ScoreT = TypeVar("ScoreT", bound=BaseModel)
+OptionsT_contra = TypeVar("OptionsT_contra", bound=RunOptions, contravariant=True)
+ScoreT_contra = TypeVar("ScoreT_contra", bound=BaseModel, contravariant=True)
+
+
+class RunFunction(Protocol[OptionsT_contra]):
+    """A system's ``run``: :func:`noveval.run` without the system's name (``options``: its options class or a mapping)."""
 
     def __call__(self, model: str | ChatClientProtocol = "local", out: str | os.PathLike[str] = "runs/noveval", *,
-                 data: str | os.PathLike[str] | None = None, options: Any = None) -> Run:
+                 data: str | os.PathLike[str] | None = None,
+                 options: OptionsT_contra | Mapping[str, Any] | None = None) -> Run:
         """Run the system with ``model`` into ``out`` (see :func:`run_benchmark`)."""
         ...
 
 
-class ScoreFunction(Protocol):
-    """A system's ``score``: :func:`noveval.score` for one system's run folders."""
+class ScoreFunction(Protocol[ScoreT_contra]):
+    """A system's ``score``: :func:`noveval.score` for one system's run folders (``options``: its scoring options or a mapping)."""
 
-    def __call__(self, run: str | os.PathLike[str], *, options: Any = None) -> Scores:
+    def __call__(self, run: str | os.PathLike[str], *, options: ScoreT_contra | Mapping[str, Any] | None = None) -> Scores:
         """Scores of a run folder from its saved outputs alone."""
         ...
 
@@ -83,7 +93,8 @@ class BudgetStopped(RunStopped):
     """``max_cost`` stopped the run cleanly; the same run with a higher budget finishes it (CLI exit 4)."""
 
 
-def parse_options(bench: Benchmark, options: Any = None, *, data: str | os.PathLike[str] | None = None) -> RunOptions:
+def parse_options(bench: Benchmark[OptionsT, Any], options: OptionsT | Mapping[str, Any] | None = None, *,
+                  data: str | os.PathLike[str] | None = None) -> OptionsT:
     """The system's options object from ``options`` (object, dict or None) and ``data``.
 
     Raises:
@@ -173,13 +184,17 @@ def preflight(model: ModelLike, opts: RunOptions, out: Path) -> None:
     ledger.ensure_checked()
 
 
-def _call(bench: Benchmark, model: ModelLike, out: Path, opts: RunOptions) -> Any:
-    """The system's run, through the batch driver when ``opts.batch``."""
-    fn: Callable[[Any, Path, Any], Any] = bench.run_fn()
+def _system_run(bench: Benchmark[OptionsT, Any], opts: OptionsT) -> Callable[[ModelLike, Path, OptionsT], Any]:
+    """The system's run (:meth:`Benchmark.run_fn`), or once per prompt variant when ``opts.prompt_variants``."""
     if getattr(opts, "prompt_variants", None):  # once per prompt variant, then compared
         from noveval.benchmarks._variants import run_variants
 
-        fn = functools.partial(run_variants, bench)
+        return functools.partial(run_variants, bench)
+    return bench.run_fn()
+
+
+def _call(fn: Callable[[ModelLike, Path, OptionsT], Any], model: ModelLike, out: Path, opts: OptionsT) -> Any:
+    """``fn(model, out, opts)``, through the batch driver when ``opts.batch``."""
     if not opts.batch:
         return fn(model, out, opts)
     from noveval.models.batch import run_batched
@@ -220,8 +235,8 @@ def _leave_nothing(out: Path, existed: bool) -> None:
         shutil.rmtree(out, ignore_errors=True)
 
 
-def run_benchmark(bench: Benchmark, model: ModelLike, out: str | os.PathLike[str], *, data: Any = None,
-                  options: Any = None) -> Run:
+def run_benchmark(bench: Benchmark[OptionsT, Any], model: ModelLike, out: str | os.PathLike[str], *,
+                  data: str | os.PathLike[str] | None = None, options: OptionsT | Mapping[str, Any] | None = None) -> Run:
     """Run ``bench`` with ``model`` into ``out`` under the guarantees of this module.
 
     Args:
@@ -240,11 +255,32 @@ def run_benchmark(bench: Benchmark, model: ModelLike, out: str | os.PathLike[str
         IncompleteRun: model calls failed (unless ``options.allow_failures``).
         BudgetStopped: ``options.max_cost`` reached.
     """
+    opts = parse_options(bench, options, data=data)
+    return run_task(bench.name, _system_run(bench, opts), model, out, opts)
+
+
+def run_task(name: str, fn: Callable[[ModelLike, Path, OptionsT], Any], model: ModelLike,
+             out: str | os.PathLike[str], opts: OptionsT) -> Run:
+    """``fn(model, out, opts)`` under the guarantees of this module: what :func:`run_benchmark` does
+    for a system's run, and the path of a system's other model-calling tasks (``rinobench construct``,
+    ``focus expert``), so every model call goes through one runner.
+
+    Args:
+        name: What runs (a system's name, or ``<system> <task>``), for messages and the :class:`Run`.
+        fn: ``fn(model, out, opts)``: does the work into the folder ``out`` (resumable) and returns
+            it (or its folders, or a :class:`~noveval.runs.RunGroup`).
+        model: A model spec or a chat client.
+        out: The output folder.
+        opts: The task's options (a :class:`~noveval.options.RunOptions`: budget, batch,
+            allow_failures, allow_unparseable, the models it names).
+
+    Raises:
+        The same as :func:`run_benchmark`.
+    """
     from noveval.models.calls import EndpointError
     from noveval.models.costs import BudgetExceeded
     from noveval.runs import run_settings
 
-    opts = parse_options(bench, options, data=data)
     out = Path(out)
     existed = out.exists()
     with _ledger(opts.max_cost) as ledger:
@@ -254,11 +290,11 @@ def run_benchmark(bench: Benchmark, model: ModelLike, out: str | os.PathLike[str
         try:
             preflight(model, opts, out)
             with run_settings(generation=opts.generation() or None, timeout_s=opts.timeout):  # in config.json
-                result = _call(bench, model, out, opts)
+                result = _call(fn, model, out, opts)
         except BudgetExceeded as e:
             complete = _mark(ledger, [out], before)
             _leave_nothing(out, existed)
-            raise BudgetStopped(str(e), Run(out, bench.name, complete, (out,), stopped="budget")) from e
+            raise BudgetStopped(str(e), Run(out, name, complete, (out,), stopped="budget")) from e
         except (InputError, EndpointError) as e:
             if isinstance(e, EndpointError) and e.midrun:
                 _mark(ledger, [out], before)
@@ -269,14 +305,13 @@ def run_benchmark(bench: Benchmark, model: ModelLike, out: str | os.PathLike[str
         complete = _mark(ledger, folders, before)
         unusable = _unusable_answers(folders)
     path = out if group is not None else folders[0]
-    run = Run(path, bench.name, complete, tuple(folders), group=group)
+    run = Run(path, name, complete, tuple(folders), group=group)
     if unusable is not None and not opts.allow_unparseable:
         from noveval.models.calls import RECOVER
 
-        raise IncompleteRun(f"{bench.name}: {unusable}: a broken endpoint configuration, not a result; {RECOVER}",
-                            run)
+        raise IncompleteRun(f"{name}: {unusable}: a broken endpoint configuration, not a result; {RECOVER}", run)
     if not complete and not opts.allow_failures:
-        raise IncompleteRun(f"{bench.name}: model calls failed; the run in {path} is incomplete "
+        raise IncompleteRun(f"{name}: model calls failed; the run in {path} is incomplete "
                             "(run it again to redo them, or allow failures)", run)
     return run
 
@@ -295,7 +330,8 @@ def _unusable_answers(folders: list[Path]) -> str | None:
     return None
 
 
-def score_benchmark(bench: Benchmark, run: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
+def score_benchmark(bench: Benchmark[Any, ScoreT], run: str | os.PathLike[str],
+                    options: ScoreT | Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Scores of a run folder of ``bench`` from its saved outputs alone (the scores.json dict).
 
     With the yardsticks and published rows of :mod:`noveval.benchmarks._yardsticks`.
@@ -316,17 +352,18 @@ def score_benchmark(bench: Benchmark, run: str | os.PathLike[str], options: Any 
     return with_references(got, Path(run))
 
 
-def entry_points(bench: Benchmark) -> tuple[RunFunction, ScoreFunction]:
+def entry_points(bench: Benchmark[OptionsT, ScoreT]) -> tuple[RunFunction[OptionsT], ScoreFunction[ScoreT]]:
     """The ``run`` and ``score`` a system package exports (the same for every system).
 
-    ``run, score = entry_points(BENCHMARK)`` in the package's ``__init__``.
+    ``run, score = entry_points(BENCHMARK)`` in the package's ``__init__``; mypy checks their
+    ``options`` against the system's options classes (or a mapping of their fields).
     """
 
     def run(model: str | ChatClientProtocol = "local", out: str | os.PathLike[str] = "runs/noveval", *,
-            data: str | os.PathLike[str] | None = None, options: Any = None) -> Run:
+            data: str | os.PathLike[str] | None = None, options: OptionsT | Mapping[str, Any] | None = None) -> Run:
         return run_benchmark(bench, model, out, data=data, options=options)
 
-    def score(run: str | os.PathLike[str], *, options: Any = None) -> Scores:
+    def score(run: str | os.PathLike[str], *, options: ScoreT | Mapping[str, Any] | None = None) -> Scores:
         from noveval.scores import read_scores
 
         return read_scores(score_benchmark(bench, run, options))

@@ -24,13 +24,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from noveval.benchmarks._benchmark import Benchmark, EvalPlan, EvalRun
+from noveval.benchmarks._benchmark import Benchmark, EvalPlan, EvalRun, load
 from noveval.errors import InputError
 from noveval.io import to_jsonable
 from noveval.options import GENERATION_FIELDS, RunOptions, parse_extra_body
 
 __all__ = ["CSV_FILE", "EVAL_FILE", "PROTOCOLS", "EvalResult", "EvalRow", "EvalSettings", "Planned", "csv_rows",
-           "eval_data", "evaluate", "plan_eval", "read_eval", "run_eval", "table_row"]
+           "eval_data", "evaluate", "plan_eval", "plan_work", "read_eval", "run_eval", "table_row"]
 
 log = logging.getLogger("noveval")
 
@@ -171,7 +171,7 @@ def plan_eval(settings: EvalSettings, data_dir: Path | Sequence[Path] | None, on
     for name, bench in BENCHMARKS.items():
         if only and name not in only:
             continue
-        make = bench.hook("suite")
+        make = load(bench.suite) if bench.suite is not None else None
         if make is None:
             if only:
                 raise InputError(None, None, "only", f"{name} declares no eval settings (Benchmark.suite)")
@@ -189,6 +189,38 @@ def plan_eval(settings: EvalSettings, data_dir: Path | Sequence[Path] | None, on
             if settings.protocol == "paper":
                 p.departures.update({run.name: d} if (d := paper_departures(bench, run, settings)) else {})
         out.append(p)
+    return out
+
+
+def plan_work(model: str, planned: list[Planned]) -> list[Any]:
+    """What each planned run will do (:class:`noveval.plan.SystemPlan`), no model call.
+
+    Each run's plan comes from its system's hook (``Benchmark.plan``) with the run's validated
+    options; a system without one, or whose planner fails, is "not estimated" with the reason
+    (never a made-up number). A local model under test adds the bundled GGUF to the local
+    models of every run that calls it.
+    """
+    from noveval.models.spec import parse_spec
+    from noveval.plan import not_estimated
+
+    local = parse_spec(model).provider == "local"
+    out = []
+    for p in planned:
+        hook = load(p.bench.plan) if p.bench.plan is not None else None
+        for run in p.plan.runs:
+            if hook is None:
+                sp = not_estimated(run.name, f"{p.bench.name} declares no work plan (Benchmark.plan)")
+            else:
+                try:
+                    sp = hook(p.options[run.name])
+                except Exception as e:  # a planner that fails must not stop the eval: say so
+                    log.debug("traceback of the failed plan", exc_info=True)
+                    sp = not_estimated(run.name, f"its planner failed: {type(e).__name__}: {str(e).splitlines()[0]}")
+            sp.system = run.name
+            if local and any(c.model is None for c in sp.calls):
+                sp.local_models.insert(0, f"{model} (the model under test: the bundled SmolLM2-135M GGUF unless a "
+                                          "path is given)")
+            out.append(sp)
     return out
 
 

@@ -37,7 +37,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from noveval.benchmarks._benchmark import Benchmark
+from noveval.benchmarks._benchmark import Benchmark, load
 from noveval.errors import InputError
 from noveval.models.types import ModelLike
 
@@ -208,9 +208,9 @@ def _plan(bench: Benchmark, model: ModelLike, root: Path, options: Any, chosen: 
     from noveval.prompts import using_overrides
     from noveval.runs import RunDir
 
-    plan = bench.hook("planned_config")
-    if plan is None or options.overwrite:
+    if bench.planned_config is None or options.overwrite:
         return
+    plan = load(bench.planned_config)
     for v in chosen:
         with using_overrides(v.folder):
             RunDir.check_resumable(root / v.label, plan(model, root / v.label, options))
@@ -239,8 +239,7 @@ def run_variants(bench: Benchmark, model: ModelLike, out: Path, options: Any) ->
     from noveval.prompts import OVERRIDE_ENV, shipped_names, using_overrides
     from noveval.runs import discard_run, mark_complete
 
-    used_hook = bench.hook("used_prompts")
-    used = list(used_hook(options)) if used_hook is not None else shipped_names(bench.name)
+    used = list(load(bench.used_prompts)(options)) if bench.used_prompts is not None else shipped_names(bench.name)
     chosen = load_variants(bench, options.prompt_variants, used=used)
     root = Path(out)
     stale = _check_out(root, [v.label for v in chosen], options.overwrite)
@@ -259,7 +258,7 @@ def run_variants(bench: Benchmark, model: ModelLike, out: Path, options: Any) ->
         log.info("prompt variant %d/%d: %s (%s) -> %s", k, len(chosen), v.label, what, root / v.label)
         with using_overrides(v.folder):
             got = bench.run_fn()(client, root / v.label, one)
-        runs[v.label] = Path(got) if not isinstance(got, (list, tuple)) else root / v.label
+        runs[v.label] = Path(got) if isinstance(got, (str, os.PathLike)) else root / v.label
     if (ledger := active_ledger()) is not None:  # each sub-run's outcome, before the comparison reads it
         for p in runs.values():
             mark_complete(p, ledger)

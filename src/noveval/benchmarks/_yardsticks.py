@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from noveval.benchmarks._benchmark import Benchmark, published_rows, resolve
+from noveval.benchmarks._benchmark import Benchmark, load, published_rows
 
 __all__ = ["INVENTED", "KEYS", "OWN_ITEMS", "RunData", "attach_references", "comparable", "mark_folder",
            "other_data_text", "published_label", "references", "run_data", "split_comparable", "with_declared_data",
@@ -163,7 +163,7 @@ def _baselines(bench: Benchmark, run_folder: Path | None, scores: dict[str, Any]
     if bench.yardsticks is None:
         return {}, bench.no_yardsticks or "the system declares no yardsticks"
     try:
-        got = resolve(bench.yardsticks, bench.package)(run_folder, scores)
+        got = load(bench.yardsticks)(run_folder, scores)
     except Exception as e:  # a yardstick must never cost the user the run it describes
         log.warning("%s: yardsticks not computed: %s: %s", bench.name, type(e).__name__, e)
         log.debug("yardstick traceback", exc_info=True)

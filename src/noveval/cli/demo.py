@@ -1,12 +1,13 @@
 """``noveval demo``: every benchmark end to end on tiny inputs, then one report.
 
-Each benchmark's ``demo(...)`` (the hook its declaration names, ``Benchmark.demo``: shipped
-systems and plugins alike) runs inside its own call ledger (endpoint check, call
-accounting, as for ``noveval run``) and under a heartbeat (a line at least every 10 s).
-The hook returns its run folders (or one folder, or a :class:`~noveval.runs.Run`); a hook
-that returns none is taken to have made the folders its ledger saw created.
-Its run folders are then marked in ``scores.json``: ``"complete"``/``"calls"`` like any
-run, and ``"demo"`` (what the items are, which model, which approximations are on), so
+Each benchmark's demo hook (``Benchmark.demo``: shipped systems and plugins alike) says
+what to run: a list of :class:`~noveval.benchmarks.DemoRun` (a folder, the system's
+options, optionally a model and a step to run after). The demo runs each through the
+runner (:func:`~noveval.benchmarks._runner.run_benchmark`: endpoint check, call ledger,
+unusable-answer tally, completeness in ``scores.json``, as for ``noveval run``), the runs of
+one benchmark in one call ledger and under a heartbeat (a line at least every 10 s); a run
+whose calls failed is kept and marked incomplete. Its run folders then get ``"demo"`` in
+``scores.json`` (what the items are, which model, which approximations are on), so
 the report opens with a banner that says what the page is and is not. The terminal ends
 with one line per run and the report path.
 
@@ -19,12 +20,15 @@ calls failed (``--allow-failures``: 0).
 from __future__ import annotations
 
 import logging
-import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
+
+if TYPE_CHECKING:
+    from noveval.benchmarks import Benchmark, DemoRun
+    from noveval.runs import Run
 
 __all__ = ["run_demo", "demo_marker"]
 
@@ -73,11 +77,10 @@ def demo_marker(name: str, run_dir: Path, *, model: str, embedder: str, real: bo
     }
 
 
-def _mark(run_dir: Path, ledger: Any, marker: dict[str, Any]) -> dict[str, Any]:
-    from noveval.cli.outcome import mark_complete
+def _mark(run_dir: Path, complete: bool, marker: dict[str, Any]) -> dict[str, Any]:
+    """Write the demo marker into a run folder's scores.json (the runner has written its outcome); the scores."""
     from noveval.io import read_json, write_json
 
-    outcome = mark_complete(run_dir, ledger)
     f = run_dir / "scores.json"
     if f.is_file():
         scores = read_json(f)
@@ -85,7 +88,7 @@ def _mark(run_dir: Path, ledger: Any, marker: dict[str, Any]) -> dict[str, Any]:
             scores["demo"] = marker
             write_json(f, scores)
             return scores
-    return {"complete": outcome["complete"], "calls": outcome, "demo": marker}
+    return {"complete": complete, "demo": marker}
 
 
 def _line(name: str, run_dir: Path, scores: dict[str, Any]) -> str:
@@ -124,17 +127,35 @@ class _Tally:
         self.complete = True
 
 
-def _run_one(name: str, demo: Any, out: Path, tally: _Tally, **kwargs: Any) -> None:
-    """One benchmark's demo inside its own call ledger; its runs marked and summarised in ``tally``."""
+def _run(bench: Benchmark[Any, Any], demo: DemoRun, out: Path, model: str) -> Run:
+    """One demo run through the runner (an incomplete run is kept and said so, not raised), then its ``after`` step."""
+    from noveval.benchmarks._runner import IncompleteRun, run_benchmark
+
+    try:
+        run = run_benchmark(bench, demo.model or model, out / demo.folder, options=demo.options)
+    except IncompleteRun as e:  # failed or mostly unusable calls: the run is marked incomplete and shown
+        run = e.run
+    if demo.after is not None:
+        demo.after(Path(run.path))
+    return run
+
+
+def _run_one(bench: Benchmark[Any, Any], out: Path, tally: _Tally, *, model: str, embedder: str, real: bool,
+             data_dir: Path | None) -> None:
+    """One benchmark's demo: the runs its hook returns, each through the runner in one call ledger; marked in ``tally``."""
+    from noveval.benchmarks import load
     from noveval.cli.common import fail
     from noveval.models.calls import EndpointError, ledger_scope
     from noveval.progress import heartbeat
 
+    name, hook = bench.name, bench.demo
+    if hook is None:  # _todo keeps only benchmarks with a demo
+        return
     t0, c0 = time.perf_counter(), cpu_seconds()
     with ledger_scope() as ledger, heartbeat(f"demo {name}", status=ledger.progress_line):
         try:
-            got = demo(out / name, **kwargs)
-            paths = [Path(p) for p in ([got] if isinstance(got, (str, os.PathLike)) else got)]
+            todo = load(hook)(model=model, embedder=embedder, real=real, data_dir=data_dir)
+            runs = [_run(bench, d, out / name, model) for d in todo]
         except EndpointError as e:
             fail(str(e))
         except Exception as e:  # one broken benchmark must not take the others' report down
@@ -142,24 +163,20 @@ def _run_one(name: str, demo: Any, out: Path, tally: _Tally, **kwargs: Any) -> N
             log.error("== demo %s FAILED after %.0fs: %s: %s", name, time.perf_counter() - t0, type(e).__name__, e)
             log.debug("traceback of the failed demo", exc_info=True)
             return
-        seconds = time.perf_counter() - t0
-        dirs = [(p if p.is_dir() else p.parent).resolve() for p in paths]
-        made = list(dict.fromkeys([*dirs, *ledger.run_dirs]))
-        paths = paths or made  # a hook that returns no folder: the run folders it made
-        for d in made:
-            marker = demo_marker(name, d, model=kwargs["model"], embedder=kwargs["embedder"], real=kwargs["real"],
-                                 seconds=seconds)
-            scores = _mark(d, ledger, marker)
-            tally.complete = tally.complete and scores.get("complete", True) is not False
-            tally.lines.append(_line(name, d, scores))
-    tally.runs.extend(paths)
+    seconds = time.perf_counter() - t0
+    for d in dict.fromkeys(Path(f) for run in runs for f in (run.folders or (run.path,))):
+        marker = demo_marker(name, d, model=model, embedder=embedder, real=real, seconds=seconds)
+        scores = _mark(d, all(r.complete for r in runs if d in r.folders or d == r.path), marker)
+        tally.complete = tally.complete and scores.get("complete", True) is not False
+        tally.lines.append(_line(name, d, scores))
+        tally.runs.append(d)
     cpu = cpu_seconds() - c0
     tally.times.append(f"{name} {seconds:.0f} s, {cpu:.0f} CPU-s")
     log.info("== demo %s done in %.0f s (%.0f CPU-s)", name, seconds, cpu)
 
 
-def _todo(only: list[str] | None) -> list[tuple[str, Any]]:
-    """The (name, demo hook) of each benchmark to run, in registry order (plugins' included).
+def _todo(only: list[str] | None) -> list[Benchmark[Any, Any]]:
+    """The benchmarks to run, in registry order (plugins' included), each with a demo hook.
 
     Raises:
         InputError: ``only`` names a benchmark that is not registered, or one whose
@@ -171,15 +188,15 @@ def _todo(only: list[str] | None) -> list[tuple[str, Any]]:
     unknown = sorted(set(only or []) - set(BENCHMARKS))
     if unknown:
         raise InputError(None, None, "--only", f"unknown benchmark(s): {', '.join(unknown)}; registered: {', '.join(BENCHMARKS)}")
-    hooks = {n: b.hook("demo") for n, b in BENCHMARKS.items() if not only or n in only}
-    none = [n for n, h in hooks.items() if h is None]
+    chosen = [b for n, b in BENCHMARKS.items() if not only or n in only]
+    none = [b.name for b in chosen if b.demo is None]
     if none and only:
         with_demo = [n for n, b in BENCHMARKS.items() if b.demo is not None]
         raise InputError(None, None, "--only", f"{', '.join(none)}: no demo (the declaration names no demo hook); "
                          f"benchmarks with a demo: {', '.join(with_demo) or 'none'}")
     if none:
         log.info("== no demo: %s (the declaration names no demo hook)", ", ".join(none))
-    return [(n, h) for n, h in hooks.items() if h is not None]
+    return [b for b in chosen if b.demo is not None]
 
 
 def run_demo(
@@ -211,9 +228,9 @@ def run_demo(
     make_dir(out, "--out")
     tally = _Tally()
     t_all, c_all = time.perf_counter(), cpu_seconds()
-    for i, (name, demo) in enumerate(todo, 1):
-        log.info("== demo %d/%d: %s", i, len(todo), name)
-        _run_one(name, demo, out, tally, model=model, embedder=embedder, real=real, data_dir=ddir)
+    for i, bench in enumerate(todo, 1):
+        log.info("== demo %d/%d: %s", i, len(todo), bench.name)
+        _run_one(bench, out, tally, model=model, embedder=embedder, real=real, data_dir=ddir)
     report_path = None
     if tally.runs or tally.failures:
         from noveval.report import write_report

@@ -8,13 +8,18 @@ others still run. Its exit code is the highest of the models' (a failed model: 2
 Exit codes of ``eval``: 0 every run complete; 1 a system failed with an error (the others
 are in the table); 2 bad input, or a model that fails its first check; 3 a run is
 incomplete (model calls failed, or its answers were mostly unusable; ``--allow-failures``:
-0); 4 stopped by ``--max-cost`` (the same command with a higher budget finishes it); 130
+0); 4 stopped by ``--max-cost`` (the same command with a higher budget finishes it), or refused
+up front by it (the plan's prompts alone cost more: nothing run or written); 130
 interrupted (the same command resumes).
+
+``eval --plan`` prints the work plan (:mod:`noveval.cli.plan`) and stops; every eval logs the
+compact plan first.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 from pathlib import Path
@@ -214,7 +219,31 @@ def _extra_body(text: str | None) -> dict[str, Any] | None:
         raise InputError(None, None, "--extra-body", str(e)) from None
 
 
-def _one_eval(model: str, out: Path, only: list[str] | None, data_dir: Path | None, kw: dict[str, Any]) -> Any:
+def _show_plan(model: str, planned: list[Any], kw: dict[str, Any], plan_only: bool, json_out: bool) -> None:
+    """Print the work plan (``--plan``: in full on stdout, then exit 0; else compact, logged on stderr) and refuse a
+    plan that cannot fit ``--max-cost`` (exit 4, nothing written: the budget's code; a higher budget runs it).
+
+    Only ``--plan`` times an HTTP endpoint's check call (the one request a plan sends); before a run the
+    plan states default rates (the run makes its own check).
+    """
+    from noveval.cli.plan import format_plan, over_budget, plan_view
+
+    timeout = (kw.get("options") or {}).get("timeout") or 30.0
+    view = plan_view(model, planned, timeout_s=min(float(timeout), 30.0), check=plan_only)
+    if plan_only:
+        typer.echo(json.dumps(view.to_dict(), indent=2, ensure_ascii=False) if json_out else format_plan(view))
+    else:  # a log line: -q leaves it out
+        logging.getLogger("noveval").info("%s", format_plan(view, compact=True))
+    why = over_budget(view, kw["max_cost"]) if kw.get("max_cost") is not None else None
+    if why:
+        typer.echo(f"error: {why}; nothing was run or written (a higher --max-cost, or --limit, lets it run)", err=True)
+        raise typer.Exit(4)
+    if plan_only:
+        raise typer.Exit(0)
+
+
+def _one_eval(model: str, out: Path, only: list[str] | None, data_dir: Path | None, kw: dict[str, Any],
+              plan_only: bool = False, json_out: bool = False) -> Any:
     """One model's eval through the one eval path (:func:`noveval.benchmarks._suite.evaluate`)."""
     from noveval.benchmarks._suite import evaluate
     from noveval.cli.generate import renamed_field
@@ -224,6 +253,7 @@ def _one_eval(model: str, out: Path, only: list[str] | None, data_dir: Path | No
         if ddir is None:
             typer.echo("eval on the shipped samples (invented items: the numbers show the pipelines run, not how good "
                        "the model is)", err=True)
+        _show_plan(model, planned, kw, plan_only, json_out)
 
     with (renamed_field("only", "--only"), renamed_field("protocol", "--protocol"), renamed_field("out", "--out"),
           renamed_field("data_dir", "--data-dir")):
@@ -288,6 +318,10 @@ def eval_command(
     allow_failures: Annotated[bool, typer.Option("--allow-failures", help="Exit 0 even when a run is incomplete (it is still marked so).")] = False,
     allow_unparseable: Annotated[bool, typer.Option("--allow-unparseable", help="Accept runs whose answers are mostly empty or unparseable as results.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print eval.json instead of the table.")] = False,
+    plan: Annotated[bool, typer.Option("--plan", help="Print what the eval would do (items, model calls by role, prompt and "
+                                                      "completion tokens, embedding, local models, dollars, time) and "
+                                                      "stop: no model call but an HTTP endpoint's one check call; "
+                                                      "nothing written.")] = False,
 ) -> None:
     """Run every system on its data in its published protocol with one model (or each of several); end with one table."""
     models = model or ["local"]
@@ -301,9 +335,17 @@ def eval_command(
           "max_cost": max_cost, "options": options, "overwrite": overwrite}
 
     def run_one(m: str, folder: Path) -> Any:
-        return _one_eval(m, folder, _only(only), data_dir, kw)
+        return _one_eval(m, folder, _only(only), data_dir, kw, plan_only=plan, json_out=json_out)
 
-    if len(models) > 1:
+    if plan:  # each model's plan, nothing run
+        codes = []
+        for m, folder in zip(models, folders, strict=True):
+            try:
+                run_one(m, folder)
+            except typer.Exit as e:
+                codes.append(e.exit_code)
+        code = max(codes, default=0)
+    elif len(models) > 1:
         code = _several(models, folders, run_one, json_out, allow_failures)
     else:
         result = run_one(models[0], out)

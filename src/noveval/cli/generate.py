@@ -24,7 +24,10 @@ from noveval.cli.common import fail, user_errors
 from noveval.errors import InputError
 from noveval.options import GENERATION_FIELDS, RunOptions, flags_of
 
-__all__ = ["cli_fields", "flag_errors", "make_run_command", "make_score_command", "renamed_field"]
+if typing.TYPE_CHECKING:
+    from noveval.runs import Run
+
+__all__ = ["cli_fields", "flag_errors", "make_run_command", "make_score_command", "renamed_field", "run_in_cli"]
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print scores.json instead of the summary table.")]
 OutOpt = Annotated[Path, typer.Option("--out", "-o", help="Run directory (created; an existing run with the same settings is resumed).")]
@@ -183,32 +186,50 @@ def make_run_command(bench: Any) -> Callable[..., None]:
 
 def _run_cli(bench: Any, cls: type[RunOptions], model: str, out: Path, json_out: bool, values: dict[str, Any]) -> None:
     """Run through the runner, show the outcome, exit with the code the outcome calls for."""
-    from noveval.benchmarks._runner import BudgetStopped, IncompleteRun, run_benchmark
-    from noveval.cli.outcome import EXIT_BUDGET, EXIT_INCOMPLETE, finish
-    from noveval.models.calls import EndpointError, ledger_scope
-    from noveval.models.costs import Budget, load_prices
-    from noveval.progress import heartbeat
+    from noveval.benchmarks._runner import run_benchmark
 
     with user_errors(), flag_errors(cls, {"data": flags_of(cls, bench.data_option)[0] if bench.data_option else "data"}):
         from noveval.options import as_options
 
         opts = as_options(cls, values)
+    run_in_cli(f"{bench.name} run", opts, lambda: run_benchmark(bench, model, out, options=opts), json_out=json_out)
+
+
+def run_in_cli(label: str, opts: RunOptions, start: Callable[[], Run], *, json_out: bool = False,
+               summary: bool = True) -> Run:
+    """A run through the runner (``start()``: :func:`~noveval.benchmarks._runner.run_benchmark` or
+    :func:`~noveval.benchmarks._runner.run_task`) as a command: one call ledger with the budget, a
+    heartbeat, the outcome shown (``summary``: the scores summary or ``--json``; else only what the
+    calls cost and why the run is incomplete), and the exit code the outcome calls for (2 bad
+    input or an endpoint that fails its check, 3 incomplete, 4 stopped by the budget).
+
+    Returns:
+        The run, when it is complete (or ``opts.allow_failures``).
+    """
+    from noveval.benchmarks._runner import BudgetStopped, IncompleteRun
+    from noveval.cli.outcome import EXIT_BUDGET, EXIT_INCOMPLETE, _command_cost, finish
+    from noveval.models.calls import EndpointError, ledger_scope
+    from noveval.models.costs import Budget, load_prices
+    from noveval.progress import heartbeat
+
+    with user_errors():
         load_prices()  # a bad price file or budget: one line, before anything runs
         if opts.max_cost is not None:
             Budget(opts.max_cost)
     note = " (a submitted batch keeps running at the provider: the same command collects it)" if opts.batch else ""
-    with ledger_scope(max_cost=opts.max_cost) as ledger, heartbeat(f"{bench.name} run", status=ledger.progress_line):
+    with ledger_scope(max_cost=opts.max_cost) as ledger, heartbeat(label, status=ledger.progress_line):
         code = 0
-        with user_errors(note), flag_errors(cls):
+        with user_errors(note), flag_errors(type(opts)):
             try:
-                run = run_benchmark(bench, model, out, options=opts)
+                run = start()
                 shown: Any = run.group or list(run.folders)
             except IncompleteRun as e:
-                shown, code = e.run.group or list(e.run.folders), EXIT_INCOMPLETE
-                if "not a result" in str(e):
+                run, code = e.run, EXIT_INCOMPLETE
+                shown = e.run.group or list(e.run.folders)
+                if "not a result" in str(e) or not summary:
                     typer.echo(f"error: {e}", err=True)
             except BudgetStopped as e:
-                finish(list(e.run.folders), ledger, json_out=json_out)
+                finish(list(e.run.folders) if summary else None, ledger, json_out=json_out)
                 typer.echo(f"stopped: {e}; finished items are saved: run the same command with a higher --max-cost "
                            "to finish", err=True)
                 raise typer.Exit(EXIT_BUDGET) from None
@@ -217,9 +238,13 @@ def _run_cli(bench: Any, cls: type[RunOptions], model: str, out: Path, json_out:
                     raise
                 typer.echo(f"error: {e}; finished items are saved: run the same command again to resume", err=True)
                 raise typer.Exit(EXIT_INCOMPLETE) from None
-        finish(shown, ledger, json_out=json_out)
+        if summary:
+            finish(shown, ledger, json_out=json_out)
+        else:
+            _command_cost(ledger)
     if code:
         raise typer.Exit(code)
+    return run
 
 
 def make_score_command(bench: Any) -> Callable[..., None]:

@@ -19,8 +19,9 @@ __all__ = ["benchmarks", "describe"]
 
 def _commands(bench: Any) -> list[str]:
     out = [f"noveval run {bench.name}", f"noveval score {bench.name}"]
-    if bench.commands is not None:
-        cmd = typer.main.get_command(bench.hook("commands"))
+    commands = getattr(bench.presentation("cli"), "app", None)
+    if isinstance(commands, typer.Typer):
+        cmd = typer.main.get_command(commands)
         out.extend(f"noveval {bench.name} {c}" for c in sorted(getattr(cmd, "commands", {}) or {}))
     if bench.demo is not None:
         out.append(f"noveval demo --only {bench.name}")

@@ -183,11 +183,12 @@ def _mount_benchmarks() -> None:
     from noveval.cli.generate import make_run_command, make_score_command
 
     for name, b in BENCHMARKS.items():
+        glue = b.presentation("cli")  # the system's own command-line glue (<package>.cli), if any
         run_cmd = make_run_command(b)
-        score_cmd = b.hook("score_command") or make_score_command(b)
+        score_cmd = getattr(glue, "score", None) or make_score_command(b)
         run_app.command(name, help=_first_line(run_cmd))(run_cmd)
         score_app.command(name, help=_first_line(score_cmd))(score_cmd)
-        if (commands := b.hook("commands")) is not None:
+        if isinstance(commands := getattr(glue, "app", None), typer.Typer):
             app.add_typer(commands, name=name)
 
 

@@ -10,16 +10,63 @@ importing this package is cheap (the modules load numpy and the metrics on use).
 
 from __future__ import annotations
 
-from noveval.benchmarks._benchmark import declare
+from typing import Never
+
+from noveval.benchmarks._benchmark import (
+    DemoHook,
+    RunHook,
+    ScoreHook,
+    SuiteHook,
+    YardsticksHook,
+    declare,
+    lazy,
+)
 from noveval.benchmarks._runner import entry_points
 from noveval.benchmarks.axioms.options import METRIC_ORDER, AxiomsOptions
+
+
+# The hooks: each imported on first use, by an ordinary import (declaring the system stays cheap).
+@lazy
+def _run() -> RunHook[AxiomsOptions]:
+    from noveval.benchmarks.axioms.contract import run
+
+    return run
+
+
+@lazy
+def _score() -> ScoreHook[Never]:
+    from noveval.benchmarks.axioms.contract import score
+
+    return score
+
+
+@lazy
+def _demo() -> DemoHook:
+    from noveval.benchmarks.axioms.demo import demo
+
+    return demo
+
+
+@lazy
+def _suite() -> SuiteHook:
+    from noveval.benchmarks.axioms.suite import eval_plan
+
+    return eval_plan
+
+
+@lazy
+def _yardsticks() -> YardsticksHook:
+    from noveval.benchmarks.axioms.yardsticks import baselines
+
+    return baselines
+
 
 BENCHMARK = declare(__name__, "axioms", AxiomsOptions,
                     data_option="corpus",
                     primary_metric="overall Avg pass rate",
                     greater_is_better=True,
                     model_help="Chat model for the Ax2 paraphrases ('none' skips Ax2).",
-                    standard=("demo", "suite", "commands", "yardsticks", "published"))
+                    run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks)
 """The axiomatic benchmark's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)

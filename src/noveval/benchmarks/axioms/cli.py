@@ -118,32 +118,3 @@ def _pct0(x: float | None) -> str:
 
 def _p(x: float | None) -> str:
     return "–" if x is None else f"{x:.1f}%"
-
-
-def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
-         data_dir: Path | None = None) -> list[Path]:
-    """Tiny configuration: the shipped sample (or 1 real task, 10 focal papers with ``real``), then ``combine``.
-
-    The demo's budget (issue 31: every system cold in <= 180 CPU-s): one t-SNE seed, no
-    worker processes, Ax2 paraphrases of at most 160 tokens (the sample's abstracts are
-    about 60 tokens; a run's default is 400), 1 per task on the sample. The demo's ``-e local``
-    leaves the system its own embedder (``local:bf16@256``; :func:`~noveval.options.own_embedder`).
-    """
-    from noveval.benchmarks.axioms.combine import combine
-    from noveval.benchmarks.axioms.contract import run
-    from noveval.benchmarks.axioms.pools import DEFAULT_TASKS
-    from noveval.io import read_json, read_jsonl, write_json
-    from noveval.options import own_embedder
-
-    out = Path(out_dir) / "axioms"
-    tiny: dict = {"embedder": own_embedder(embedder, AxiomsOptions), "semnovel": "approx", "fasttext": "approx", "seeds": 1, "jobs": 1,
-                  "ax2_max_tokens": 160}
-    if real:
-        tiny |= {"data_dir": data_dir, "task": [DEFAULT_TASKS[3].name], "focal": 10, "ax2_limit": 3,
-                 "metric": ["Yin", "RND"]}
-    else:
-        tiny |= {"sample": True, "focal": 6, "ax2_limit": 1}
-    run(model, out, AxiomsOptions(**tiny))
-    rows = read_jsonl(out / "per_item.jsonl")
-    write_json(out / "combine.json", combine(rows, read_json(out / "config.json")["config"]["metrics"]))
-    return [out]

@@ -7,9 +7,32 @@ and the smallest end-to-end path through the foundation. ``run`` and ``score`` a
 
 from __future__ import annotations
 
-from noveval.benchmarks._benchmark import declare
+from noveval.benchmarks._benchmark import RunHook, ScoreHook, YardsticksHook, declare, lazy
 from noveval.benchmarks._runner import entry_points
 from noveval.benchmarks.chat.options import ChatOptions, ChatScoreOptions
+
+
+# The hooks: each imported on first use, by an ordinary import (declaring the system stays cheap).
+@lazy
+def _run() -> RunHook[ChatOptions]:
+    from noveval.benchmarks.chat.contract import run
+
+    return run
+
+
+@lazy
+def _score() -> ScoreHook[ChatScoreOptions]:
+    from noveval.benchmarks.chat.contract import score
+
+    return score
+
+
+@lazy
+def _yardsticks() -> YardsticksHook:
+    from noveval.benchmarks.chat.yardsticks import baselines
+
+    return baselines
+
 
 BENCHMARK = declare(__name__, "chat", ChatOptions,
                     score_options=ChatScoreOptions,
@@ -18,7 +41,7 @@ BENCHMARK = declare(__name__, "chat", ChatOptions,
                     primary_metric="exact_match",
                     greater_is_better=True,
                     no_published="a generic task over the user's own prompts: no paper to quote",
-                    standard=("score_command", "yardsticks"))
+                    run=_run, score=_score, yardsticks=_yardsticks)
 """The chat task's declaration."""
 
 run, score = entry_points(BENCHMARK)

@@ -11,16 +11,70 @@ the rest of the package loads on first use (attribute access).
 
 from __future__ import annotations
 
-from noveval.benchmarks._benchmark import STANDARD_HOOKS, declare, lazy_exports
+from noveval.benchmarks._benchmark import (
+    DemoHook,
+    PlanHook,
+    RunHook,
+    ScoreHook,
+    SuiteHook,
+    YardsticksHook,
+    declare,
+    lazy,
+    lazy_exports,
+)
 from noveval.benchmarks._runner import entry_points
 from noveval.benchmarks.claimcheck.options import ClaimcheckOptions, ClaimcheckScoreOptions
+
+
+# The hooks: each imported on first use, by an ordinary import (declaring the system stays cheap).
+@lazy
+def _run() -> RunHook[ClaimcheckOptions]:
+    from noveval.benchmarks.claimcheck.contract import run
+
+    return run
+
+
+@lazy
+def _score() -> ScoreHook[ClaimcheckScoreOptions]:
+    from noveval.benchmarks.claimcheck.contract import score
+
+    return score
+
+
+@lazy
+def _demo() -> DemoHook:
+    from noveval.benchmarks.claimcheck.demo import demo
+
+    return demo
+
+
+@lazy
+def _suite() -> SuiteHook:
+    from noveval.benchmarks.claimcheck.suite import eval_plan
+
+    return eval_plan
+
+
+@lazy
+def _yardsticks() -> YardsticksHook:
+    from noveval.benchmarks.claimcheck.yardsticks import baselines
+
+    return baselines
+
+
+@lazy
+def _plan() -> PlanHook[ClaimcheckOptions]:
+    from noveval.benchmarks.claimcheck.plan import plan
+
+    return plan
+
 
 BENCHMARK = declare(__name__, "claimcheck", ClaimcheckOptions,
                     score_options=ClaimcheckScoreOptions,
                     data_option="papers",
                     primary_metric=None,
                     greater_is_better=True,
-                    standard=tuple(STANDARD_HOOKS))
+                    plan=_plan, run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks)
 """CLAIMCHECK's declaration (read by the registry, the CLI, the report, compare and export).
 
 The primary metric is per task (``scores.json``'s ``primary_metric``: verified_rate,

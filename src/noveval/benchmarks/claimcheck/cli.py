@@ -106,30 +106,3 @@ def wle_import(
     rows = import_human_choices(csv_path, key)
     write_jsonl(out, rows)
     typer.echo(f"{len(rows)} choices -> {out}")
-
-
-def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
-         data_dir: Path | None = None) -> list[Path]:
-    """Run every task tiny on the shipped sample (or, with ``real``, one shared paper for extract and wi).
-
-    Returns:
-        The run directories, each scored (but real wi, which has no gold).
-    """
-    from noveval.benchmarks.claimcheck.contract import run
-    from noveval.benchmarks.claimcheck.data import sample_dir
-    from noveval.benchmarks.claimcheck.options import TASKS, ClaimcheckOptions
-
-    sample = sample_dir()
-    runs = []
-    for task in TASKS:
-        inputs: dict[str, Any] = {"papers": sample / "papers.json"}
-        if real and data_dir is not None and task in ("extract", "wi"):
-            inputs = {"data_dir": data_dir, "limit": 1}
-        else:
-            inputs["annotations"] = None if task == "extract" else sample / "annotations.jsonl"
-        # the demo's budget (issue 31): 1 item per task, but 2 for wl (Krippendorff's alpha needs two)
-        opts = ClaimcheckOptions.model_validate({
-            "task": task, "max_tokens": 96, "chunk_chars": 600, "max_chunks": 1, "context_chars": 600,
-            "limit_items": 2 if task == "wl" else 1, "bertscore": embedder == "local", **inputs})
-        runs.append(run(model, Path(out_dir) / f"claimcheck-{task}", opts))
-    return runs

@@ -13,9 +13,63 @@ expert review (Section 4-5). ``run`` and ``score`` are :func:`noveval.run` /
 
 from __future__ import annotations
 
-from noveval.benchmarks._benchmark import declare, lazy_exports
+from noveval.benchmarks._benchmark import (
+    DemoHook,
+    PlanHook,
+    RunHook,
+    ScoreHook,
+    SuiteHook,
+    YardsticksHook,
+    declare,
+    lazy,
+    lazy_exports,
+)
 from noveval.benchmarks._runner import entry_points
 from noveval.benchmarks.focus.options import FocusOptions, FocusScoreOptions
+
+
+# The hooks: each imported on first use, by an ordinary import (declaring the system stays cheap).
+@lazy
+def _run() -> RunHook[FocusOptions]:
+    from noveval.benchmarks.focus.contract import run
+
+    return run
+
+
+@lazy
+def _score() -> ScoreHook[FocusScoreOptions]:
+    from noveval.benchmarks.focus.contract import score
+
+    return score
+
+
+@lazy
+def _demo() -> DemoHook:
+    from noveval.benchmarks.focus.demo import demo
+
+    return demo
+
+
+@lazy
+def _suite() -> SuiteHook:
+    from noveval.benchmarks.focus.suite import eval_plan
+
+    return eval_plan
+
+
+@lazy
+def _yardsticks() -> YardsticksHook:
+    from noveval.benchmarks.focus.yardsticks import baselines
+
+    return baselines
+
+
+@lazy
+def _plan() -> PlanHook[FocusOptions]:
+    from noveval.benchmarks.focus.plan import plan
+
+    return plan
+
 
 BENCHMARK = declare(__name__, "focus", FocusOptions,
                     score_options=FocusScoreOptions,
@@ -24,7 +78,7 @@ BENCHMARK = declare(__name__, "focus", FocusOptions,
                     greater_is_better=False,
                     model_help="Model spec of the reviewing model (also the annotator unless --annotator): local | local:/path.gguf | "
                                "openai/<model> | openai-compatible/<model>@<url>.",
-                    standard=("demo", "suite", "commands", "yardsticks", "published"))
+                    plan=_plan, run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks)
 """The focus-level system's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)

@@ -1,5 +1,5 @@
 """CLI of the focus-level benchmark beyond the generated ``noveval run focus`` and ``noveval score focus``
-(both from :mod:`.options`): ``noveval focus split|expert|agreement`` and the demo hook.
+(both from :mod:`.options`): ``noveval focus split|expert|agreement``.
 Heavy imports happen inside the commands."""
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ import typer
 
 from noveval.cli.common import cli_errors
 from noveval.cli.options import DataDirOpt, LimitOpt, ModelOpt, OutOpt, OverwriteOpt, SeedOpt
-from noveval.cli.outcome import model_command
-from noveval.models.client import run_async
+from noveval.cli.outcome import AllowFailuresOpt, model_command
 
 app = typer.Typer(help="Focus-level review evaluation (Mind the Blind Spots): extras.")
 
@@ -41,30 +40,30 @@ def split_cmd(
 
 
 @app.command("expert")
-@model_command
+@cli_errors
 def expert_cmd(
     papers: PapersArg,
     out: OutOpt,
     model: ModelOpt = "local",
     limit: LimitOpt = None,
     overwrite: OverwriteOpt = False,
+    allow_failures: AllowFailuresOpt = False,
 ) -> None:
     """Expert points by the three-prompt chain (meta-review -> augment -> paraphrase)."""
+    from noveval.benchmarks._runner import run_task
+    from noveval.benchmarks.focus.expert import run_expert
+    from noveval.benchmarks.focus.options import ExpertOptions
+    from noveval.cli.common import user_errors
+    from noveval.cli.generate import flag_errors, run_in_cli
+    from noveval.io import read_jsonl
+    from noveval.options import as_options
 
-    from noveval.benchmarks.focus.data import load_papers
-    from noveval.benchmarks.focus.expert import expert_rows
-    from noveval.models.client import get_client
-    from noveval.runs import RunDir
-
-    ps = load_papers(papers, limit=limit)
-    client = get_client(model)
-    from noveval.prompts import prompt_hashes
-
-    prompts = prompt_hashes("focus", ["expert_extract", "expert_augment", "expert_paraphrase"])
-    run = RunDir.create(out, {"benchmark": "focus-expert", "papers": str(papers),
-                              "paper_ids": [p.id for p in ps], "model": client.model_id, "prompts": prompts},
-                        overwrite=overwrite)
-    rows = run_async(expert_rows(run, client, ps), client)
+    with user_errors(), flag_errors(ExpertOptions):
+        opts = as_options(ExpertOptions, {"papers": papers, "limit": limit, "overwrite": overwrite,
+                                          "allow_failures": allow_failures})
+    run = run_in_cli("focus expert", opts, lambda: run_task("focus expert", run_expert, model, out, opts),
+                     summary=False)
+    rows = read_jsonl(Path(run.path) / "expert.jsonl")
     n = sum(len(r["strengths"]) + len(r["weaknesses"]) for r in rows)
     typer.echo(f"{len(rows)} papers, {n} points -> {out}/expert.jsonl")
 
@@ -119,22 +118,3 @@ def agreement_cmd(
             typer.echo(line)
     if out is None:
         typer.echo(json.dumps({k: res[k].get("confusion") for k in ("disapere", "mred") if k in res}))
-
-
-def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False,
-         data_dir: Path | None = None) -> list[Path]:
-    """Tiny end-to-end: 1 shipped sample paper (or 1 real NeurIPS 2024 paper with ``real``), 1 human review."""
-    from noveval.benchmarks.focus.contract import run
-    from noveval.benchmarks.focus.options import FocusOptions
-
-    del embedder
-    papers = None
-    if real:
-        from noveval.data.folders import data_folder
-
-        d = data_folder(["reviews/neurips-2024.jsonl.gz"], data_dir)
-        if d is None:
-            raise FileNotFoundError("no data folder holds reviews/neurips-2024.jsonl.gz")
-        papers = Path(d) / "reviews" / "neurips-2024.jsonl.gz"
-    out = run(model, Path(out_dir) / "focus", FocusOptions(papers=papers, limit=1, max_reviews=1, max_tokens=200))
-    return [out / "scores.json", out / "per_item.jsonl", out / "focus.png"]

@@ -17,14 +17,17 @@ would get the same). A paper with either and no point is left out of scoring.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from noveval.benchmarks.focus.annotate import prompt_messages
 from noveval.benchmarks.focus.data import FocusPaper
+from noveval.benchmarks.focus.options import ExpertOptions
 from noveval.benchmarks.focus.split import split_points, split_review_sections
 from noveval.models.chat import ChatClientProtocol
+from noveval.models.types import ModelLike
 
-__all__ = ["expert_chain", "expert_rows"]
+__all__ = ["expert_chain", "expert_rows", "run_expert"]
 
 MAX_REVIEW_CHARS = 6000
 """Each individual review is cut to this many characters in the augment prompt."""
@@ -97,3 +100,28 @@ async def expert_rows(
 
     return await run_items(run, "expert", papers, worker, id_of=lambda p: p.id,
                            progress="focus: expert chain", client=client)
+
+
+def run_expert(model: ModelLike, out: Path, options: ExpertOptions) -> Path:
+    """``noveval focus expert``: the chain over ``options.papers`` into the run folder ``out`` (``expert.jsonl``).
+
+    Run it through :func:`~noveval.benchmarks._runner.run_task` (endpoint check, call ledger,
+    unusable-answer tally, completeness). Resumable: a re-run redoes only failed calls.
+
+    Raises:
+        InputError: bad papers file, or a folder made with other settings (without ``overwrite``).
+    """
+    from noveval.benchmarks._contract import client_of
+    from noveval.benchmarks.focus.data import load_papers
+    from noveval.models.client import run_async
+    from noveval.prompts import prompt_hashes
+    from noveval.runs import RunDir
+
+    ps = load_papers(options.papers, limit=options.limit)
+    client = client_of(model, **options.client_kwargs())
+    prompts = prompt_hashes("focus", ["expert_extract", "expert_augment", "expert_paraphrase"])
+    run = RunDir.create(out, {"benchmark": "focus-expert", "papers": str(options.papers),
+                              "paper_ids": [p.id for p in ps], "model": client.model_id, "prompts": prompts},
+                        overwrite=options.overwrite)
+    run_async(expert_rows(run, client, ps), client)
+    return run.path

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 from noveval.options import PromptVariantsOption, RunOptions, option
 
-__all__ = ["FocusOptions", "FocusScoreOptions"]
+__all__ = ["ExpertOptions", "FocusOptions", "FocusScoreOptions"]
 
 _PROTOCOL_HELP = ("'noveval' (default: all papers, all reviewers' points, multiset F1, best reference) or 'paper' "
                   "(Shin et al.: rejected papers, meta-review chain, set F1, mean over references, KL on distributions "
@@ -94,3 +94,16 @@ class FocusScoreOptions(BaseModel):
     text_metrics: bool = option(True, "--text-metrics/--no-text-metrics", help=_TEXT_METRICS_HELP)
     plot: bool = option(True, "--plot/--no-plot", help=_PLOT_HELP)
     seed: int | None = option(None, help="Bootstrap seed (default: the run's).")
+
+
+class ExpertOptions(RunOptions):
+    """Options of ``noveval focus expert``: the expert points of papers by the three-prompt chain (Appendix A.1.1).
+
+    Run through the runner (:func:`~noveval.benchmarks._runner.run_task`) like a focus run.
+
+    Attributes:
+        papers: Papers with reviews (JSONL(.gz) or JSON in the NeurIPS OpenReview layout).
+    """
+
+    papers: Path = option(..., "--papers", "-p",
+                          help="Papers with reviews (.jsonl[.gz] or .json), e.g. shared/data/reviews/neurips-2024.jsonl.gz.")

@@ -18,16 +18,70 @@ the rest of the package loads on first use (attribute access).
 
 from __future__ import annotations
 
-from noveval.benchmarks._benchmark import STANDARD_HOOKS, declare, lazy_exports
+from noveval.benchmarks._benchmark import (
+    DemoHook,
+    PlanHook,
+    RunHook,
+    ScoreHook,
+    SuiteHook,
+    YardsticksHook,
+    declare,
+    lazy,
+    lazy_exports,
+)
 from noveval.benchmarks._runner import entry_points
 from noveval.benchmarks.novbench.options import NovBenchOptions, NovBenchScoreOptions
+
+
+# The hooks: each imported on first use, by an ordinary import (declaring the system stays cheap).
+@lazy
+def _run() -> RunHook[NovBenchOptions]:
+    from noveval.benchmarks.novbench.contract import run
+
+    return run
+
+
+@lazy
+def _score() -> ScoreHook[NovBenchScoreOptions]:
+    from noveval.benchmarks.novbench.contract import score
+
+    return score
+
+
+@lazy
+def _demo() -> DemoHook:
+    from noveval.benchmarks.novbench.demo import demo
+
+    return demo
+
+
+@lazy
+def _suite() -> SuiteHook:
+    from noveval.benchmarks.novbench.suite import eval_plan
+
+    return eval_plan
+
+
+@lazy
+def _yardsticks() -> YardsticksHook:
+    from noveval.benchmarks.novbench.yardsticks import baselines
+
+    return baselines
+
+
+@lazy
+def _plan() -> PlanHook[NovBenchOptions]:
+    from noveval.benchmarks.novbench.plan import plan
+
+    return plan
+
 
 BENCHMARK = declare(__name__, "novbench", NovBenchOptions,
                     score_options=NovBenchScoreOptions,
                     data_option="data",
                     primary_metric="relevance",
                     greater_is_better=True,
-                    standard=tuple(STANDARD_HOOKS))
+                    plan=_plan, run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks)
 """NovBench's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)

@@ -13,9 +13,57 @@ data and task helpers load on first use.
 
 from __future__ import annotations
 
-from noveval.benchmarks._benchmark import declare, lazy_exports
+from typing import Never
+
+from noveval.benchmarks._benchmark import (
+    PlanHook,
+    RunHook,
+    ScoreHook,
+    SuiteHook,
+    YardsticksHook,
+    declare,
+    lazy,
+    lazy_exports,
+)
 from noveval.benchmarks._runner import entry_points
 from noveval.benchmarks.pairs.options import PairsOptions
+
+
+# The hooks: each imported on first use, by an ordinary import (declaring the system stays cheap).
+@lazy
+def _run() -> RunHook[PairsOptions]:
+    from noveval.benchmarks.pairs.contract import run
+
+    return run
+
+
+@lazy
+def _score() -> ScoreHook[Never]:
+    from noveval.benchmarks.pairs.contract import score
+
+    return score
+
+
+@lazy
+def _suite() -> SuiteHook:
+    from noveval.benchmarks.pairs.suite import eval_plan
+
+    return eval_plan
+
+
+@lazy
+def _yardsticks() -> YardsticksHook:
+    from noveval.benchmarks.pairs.yardsticks import baselines
+
+    return baselines
+
+
+@lazy
+def _plan() -> PlanHook[PairsOptions]:
+    from noveval.benchmarks.pairs.plan import plan
+
+    return plan
+
 
 BENCHMARK = declare(__name__, "novelty-pairs", PairsOptions,
                     data_option="data",
@@ -23,7 +71,7 @@ BENCHMARK = declare(__name__, "novelty-pairs", PairsOptions,
                     primary_metric="accuracy",
                     greater_is_better=True,
                     no_published="our own task (pairs of RINoBench ideas or NeurIPS 2025 papers with human novelty scores): no paper to quote",
-                    standard=("suite", "yardsticks"))
+                    plan=_plan, run=_run, score=_score, suite=_suite, yardsticks=_yardsticks)
 """The pairwise task's declaration."""
 
 run, score = entry_points(BENCHMARK)

@@ -23,7 +23,7 @@ from noveval.cli.options import (
     OverwriteOpt,
     SeedOpt,
 )
-from noveval.cli.outcome import run_command
+from noveval.cli.outcome import AllowFailuresOpt, run_command
 
 
 class Binning(StrEnum):
@@ -95,33 +95,23 @@ def construct_cmd(
     skip_grounding: Annotated[bool, typer.Option("--skip-grounding", help="Skip the LLM grounding filter of gold justifications.")] = False,
     seed: SeedOpt = 0,
     no_cache: NoCacheOpt = False,
+    allow_failures: AllowFailuresOpt = False,
 ) -> None:
     """Build a RINoBench dataset (train.json / test.json) from review records (Section 4.1)."""
-    from noveval.benchmarks.rinobench.construct import construct
+    from noveval.benchmarks._runner import run_task
+    from noveval.benchmarks.rinobench.construct import run_construct
+    from noveval.benchmarks.rinobench.options import ConstructOptions
+    from noveval.cli.common import user_errors
+    from noveval.cli.generate import flag_errors, run_in_cli
+    from noveval.io import read_json
+    from noveval.options import as_options
 
-    manifest = construct(
-        reviews, out, model=model, binning=binning.value, min_related_works=min_related_works, test_size=test_size,
-        check_grounding=not skip_grounding, seed=seed, cache=None if no_cache else "default",
-    )
-    typer.echo(json.dumps(manifest["counts"], indent=2))
+    with user_errors(), flag_errors(ConstructOptions):
+        opts = as_options(ConstructOptions, {
+            "reviews": reviews, "binning": binning.value, "min_related_works": min_related_works,
+            "test_size": test_size, "skip_grounding": skip_grounding, "seed": seed, "no_cache": no_cache,
+            "allow_failures": allow_failures})
+    run_in_cli("rinobench construct", opts, lambda: run_task("rinobench construct", run_construct, model, out, opts),
+               summary=False)
+    typer.echo(json.dumps(read_json(Path(out) / "manifest.json")["counts"], indent=2))
     typer.echo(f"dataset: {out}", err=True)
-
-
-def demo(out_dir: Path, model: str = "local", embedder: str = "local", real: bool = False, data_dir: Path | None = None) -> list[Path]:
-    """Tiny end-to-end run on the shipped samples: generate, score and judge one item.
-
-    With ``real`` the rubric is read from ``<data_dir>/rinobench/label_descriptions.json``
-    (no gold test set is available there, so the items stay the shipped samples).
-    """
-    from noveval.benchmarks.rinobench.contract import judge_run
-    from noveval.benchmarks.rinobench.judge import JudgeOptions
-    from noveval.benchmarks.rinobench.options import RINoBenchOptions
-
-    rubric = None
-    if real and data_dir is not None and (Path(data_dir) / "rinobench" / "label_descriptions.json").exists():
-        rubric = Path(data_dir) / "rinobench" / "label_descriptions.json"
-    # the demo's budget (issue 31: every system cold in <= 180 CPU-s): one idea (its metrics still
-    # computed, n=1); the paper's judge reads every argument, here at most 2 of each kind
-    opts = RINoBenchOptions(judge=model, rubric=rubric, limit=1, max_tokens=256, overwrite=True)
-    jopts = JudgeOptions(max_arguments=2, max_tokens=160, max_related_works=2, max_abstract_chars=300)
-    return [judge_run(model, Path(out_dir) / "run", opts, jopts=jopts)]

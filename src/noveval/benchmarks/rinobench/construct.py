@@ -53,7 +53,7 @@ import asyncio
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -64,6 +64,9 @@ from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
 from noveval.models.types import ModelLike
 from noveval.records import Idea, Paper, RelatedWork, Review
+
+if TYPE_CHECKING:
+    from noveval.benchmarks.rinobench.options import ConstructOptions
 
 __all__ = [
     "FIXED_BIN_EDGES",
@@ -78,6 +81,7 @@ __all__ = [
     "stratified_split",
     "has_numeric_score",
     "construct",
+    "run_construct",
 ]
 
 FIXED_BIN_EDGES: tuple[float, ...] = (1.0, 1.6, 2.2, 2.8, 3.4, 4.0)
@@ -447,3 +451,22 @@ def construct(
     }
     write_json(Path(out) / "manifest.json", manifest)
     return manifest
+
+
+def run_construct(model: ModelLike, out: Path, options: ConstructOptions) -> Path:
+    """``noveval rinobench construct``: :func:`construct` with ``options`` into ``out`` (a resumable folder).
+
+    Run it through :func:`~noveval.benchmarks._runner.run_task` (endpoint check, call ledger,
+    unusable-answer tally, completeness); the model's client takes the options' client
+    settings (cache, concurrency, timeout).
+
+    Returns:
+        ``out`` (``train.json``, ``test.json``, ``label_descriptions.json``, ``manifest.json``).
+    """
+    from noveval.benchmarks._contract import client_of
+
+    client = client_of(model, **options.client_kwargs())
+    construct(options.reviews, out, model=client, binning=options.binning, min_related_works=options.min_related_works,
+              test_size=options.test_size, check_grounding=not options.skip_grounding, seed=options.seed,
+              overwrite=options.overwrite)
+    return Path(out)

@@ -48,7 +48,9 @@ def checked_protocol(o: RINoBenchOptions) -> dict[str, Any]:
 
 def judge_options(o: RINoBenchOptions | RINoBenchScoreOptions) -> JudgeOptions:
     """The judge settings the options give."""
-    return JudgeOptions(max_arguments=o.max_arguments, grounding_context=o.grounding_context)
+    return JudgeOptions(max_arguments=o.max_arguments, grounding_context=o.grounding_context,
+                        max_tokens=o.judge_max_tokens, max_related_works=o.judge_max_related_works,
+                        max_abstract_chars=o.judge_max_abstract_chars)
 
 
 def _items_source(o: RINoBenchOptions) -> str | Path:

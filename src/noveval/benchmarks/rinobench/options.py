@@ -9,20 +9,33 @@ from pydantic import ConfigDict
 
 from noveval.options import HF_SOURCE_HELP, JudgeOption, PromptVariantsOption, RunOptions, option
 
-__all__ = ["RINoBenchOptions", "RINoBenchScoreOptions"]
+__all__ = ["ConstructOptions", "RINoBenchOptions", "RINoBenchScoreOptions"]
 
 F1LabelsHelp = ("fixed: macro-F1 over classes 1-5 | present: the released eval.py (scikit-learn's default label set; "
                 "per-class F1 for gold classes only).")
 
 
 class _JudgeSettings(JudgeOption):
-    """The justification judge's settings (run and score share them)."""
+    """The justification judge's settings (run and score share them: :class:`~noveval.benchmarks.rinobench.judge.JudgeOptions`).
+
+    Attributes:
+        max_arguments: Arguments extracted per justification and kind (None: all, as the paper).
+        grounding_context: ``split`` (the paper's text) or ``both`` (the released fact-check prompt).
+        judge_max_tokens: Token budget of each structured judge reply.
+        judge_max_related_works: Related works shown to the judge for grounding (None: all).
+        judge_max_abstract_chars: Cut of the abstracts shown to the judge (None: whole).
+    """
 
     max_arguments: int | None = option(
         None, ge=1, help="Cap the judge's extracted arguments per justification and kind (default: all, as the paper).")
     grounding_context: Literal["split", "both"] = option(
         "split", help="split: related works for known aspects, idea for novelty aspects (paper text) | both: idea and "
                       "related works for every argument (released fact-check prompt).")
+    judge_max_tokens: int = option(384, ge=1, help="Token budget of each structured judge reply.")
+    judge_max_related_works: int | None = option(
+        None, ge=1, help="Related works the judge is shown for grounding (default: all).")
+    judge_max_abstract_chars: int | None = option(
+        None, ge=1, help="Cut the related-work abstracts the judge is shown to N characters (default: whole).")
 
 
 class RINoBenchOptions(RunOptions, _JudgeSettings, PromptVariantsOption):
@@ -67,3 +80,26 @@ class RINoBenchScoreOptions(_JudgeSettings):
 
     model_config = ConfigDict(extra="forbid")
 
+
+class ConstructOptions(RunOptions):
+    """Options of ``noveval rinobench construct``: a RINoBench dataset from review records (Section 4.1).
+
+    Run through the runner (:func:`~noveval.benchmarks._runner.run_task`) like a RINoBench run.
+
+    Attributes:
+        reviews: OpenReview-like paper records (JSON array or JSONL).
+        binning: ``fixed`` (equal-width edges over the 1-4 rating scale, the paper) or ``blended``
+            (the released code: 0.7 quantile + 0.3 equal-width).
+        min_related_works: Drop ideas with fewer related works (paper: 5).
+        test_size: Test share of the stratified split, in (0, 1) (paper: 0.2).
+        skip_grounding: Skip the LLM grounding filter of gold justifications.
+    """
+
+    reviews: Path = option(..., "--reviews", "-r", help="OpenReview-like paper records (JSON array or JSONL), see "
+                                                        "noveval.benchmarks.rinobench.construct.")
+    binning: Literal["fixed", "blended"] = option(
+        "fixed", help="'fixed' (equal-width edges over the 1-4 rating scale) or 'blended' (released code: 0.7 quantile "
+                      "+ 0.3 equal-width).")
+    min_related_works: int = option(5, ge=0, help="Drop ideas with fewer related works (paper: 5).")
+    test_size: float = option(0.2, gt=0.0, lt=1.0, help="Test share of the stratified split (paper: 0.2).")
+    skip_grounding: bool = option(False, help="Skip the LLM grounding filter of gold justifications.")

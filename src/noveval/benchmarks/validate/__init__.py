@@ -14,9 +14,65 @@ the rest of the package loads on first use (attribute access).
 
 from __future__ import annotations
 
-from noveval.benchmarks._benchmark import declare, lazy_exports
+from typing import Never
+
+from noveval.benchmarks._benchmark import (
+    DemoHook,
+    PlanHook,
+    RunHook,
+    ScoreHook,
+    SuiteHook,
+    YardsticksHook,
+    declare,
+    lazy,
+    lazy_exports,
+)
 from noveval.benchmarks._runner import entry_points
 from noveval.benchmarks.validate.options import ValidateOptions
+
+
+# The hooks: each imported on first use, by an ordinary import (declaring the system stays cheap).
+@lazy
+def _run() -> RunHook[ValidateOptions]:
+    from noveval.benchmarks.validate.contract import run
+
+    return run
+
+
+@lazy
+def _score() -> ScoreHook[Never]:
+    from noveval.benchmarks.validate.contract import score
+
+    return score
+
+
+@lazy
+def _demo() -> DemoHook:
+    from noveval.benchmarks.validate.demo import demo
+
+    return demo
+
+
+@lazy
+def _suite() -> SuiteHook:
+    from noveval.benchmarks.validate.suite import eval_plan
+
+    return eval_plan
+
+
+@lazy
+def _yardsticks() -> YardsticksHook:
+    from noveval.benchmarks.validate.yardsticks import baselines
+
+    return baselines
+
+
+@lazy
+def _plan() -> PlanHook[ValidateOptions]:
+    from noveval.benchmarks.validate.plan import plan
+
+    return plan
+
 
 BENCHMARK = declare(__name__, "validate", ValidateOptions,
                     data_option="reviews",
@@ -26,7 +82,7 @@ BENCHMARK = declare(__name__, "validate", ValidateOptions,
                     model_help="Chat model spec for the LLM judges (local | openai/<model> | openai-compatible/<model>@<url>); "
                                "'none' skips the judges.",
                     no_published="our own validity study (human novelty ratings of NeurIPS 2025 papers): no paper to quote",
-                    standard=("demo", "suite", "commands", "yardsticks"))
+                    plan=_plan, run=_run, score=_score, demo=_demo, suite=_suite, yardsticks=_yardsticks)
 """The validity study's declaration (read by the registry, the CLI, the report, compare and export)."""
 
 run, score = entry_points(BENCHMARK)
