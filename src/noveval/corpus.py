@@ -7,13 +7,16 @@ have an abstract, applies the filters and returns a column view (:class:`Corpus`
 axiomatic benchmark, the validity study, CLAIMCHECK's related works, ``noveval check``
 and the corpus index all read. :func:`paper_text` is the one rule that turns a paper into
 the text that is embedded or BM25-indexed. Reference lists of full texts are parsed by
-:func:`parse_references` and matched to corpus titles by :class:`TitleIndex`.
+:func:`parse_references` and matched to corpus titles by :class:`TitleIndex`. The checks
+every paper reader shares live here too: :func:`check_title_abstract` (a non-empty title, a
+string abstract) and :func:`parse_year` (a publication year, or an input error).
 
 Pure: no model, no cache; numpy only.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections import defaultdict
@@ -25,17 +28,76 @@ from typing import Any
 import numpy as np
 
 from noveval.errors import InputError
+from noveval.io import iter_jsonl
 
 __all__ = [
     "Corpus",
     "TitleIndex",
+    "check_title_abstract",
     "iter_papers",
     "load_corpus",
     "match_reference_to_title",
     "normalize_title",
     "paper_text",
     "parse_references",
+    "parse_year",
 ]
+
+
+def check_title_abstract(path: str | Path, line: int | None, row: dict[str, Any], *,
+                         what: str = "paper") -> tuple[str, str | None]:
+    """The ``title`` (a non-empty string) and ``abstract`` (a string or absent) of a raw record.
+
+    Raises:
+        InputError: a missing or empty title, or an abstract that is not a string (named by line and field).
+    """
+    title = row.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise InputError(path, line, "title", f"each {what} needs a non-empty title")
+    abstract = row.get("abstract")
+    if abstract is not None and not isinstance(abstract, str):
+        raise InputError(path, line, "abstract", "must be a string")
+    return title, abstract
+
+
+_YEAR = re.compile(r"\s*(\d{4})(?:[-/.]\d{1,2}(?:[-/.]\d{1,2})?)?(?:[T ].*)?\s*")
+
+
+def parse_year(value: Any, *, path: str | Path | None = None, line: int | None = None, field: str = "year") -> int | None:
+    """Read a publication year from a record; a value that cannot be a year is an input error.
+
+    Accepted: an integer 1000-2999, the same as an integral float or a string, or a date
+    string that starts with the year (``"2021-05-03"``). ``None`` and ``""`` mean unknown.
+
+    Args:
+        value: The field's value.
+        path: The file (for the error message).
+        line: 1-based line of the record.
+        field: The field's name.
+
+    Returns:
+        The year, or None when it is not given.
+
+    Raises:
+        InputError: ``"n.d."``, ``"twenty"``, ``21``, ``20210``, ``true``, a list, ...
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    year: int | None = None
+    if isinstance(value, bool):
+        year = None
+    elif isinstance(value, int):
+        year = value
+    elif isinstance(value, float) and value.is_integer():
+        year = int(value)
+    elif isinstance(value, str):
+        m = _YEAR.fullmatch(value)
+        year = int(m.group(1)) if m else None
+    if year is None or not 1000 <= year <= 2999:
+        shown = json.dumps(value, ensure_ascii=False, default=str)
+        raise InputError(path, line, field, f"{shown} is not a year (expected e.g. 2021, \"2021\" or \"2021-05-03\"; "
+                                            "leave it out or null when unknown)")
+    return year
 
 
 def paper_text(title: str, abstract: str) -> str:
@@ -60,7 +122,6 @@ def iter_papers(path: str | Path) -> Iterator[dict[str, Any]]:
             title, a non-string abstract or field, a year that is not a year.
     """
     from noveval.hfdata import is_hf_source
-    from noveval.io import check_title_abstract, iter_jsonl, parse_year
 
     p = Path(path)
     if not is_hf_source(path) and not p.is_file():

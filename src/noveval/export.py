@@ -189,7 +189,8 @@ def load_run(path: str | Path) -> RunResults:
 
 
 def _yardstick_text(scores: dict[str, Any], metric: str) -> str | None:
-    from noveval.metrics.yardsticks import reference_text, references_of
+    from noveval.metrics.yardsticks import references_of
+    from noveval.yardstick_text import reference_text
 
     ys, _ = references_of(scores, metric)
     return " · ".join(reference_text(y) for y in ys) or None

@@ -4,7 +4,11 @@ Reading validates as it goes and turns every problem into an
 :class:`~noveval.errors.InputError` that names the file, the 1-based line and the
 field. Writing is atomic: data goes to a temporary file in the target folder, is
 flushed and fsynced, then renamed over the target, so a reader never sees a
-half-written file and a crash leaves the previous version intact.
+half-written file and a crash leaves the previous version intact. Two checks every reader
+shares sit beside the readers: :func:`require_unique_ids` and :func:`canonical_names`.
+
+The SQLite store the caches build on is :mod:`noveval.store`; the paper-field checks
+(title, abstract, year) are in :mod:`noveval.corpus`.
 """
 
 from __future__ import annotations
@@ -12,8 +16,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import re
-import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -26,15 +28,12 @@ from noveval.errors import InputError
 T = TypeVar("T", bound=BaseModel)
 
 __all__ = [
-    "open_db",
-    "SqliteStore",
     "read_bytes",
     "read_json",
     "read_jsonl",
     "iter_jsonl",
     "complete_rows",
     "canonical_names",
-    "check_title_abstract",
     "require_unique_ids",
     "iter_records",
     "read_records",
@@ -45,7 +44,6 @@ __all__ = [
     "to_jsonable",
     "validation_field",
     "make_dir",
-    "parse_year",
 ]
 
 
@@ -279,46 +277,6 @@ def read_records(path: str | Path, model: type[T], *, allow_empty: bool = False)
     return out
 
 
-_YEAR = re.compile(r"\s*(\d{4})(?:[-/.]\d{1,2}(?:[-/.]\d{1,2})?)?(?:[T ].*)?\s*")
-
-
-def parse_year(value: Any, *, path: str | Path | None = None, line: int | None = None, field: str = "year") -> int | None:
-    """Read a publication year from a record; a value that cannot be a year is an input error.
-
-    Accepted: an integer 1000-2999, the same as an integral float or a string, or a date
-    string that starts with the year (``"2021-05-03"``). ``None`` and ``""`` mean unknown.
-
-    Args:
-        value: The field's value.
-        path: The file (for the error message).
-        line: 1-based line of the record.
-        field: The field's name.
-
-    Returns:
-        The year, or None when it is not given.
-
-    Raises:
-        InputError: ``"n.d."``, ``"twenty"``, ``21``, ``20210``, ``true``, a list, ...
-    """
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    year: int | None = None
-    if isinstance(value, bool):
-        year = None
-    elif isinstance(value, int):
-        year = value
-    elif isinstance(value, float) and value.is_integer():
-        year = int(value)
-    elif isinstance(value, str):
-        m = _YEAR.fullmatch(value)
-        year = int(m.group(1)) if m else None
-    if year is None or not 1000 <= year <= 2999:
-        shown = json.dumps(value, ensure_ascii=False, default=str)
-        raise InputError(path, line, field, f"{shown} is not a year (expected e.g. 2021, \"2021\" or \"2021-05-03\"; "
-                                            "leave it out or null when unknown)")
-    return year
-
-
 def require_unique_ids(path: str | Path, ids: Iterable[str | None]) -> None:
     """Raise at the first record whose id repeats an earlier record's (None ids are skipped).
 
@@ -332,22 +290,6 @@ def require_unique_ids(path: str | Path, ids: Iterable[str | None]) -> None:
         if key in first:
             raise InputError(path, None, f"[{i}].id", f"duplicate id {key!r} (first at [{first[key]}])")
         first[key] = i
-
-
-def check_title_abstract(path: str | Path, line: int | None, row: dict[str, Any], *,
-                         what: str = "paper") -> tuple[str, str | None]:
-    """The ``title`` (a non-empty string) and ``abstract`` (a string or absent) of a raw record.
-
-    Raises:
-        InputError: a missing or empty title, or an abstract that is not a string (named by line and field).
-    """
-    title = row.get("title")
-    if not isinstance(title, str) or not title.strip():
-        raise InputError(path, line, "title", f"each {what} needs a non-empty title")
-    abstract = row.get("abstract")
-    if abstract is not None and not isinstance(abstract, str):
-        raise InputError(path, line, "abstract", "must be a string")
-    return title, abstract
 
 
 def canonical_names(names: Iterable[str], choices: Iterable[str], *, option: str = "--metric", what: str = "metric") -> list[str]:
@@ -483,43 +425,3 @@ def append_jsonl(path: str | Path, row: Any, *, sync: bool = True) -> None:
         if sync:
             f.flush()
             os.fsync(f.fileno())
-
-
-def open_db(path: str | Path, schema: str) -> sqlite3.Connection:
-    """Open (creating folders and ``schema``) a SQLite file shared safely by threads and processes.
-
-    WAL journal, NORMAL sync, 60 s busy timeout, autocommit; guard the connection with
-    a lock when several threads use it. Used by the response, vector and fit caches.
-    """
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(Path(path), timeout=60, check_same_thread=False, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute("PRAGMA busy_timeout=60000")
-    conn.executescript(schema)
-    return conn
-
-
-class SqliteStore:
-    """A SQLite file opened by :func:`open_db`, with the lock that guards its connection.
-
-    The base of the response, vector and fit caches: a subclass sets ``SCHEMA`` and runs
-    its queries on ``self._conn`` while holding ``self._lock``.
-
-    Args:
-        path: Database file; parent folders are created.
-    """
-
-    SCHEMA = ""
-
-    def __init__(self, path: str | Path) -> None:
-        import threading
-
-        self.path = Path(path)
-        self._lock = threading.Lock()
-        self._conn = open_db(self.path, self.SCHEMA)
-
-    def close(self) -> None:
-        """Close the connection."""
-        with self._lock:
-            self._conn.close()

@@ -19,9 +19,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from noveval.errors import InputError
+from noveval.io import read_json, validation_field
 
 __all__ = ["MetricValue", "Scores", "lower_is_better_by_name", "read_scores"]
 
@@ -112,10 +113,6 @@ def read_scores(source: str | os.PathLike[str] | dict[str, Any]) -> Scores:
         InputError: no ``scores.json`` in the folder, a file that is not a JSON object,
             or a ``metrics`` entry that is not ``{mean, ci_low, ci_high, n}``.
     """
-    from pydantic import ValidationError
-
-    from noveval.io import read_json, validation_field
-
     path: Path | None = None
     if isinstance(source, dict):
         data: Any = source

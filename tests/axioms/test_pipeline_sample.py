@@ -9,7 +9,7 @@ import pytest
 from noveval.benchmarks.axioms.axioms import AXIOMS
 from noveval.benchmarks.axioms.contract import build_config
 from noveval.benchmarks.axioms.options import AxiomsOptions
-from noveval.benchmarks.axioms.runner import run_benchmark
+from noveval.benchmarks.axioms.runner import run_axioms
 
 
 def _cfg(**kw):
@@ -23,7 +23,7 @@ def _cfg(**kw):
 def test_run_and_resume(tmp_path, sample, embedder, paraphraser):
     corpus, refs = sample
     cfg = _cfg(semnovel="approx", fasttext="approx")
-    res = run_benchmark(cfg, tmp_path, corpus=corpus, refs=refs, embedder=embedder,
+    res = run_axioms(cfg, tmp_path, corpus=corpus, refs=refs, embedder=embedder,
                         paraphraser=paraphraser)
     rows = [json.loads(x) for x in (tmp_path / "per_item.jsonl").read_text().splitlines()]
     assert len(rows) == 2 * 6
@@ -39,7 +39,7 @@ def test_run_and_resume(tmp_path, sample, embedder, paraphraser):
     assert any(r["checks"]["RND"]["Ax5"] is not None for r in rows)
     assert all(r["checks"]["RND"]["Ax5"] is None for r in rows if r["field"] == "Robotics")
     # resume: nothing recomputed, same table
-    res2 = run_benchmark(cfg, tmp_path, corpus=corpus, refs=refs, embedder=embedder,
+    res2 = run_axioms(cfg, tmp_path, corpus=corpus, refs=refs, embedder=embedder,
                          paraphraser=paraphraser)
     assert res2["extra"]["table"] == tab
     assert res2["extra"]["timings_s"] == {}
@@ -52,7 +52,7 @@ def test_exact_semnovel_fits_are_shared_across_run_dirs(tmp_path, monkeypatch, s
     monkeypatch.setenv("NOVEVAL_CACHE_DIR", str(tmp_path / "cache"))
     corpus, refs = sample
     cfg = _cfg(metric=["SemNovel"], focal=2, task=["graph learning"], seeds=2)
-    a = run_benchmark(cfg, tmp_path / "a", corpus=corpus, refs=refs, embedder=embedder,
+    a = run_axioms(cfg, tmp_path / "a", corpus=corpus, refs=refs, embedder=embedder,
                       paraphraser=paraphraser)
     fits = FitCache(tmp_path / "cache" / "novelty_fits.sqlite")
     n = len(fits)
@@ -67,7 +67,7 @@ def test_exact_semnovel_fits_are_shared_across_run_dirs(tmp_path, monkeypatch, s
     assert any(r["by_seed"]["SemNovel"]["1"]["scores"] != r["scores"]["SemNovel"] for r in rows_a)
     assert a["extra"]["table"]["seeds"] == {"SemNovel": ["0", "1"]}
     # another run directory: every fit comes from the cache, scores are identical
-    b = run_benchmark(cfg, tmp_path / "b", corpus=corpus, refs=refs, embedder=embedder,
+    b = run_axioms(cfg, tmp_path / "b", corpus=corpus, refs=refs, embedder=embedder,
                       paraphraser=paraphraser)
     assert len(fits) == n
     rows_b = [json.loads(x) for x in (tmp_path / "b" / "per_item.jsonl").read_text().splitlines()]
@@ -90,7 +90,7 @@ def test_resume_after_a_kill_keeps_every_finished_row_and_recomputes_only_the_re
     """Axioms resumes through RunDir: a torn last line is skipped, the rows after it are kept."""
     corpus, refs = sample
     cfg = _cfg(semnovel="approx", fasttext="approx", metric=["Yin", "RND"])
-    full = run_benchmark(cfg, tmp_path / "full", corpus=corpus, refs=refs, embedder=embedder,
+    full = run_axioms(cfg, tmp_path / "full", corpus=corpus, refs=refs, embedder=embedder,
                          paraphraser=paraphraser)
     f = tmp_path / "full" / "per_item.jsonl"
     lines = f.read_text().splitlines()
@@ -100,7 +100,7 @@ def test_resume_after_a_kill_keeps_every_finished_row_and_recomputes_only_the_re
     # a kill mid-write: the first task's rows, then a torn row, then (another process) a later row
     first = [x for x in lines if json.loads(x)["task"] == "graph learning"]
     (cut / "per_item.jsonl").write_text("\n".join(first) + "\n" + lines[-1][:25])
-    res = run_benchmark(cfg, cut, corpus=corpus, refs=refs, embedder=embedder, paraphraser=paraphraser)
+    res = run_axioms(cfg, cut, corpus=corpus, refs=refs, embedder=embedder, paraphraser=paraphraser)
     assert res["extra"]["table"] == full["extra"]["table"]
     assert set(res["extra"]["task_stats"]) == {"motion planning"}  # only the unfinished task ran again
     assert (cut / "per_item.jsonl").read_text() == f.read_text()  # ends identical to the uninterrupted run
@@ -117,7 +117,7 @@ def test_ax3_append_embeds_the_edited_neighbours_with_a_longer_window(tmp_path, 
     corpus, refs = sample
     cfg = _cfg(metric=["Yin"], task=["graph learning"], embedder="local:fp32@24")
     emb = get_embedder("local:fp32@24", cache=str(tmp_path / "v.sqlite"))
-    res = run_benchmark(cfg, tmp_path / "long", corpus=corpus, refs=refs, embedder=emb)
+    res = run_axioms(cfg, tmp_path / "long", corpus=corpus, refs=refs, embedder=emb)
     seen = res["extra"]["ax3_unseen"]
     assert seen["edits"] > 0 and seen["unseen"] == 0
     assert res["embedder"] == "local/all-MiniLM-L6-v2@24"
@@ -128,9 +128,9 @@ def test_ax3_append_embeds_the_edited_neighbours_with_a_longer_window(tmp_path, 
     assert conf["ax3_embedder_resolved"]["max_tokens"] == 512
     assert f"Ax3: 0 of {seen['edits']} edits (0.0%) invisible" in (tmp_path / "long" / "table.md").read_text()
     monkeypatch.setattr(runner, "ax3_embedder", lambda cfg, emb: None)  # the 24-token window alone
-    short = run_benchmark(cfg, tmp_path / "short", corpus=corpus, refs=refs, embedder=emb)["extra"]["ax3_unseen"]
+    short = run_axioms(cfg, tmp_path / "short", corpus=corpus, refs=refs, embedder=emb)["extra"]["ax3_unseen"]
     assert short["edits"] == seen["edits"] and short["unseen"] == short["edits"]  # every fragment past 24 tokens
-    pre = run_benchmark(_cfg(metric=["Yin"], task=["graph learning"], ax3_position="prepend"), tmp_path / "pre",
+    pre = run_axioms(_cfg(metric=["Yin"], task=["graph learning"], ax3_position="prepend"), tmp_path / "pre",
                         corpus=corpus, refs=refs, embedder=emb)
     assert "ax3_embedder_resolved" not in pre["extra"]
     assert "a deviation from the paper" in (tmp_path / "pre" / "table.md").read_text()

@@ -2,14 +2,15 @@
 
 Layers, bottom to top (docs/internals.md):
 
-0. pure: ``errors, io, records, scores, corpus, metrics/, novelty/, prompts, progress, settings, ...``
+0. pure: ``errors, io, store, records, scores, corpus, metrics/, novelty/, prompts, progress, settings, ...``
 1. model backends and run folders: ``models/``, ``runs`` (a run folder records the call ledger)
 2. shared pieces systems build on: the corpus index ``index/`` and ``judging/`` (novelty
    judging shared by rinobench, validate, novelty-pairs and check: rubric, judgment schema,
    request, parser, the judged item and its loader)
 3. systems: ``benchmarks/``, ``check/``, ``data/`` (fetching and converting the datasets the systems
    declare) and ``compare/`` (comparing runs item by item; a run of
-   prompt variants compares its sub-runs)
+   prompt variants compares its sub-runs), with ``yardstick_text`` (the wording of yardsticks
+   every view shares, the comparison's terminal view the lowest)
 4. presentation: ``report/``, ``export``, ``cli/``, every ``*.cli`` and ``*.views``
    module (a system's command-line glue and report views live beside it but belong to the
    presentation layer), and the public API in ``noveval/__init__``, ``api`` and ``plugin``.
@@ -30,7 +31,7 @@ PKG = Path(noveval.__file__).parent
 LAYERS: dict[str, int] = {
     "_version": 0, "errors": 0, "settings": 0, "quiet": 0, "progress": 0, "io": 0, "hfdata": 0,
     "records": 0, "corpus": 0, "metrics": 0, "novelty": 0, "prompts": 0, "samples": 0, "scores": 0,
-    "registry": 0, "options": 0, "labels": 0, "plan": 1,
+    "registry": 0, "options": 0, "labels": 0, "store": 0, "plan": 1, "yardstick_text": 3,
     "models": 1, "runs": 1,
     "index": 2, "judging": 2,
     "benchmarks": 3, "check": 3, "compare": 3, "data": 3,

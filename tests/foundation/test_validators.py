@@ -1,11 +1,12 @@
-"""The shared input checks in :mod:`noveval.io` that several readers use."""
+"""The shared input checks several readers use (:mod:`noveval.io`, :mod:`noveval.corpus`)."""
 
 from __future__ import annotations
 
 import pytest
 
+from noveval.corpus import check_title_abstract
 from noveval.errors import InputError
-from noveval.io import canonical_names, check_title_abstract, require_unique_ids
+from noveval.io import canonical_names, require_unique_ids
 
 
 def test_require_unique_ids_names_the_repeat_and_the_first() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from noveval.report.build import build_report
 from noveval.report.fmt import num
-from noveval.report.items import run_items
+from noveval.report.items import item_table
 from noveval.report.load import find_runs, load_run
 
 
@@ -62,7 +62,7 @@ def test_config_shows_models_prompts_versions(hand_runs: list[Path]) -> None:
 
 def test_items_join_by_id(hand_runs: list[Path]) -> None:
     run = load_run(hand_runs[0])
-    data = run_items(run, ("predicted_score", "novelty_score"))
+    data = item_table(run, ("predicted_score", "novelty_score"))
     assert data["total"] == 2 and [r[0] for r in data["rows"]] == ["idea-1", "idea-2"]
     first = data["details"][0]
     kinds = {s["kind"]: s for s in first["sections"]}
@@ -77,7 +77,7 @@ def test_items_join_by_id(hand_runs: list[Path]) -> None:
     assert cols["predicted_score"]["role"] == "answer" and cols["correct"]["sec"] == "scores"
     assert data["rows"][1][1:3] == [2, 4] and "gold_score" not in json.dumps(data["details"])
     # focus: several judgment rows per paper_id all land on the paper
-    focus = run_items(load_run(hand_runs[2]))
+    focus = item_table(load_run(hand_runs[2]))
     assert focus["total"] == 1 and "[1] text" in json.dumps(focus["details"][0])
 
 
@@ -123,7 +123,7 @@ def test_every_item_is_in_the_page_and_its_size_is_bounded(tmp_path: Path) -> No
     (d / "scores.json").write_text(json.dumps({"benchmark": "big", "metrics": {"acc": {"mean": 0.5}}}))
     rows = [{"id": f"i{i}", "output": "word " * 5000, "acc": float(i % 2)} for i in range(4000)]
     (d / "per_item.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    data = run_items(load_run(d))
+    data = item_table(load_run(d))
     assert data["total"] == len(data["rows"]) == len(data["details"]) == 4000
     assert data["rows"][3999] == ["i3999", 1.0] and data["cap"] == CAPS[-1]
     text = data["details"][3999]["sections"][0]["fields"][0][1]

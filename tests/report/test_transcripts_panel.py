@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from fake_openai import REQUEST, FakeOpenAIServer
 from noveval.cli.main import app
 from noveval.models.calls import TRANSCRIPTS_FILE
-from noveval.report.items import run_items
+from noveval.report.items import item_table
 from noveval.report.load import load_run
 from schema_reply import schema_reply
 
@@ -52,7 +52,7 @@ def _lines(run: Path) -> list[dict[str, Any]]:
 
 def test_the_report_data_holds_each_items_calls(judged_run: Path) -> None:
     rows = _lines(judged_run)
-    data = run_items(load_run(judged_run))
+    data = item_table(load_run(judged_run))
     ids = [r[0] for r in data["rows"]]
     for k, iid in enumerate(ids):
         mine = [x for x in rows if x["item"] == iid]
@@ -73,7 +73,7 @@ def test_transcripts_are_cut_to_fit_their_budget(judged_run: Path, monkeypatch: 
     import noveval.report.items as items
 
     monkeypatch.setattr(items, "TRANSCRIPT_BUDGET", 4_000)
-    data = items.run_items(load_run(judged_run))
+    data = items.item_table(load_run(judged_run))
     assert data["tcap"] == 240 and all(len(t) <= 240 + 80 for t in data["texts"])
     assert all(len(c["reply"]) <= 240 + 80 for cs in data["calls"].values() for c in cs)
     assert any("more characters not included in the report" in t for t in data["texts"])

@@ -113,8 +113,8 @@ def open_or_build(index: str | Path, corpus: str | Path | None, embedder: Embedd
 
 
 def _metric_cache() -> Any:
-    from noveval.models.cache import open_db
     from noveval.settings import cache_dir
+    from noveval.store import open_db
 
     return open_db(cache_dir() / "check_metrics.sqlite",
                    "CREATE TABLE IF NOT EXISTS metrics (key TEXT PRIMARY KEY, value TEXT NOT NULL);")

@@ -133,7 +133,7 @@ def _line_of(text: str, key: str) -> int | None:
 
 def _year(v: Any, path: str | Path | None = None) -> int | None:
     """The input's year (None when absent); a value that is not a year is an InputError."""
-    from noveval.io import parse_year
+    from noveval.corpus import parse_year
 
     return parse_year(v, path=path)
 

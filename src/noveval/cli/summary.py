@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from noveval.scores import Scores, read_scores
+from noveval.yardstick_text import published_summary, reference_text
 
 __all__ = ["format_summary", "item_counts", "format_calls", "format_cost", "reference_lines"]
 
@@ -151,7 +152,7 @@ def reference_lines(scores: dict[str, Any]) -> list[str]:
     then ``paper (Table 3): GPT-5 0.172 · ...``; brackets hold the range 95% of random
     draws fall in (or a CI). Nothing when the scores carry neither.
     """
-    from noveval.metrics.yardsticks import published_summary, reference_text, references_of
+    from noveval.metrics.yardsticks import references_of
     from noveval.scores import lower_is_better_by_name
 
     got = scores.get("metrics")

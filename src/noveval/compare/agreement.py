@@ -31,6 +31,10 @@ from typing import Any
 
 import numpy as np
 
+from noveval.benchmarks import BENCHMARKS
+from noveval.metrics.agreement import krippendorff_alpha
+from noveval.metrics.bootstrap import bootstrap_ci
+
 __all__ = ["Agreement", "answer_agreement", "declared_answer", "metric_spread"]
 
 def declared_answer(system: str) -> tuple[str, str, str | None] | None:
@@ -39,8 +43,6 @@ def declared_answer(system: str) -> tuple[str, str, str | None] | None:
     Read from the system's declaration (:class:`noveval.benchmarks.Answer`; RINoBench:
     ``predicted_score``, ordinal, ``novelty_score`` in ``predictions.jsonl``).
     """
-    from noveval.benchmarks import BENCHMARKS
-
     b = BENCHMARKS.get(system)
     if b is None or b.answer is None:
         return None
@@ -126,9 +128,6 @@ def answer_agreement(
     Raises:
         ValueError: fewer than two runs, or runs of different lengths.
     """
-    from noveval.metrics.agreement import krippendorff_alpha
-    from noveval.metrics.bootstrap import bootstrap_ci
-
     if len(answers) < 2:
         raise ValueError("agreement needs two or more runs")
     n = len(ids)

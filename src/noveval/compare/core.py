@@ -31,7 +31,10 @@ import numpy as np
 from noveval.compare.agreement import Agreement, answer_agreement, declared_answer, metric_spread
 from noveval.compare.metrics import ItemMetric, finite_rows, lower_is_better, plan_metrics
 from noveval.errors import InputError
+from noveval.io import iter_jsonl, read_json
+from noveval.labels import model_labels
 from noveval.metrics.paired import PairedDifference, holm
+from noveval.models.embed import embedder_clash, recorded_embedder
 
 __all__ = ["CompareRun", "MetricComparison", "LeaderRow", "Leaderboard", "Comparison", "load_compare_run", "compare_runs",
            "compare_loaded", "CompareOptions"]
@@ -181,8 +184,6 @@ def _clean(obj: Any) -> Any:
 
 
 def _read_object(path: Path) -> dict[str, Any]:
-    from noveval.io import read_json
-
     if not path.is_file():
         return {}
     got = read_json(path)
@@ -205,8 +206,6 @@ def load_compare_run(path: str | Path, label: str) -> CompareRun:
         InputError: not a run folder, no ``per_item.jsonl`` (not scored), a row without
             an ``id`` or with a repeated one, damaged JSON.
     """
-    from noveval.io import iter_jsonl
-
     p = Path(path)
     if not p.is_dir():
         raise InputError(p, None, None, "no such run folder" if not p.exists() else "is a file, expected a run folder")
@@ -249,8 +248,6 @@ def load_compare_run(path: str | Path, label: str) -> CompareRun:
 
 def _model_labels(runs: list[CompareRun]) -> None:
     """Name each run by its model (:func:`noveval.labels.model_labels`; the folder when the run names no model)."""
-    from noveval.labels import model_labels
-
     models = [r.model or r.path.name for r in runs]
     for r, label in zip(runs, model_labels(models, folders=[r.path for r in runs]), strict=True):
         r.label = label
@@ -264,8 +261,6 @@ def _check_same_system(runs: list[CompareRun]) -> None:
 
 def _check_same_embedder(runs: list[CompareRun]) -> None:
     """Runs whose recorded resolved embedders differ are not compared (issue 35)."""
-    from noveval.models.embed import embedder_clash, recorded_embedder
-
     clash = embedder_clash([(f"{r.label} ({r.path})", recorded_embedder(r.config, r.scores)) for r in runs])
     if clash:
         raise InputError(None, None, None, clash)

@@ -24,10 +24,23 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from noveval.benchmarks._suite import EvalResult, EvalRow, read_eval
+from noveval.benchmarks import BENCHMARKS
+from noveval.benchmarks._suite import EvalResult, EvalRow, csv_rows, read_eval
+from noveval.benchmarks._yardsticks import (
+    INVENTED,
+    other_data_text,
+    published_label,
+    run_data,
+    split_comparable,
+    with_declared_data,
+)
+from noveval.compare import compare_runs
+from noveval.compare.text import _table, wrap_lines
 from noveval.errors import InputError
-from noveval.io import to_jsonable
+from noveval.io import read_json, to_jsonable
+from noveval.labels import model_labels, model_name
 from noveval.metrics.paired import PairedDifference, holm
+from noveval.models.embed import embedder_clash, recorded_embedder
 
 __all__ = ["BoardCell", "BoardColumn", "BoardModel", "ModelLeaderboard", "format_leaderboard", "model_leaderboard"]
 
@@ -114,8 +127,6 @@ class ModelLeaderboard:
 
     def csv_rows(self) -> list[dict[str, Any]]:
         """The table in long form: a row per model and run, then each yardstick and published row."""
-        from noveval.benchmarks._suite import csv_rows
-
         out: list[dict[str, Any]] = []
         by_run = {c.run: c for c in self.columns}
         for m in self.models:
@@ -144,8 +155,6 @@ CSV_COLUMNS = ("kind", "label", "model", "system", "run", "metric", "greater_is_
 
 
 def _models(evals: list[EvalResult]) -> list[BoardModel]:
-    from noveval.labels import model_labels
-
     labels = model_labels([e.model_id or e.settings.model for e in evals], folders=[e.path for e in evals])
     return [BoardModel(lab, e.settings.model, e.model_id, e.path, e.settings.protocol, e.settings.data)
             for lab, e in zip(labels, evals, strict=True)]
@@ -157,7 +166,6 @@ def _pick_baseline(models: list[BoardModel], baseline: str | None) -> BoardModel
     for m in models:
         if baseline in (m.label, m.spec, m.model_id) or Path(baseline).resolve() == m.path.resolve():
             return m
-    from noveval.labels import model_name
 
     hits = [m for m in models if model_name(m.model_id or m.spec) == baseline]
     if len(hits) == 1:
@@ -168,8 +176,6 @@ def _pick_baseline(models: list[BoardModel], baseline: str | None) -> BoardModel
 
 def _columns(evals: list[EvalResult], base: int, notes: list[str]) -> list[BoardColumn]:
     """One column per run name, in the systems' order; metric and references from the baseline first."""
-    from noveval.benchmarks import BENCHMARKS
-
     rank = {name: i for i, name in enumerate(BENCHMARKS)}
     order = [evals[base], *[e for i, e in enumerate(evals) if i != base]]
     cols: dict[str, BoardColumn] = {}
@@ -190,8 +196,6 @@ def _columns(evals: list[EvalResult], base: int, notes: list[str]) -> list[Board
 
 def _test(base: Path, other: Path, labels: tuple[str, str], metric: str, opts: dict[str, Any]) -> tuple[Any, str | None]:
     """The paired comparison of ``other`` with ``base`` on ``metric`` (None and why, when there is none)."""
-    from noveval.compare import compare_runs
-
     try:
         comp = compare_runs([base, other], labels=list(labels), metrics=[metric], **opts)
     except InputError as e:
@@ -259,9 +263,6 @@ def model_leaderboard(paths: Sequence[str | Path], *, baseline: str | None = Non
 def _fold_other_data(models: list[BoardModel], evals: list[EvalResult], b: int, columns: list[BoardColumn],
                      notes: list[str]) -> None:
     """Keep beside each run only the published rows on the baseline run's data and protocol; fold the rest."""
-    from noveval.benchmarks._yardsticks import run_data, split_comparable, with_declared_data
-    from noveval.io import read_json
-
     def data_of(i: int, run: str) -> Any:
         f = evals[i].path / run / "config.json"
         config = read_json(f) if f.is_file() else {}
@@ -285,9 +286,6 @@ def _fold_other_data(models: list[BoardModel], evals: list[EvalResult], b: int, 
 
 def _check_embedders(models: list[BoardModel], evals: list[EvalResult], columns: list[BoardColumn]) -> None:
     """Refuse a table whose runs of one system record different resolved embedders (issue 35)."""
-    from noveval.io import read_json
-    from noveval.models.embed import embedder_clash, recorded_embedder
-
     def read(f: Path) -> dict[str, Any]:
         obj = read_json(f) if f.is_file() else {}
         return obj if isinstance(obj, dict) else {}
@@ -346,8 +344,6 @@ def _cell_text(cell: BoardCell | None, is_base: bool) -> str:
 def reference_rows(board: ModelLeaderboard) -> list[tuple[str, dict[str, dict[str, Any]]]]:
     """Yardstick rows (by their names, e.g. ``majority class (always 2)``) and the comparable published
     rows (model, table and dataset), by run name; the folded rows are in each column's ``other``."""
-    from noveval.benchmarks._yardsticks import published_label
-
     rows: dict[str, dict[str, dict[str, Any]]] = {}
     for c in board.columns:
         for y in c.yardsticks:
@@ -359,15 +355,11 @@ def reference_rows(board: ModelLeaderboard) -> list[tuple[str, dict[str, dict[st
 
 def other_data_notes(board: ModelLeaderboard) -> list[str]:
     """One line per run with folded published rows: ``<run>: 22 rows of <dataset> (<table>, protocol paper)``."""
-    from noveval.benchmarks._yardsticks import other_data_text
-
     return [f"{c.run}: {other_data_text(c.other)}" for c in board.columns if c.other]
 
 
 def invented_line(board: ModelLeaderboard) -> str | None:
     """The line a table of runs on the shipped samples opens with (None: every model ran on real data)."""
-    from noveval.benchmarks._yardsticks import INVENTED
-
     who = board.invented
     if not who:
         return None
@@ -409,8 +401,6 @@ def _board_rows(board: ModelLeaderboard) -> list[tuple[str, str, str, str]]:
 def format_leaderboard(board: ModelLeaderboard) -> str:
     """The table as terminal text, at most :data:`WIDTH` columns: a block per run (its models, yardsticks
     and the published rows on the same data and protocol), then the folded "other data" and the notes."""
-    from noveval.compare.text import _table, wrap_lines
-
     rows = _board_rows(board)
     fixed = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(("run", "metric", "", "value"))]
     room = max(20, WIDTH - 2 - 6 - fixed[0] - fixed[1] - fixed[3])

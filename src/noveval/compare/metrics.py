@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from noveval.benchmarks import BENCHMARKS
 from noveval.metrics.paired import (
     Combine,
     PairedDifference,
@@ -43,6 +44,7 @@ from noveval.metrics.paired import (
     mean_combine,
     paired_difference,
 )
+from noveval.scores import lower_is_better_by_name as by_name
 
 __all__ = ["ItemMetric", "Rows", "field_values", "lower_is_better", "mean_of", "plan_metrics"]
 
@@ -181,7 +183,6 @@ def plan_metrics(system: str, scores: dict[str, Any], config: dict[str, Any], gr
     """
     metrics: dict[str, Any] = scores["metrics"] if isinstance(scores.get("metrics"), dict) else {}
     rows = [r for g in groups for r in g]
-    from noveval.benchmarks import BENCHMARKS
 
     bench = BENCHMARKS.get(system)
     item_metrics = bench.view("item_metrics") if bench is not None else None
@@ -225,8 +226,6 @@ def lower_is_better(name: str, scores: dict[str, Any]) -> bool:
     unparseable, loss, fail(ed) or perplexity are lower-is-better, everything else
     higher-is-better (``--metric NAME:lower`` overrides it on the command line).
     """
-    from noveval.scores import lower_is_better_by_name as by_name
-
     if name == scores.get("primary_metric") and isinstance(scores.get("greater_is_better"), bool):
         return not scores["greater_is_better"]
     return by_name(name)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
 from noveval.compare.core import Comparison, Leaderboard
+from noveval.metrics.yardsticks import references_of
+from noveval.yardstick_text import published_summary, reference_text
 
 __all__ = ["format_comparison", "short"]
 
@@ -56,8 +59,6 @@ def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], right: set[
 def wrap_lines(lines: Sequence[str], width: int = 120) -> list[str]:
     """``lines`` with each longer than ``width`` wrapped at spaces (its indent kept, continuations
     indented two more); a word longer than the width (a path, a URL) is never cut."""
-    import textwrap
-
     out: list[str] = []
     for line in lines:
         if len(line) <= width:
@@ -156,8 +157,6 @@ def _yardsticks(c: Comparison) -> list[str]:
     They are the runs' own (same gold) and shown for reference; their numbers are whole-run
     values, not restricted to the matched items.
     """
-    from noveval.metrics.yardsticks import published_summary, reference_text, references_of
-
     metric = next((m.name for m in c.metrics if m.primary), None) or (c.leaderboards[0].metric if c.leaderboards else None)
     if metric is None:
         return []

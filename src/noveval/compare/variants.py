@@ -24,8 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from noveval.compare.agreement import declared_answer, metric_spread
-from noveval.compare.core import CompareRun, Comparison, compare_loaded, compare_runs
+from noveval.compare.core import CompareRun, Comparison, _read_object, compare_loaded, compare_runs
+from noveval.compare.text import format_comparison
 from noveval.errors import InputError
+from noveval.io import iter_jsonl, write_json
+from noveval.models.calls import CALLS_FILE
 
 __all__ = ["VARIANTS_FILE", "PromptVariants", "answers_run", "compare_variants"]
 
@@ -70,8 +73,6 @@ class PromptVariants:
 
     def summary(self) -> str:
         """Terminal text: one line per variant (primary metric, model calls), then the comparison."""
-        from noveval.compare.text import format_comparison
-
         c = self.comparison
         primary = c.runs[0].scores.get("primary_metric")
         model = c.runs[0].model or "model not recorded"
@@ -122,10 +123,6 @@ def answers_run(path: str | Path, label: str) -> CompareRun:
             ``predictions.jsonl``, a row that is not an object or has no ``id``, a
             repeated id, damaged JSON.
     """
-    from noveval.compare.core import _read_object
-    from noveval.io import iter_jsonl
-    from noveval.models.calls import CALLS_FILE
-
     p = Path(path)
     if not p.is_dir():
         raise InputError(p, None, None, "no such run folder" if not p.exists() else "is a file, expected a run folder")
@@ -201,8 +198,6 @@ def compare_variants(
         InputError: as :func:`~noveval.compare.core.compare_runs` (e.g. runs of different
             systems or gold), or :func:`answers_run` for runs without gold.
     """
-    from noveval.io import write_json
-
     labels = list(runs)
     paths = [Path(p) for p in runs.values()]
     if all((p / "per_item.jsonl").is_file() for p in paths):

@@ -32,11 +32,13 @@ from typing import Any
 
 import numpy as np
 
+from noveval.corpus import load_corpus
 from noveval.errors import InputError
 from noveval.index.bm25 import BM25Params
 from noveval.index.lexical import LexicalIndex, LexicalParams
 from noveval.index.store import FORMAT_VERSION, CorpusIndex
 from noveval.models.types import EmbedderLike, EmbedderProtocol, as_embedder
+from noveval.progress import track
 
 __all__ = ["read_corpus", "build_index", "add_papers", "fill_vectors", "fill_from_cache"]
 
@@ -58,8 +60,6 @@ def read_corpus(path: str | Path) -> tuple[list[dict[str, Any]], dict[str, int]]
         InputError: unreadable file, a row that is not an object, a missing title, a
             non-string abstract or field, a year that is not a year, or no usable paper.
     """
-    from noveval.corpus import load_corpus
-
     c = load_corpus(path)
     papers = [{"id": c.ids[i], "title": c.titles[i], "abstract": c.abstracts[i], "year": int(c.years[i]),
                "field": c.fields[i]} for i in range(len(c))]
@@ -218,8 +218,6 @@ def fill_vectors(idx: CorpusIndex, embedder: EmbedderProtocol, rows: Sequence[in
     Returns:
         Rows filled by this call.
     """
-    from noveval.progress import track
-
     _check_embedder(idx, embedder)
     filled = idx.filled()
     want = np.arange(idx.n) if rows is None else np.unique(np.asarray(rows, dtype=np.int64))

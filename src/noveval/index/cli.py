@@ -6,11 +6,18 @@ import json
 from pathlib import Path
 from typing import Annotated
 
+import numpy as np
 import typer
 from pydantic import BaseModel
 
-from noveval.cli.common import cli_errors
+from noveval.cli.common import cli_errors, make_client
 from noveval.cli.options import EmbedderOpt, option_info
+from noveval.errors import InputError
+from noveval.index.build import add_papers, build_index, fill_from_cache, fill_vectors
+from noveval.index.lexical import LexicalParams, PRFParams
+from noveval.index.search import search
+from noveval.index.store import CorpusIndex, open_index
+from noveval.models.types import as_embedder
 from noveval.options import option
 
 __all__ = ["app", "register"]
@@ -67,10 +74,6 @@ def build(
     overwrite: Annotated[bool, option_info(BuildOptions, "overwrite")] = False,
 ) -> None:
     """Build an index: BM25 (seconds), metadata, and the dense part filled from the vector cache."""
-    from noveval.errors import InputError
-    from noveval.index.build import build_index
-    from noveval.index.lexical import LexicalParams
-
     if ann not in ("auto", "hnsw", "none"):
         raise InputError(None, None, "--ann", f"must be auto, hnsw or none, got {ann!r}")
     params = LexicalParams.plain(stem=stem) if plain_bm25 else LexicalParams(stem=stem)
@@ -82,7 +85,6 @@ def build(
 
 def _maybe_ann(idx: object, ann: str) -> None:
     from noveval.index.dense import ANN_AUTO_ROWS, build_ann
-    from noveval.index.store import CorpusIndex
 
     assert isinstance(idx, CorpusIndex)
     if ann == "none" or not idx.has_dense():
@@ -113,9 +115,6 @@ def add(
     embedder: EmbedderOpt = "local",
 ) -> None:
     """Append papers incrementally, deduplicated by DOI, arXiv id and normalised title; new vectors from the cache."""
-    from noveval.index.build import add_papers
-    from noveval.index.store import open_index
-
     idx = open_index(index)
     emb = embedder if idx.has_dense() else None
     out, added, dup = add_papers(idx, files, fmt=fmt, embedder=emb, log=_say)
@@ -137,12 +136,6 @@ def embed(
     limit: Annotated[int | None, option_info(EmbedOptions, "limit")] = None,
 ) -> None:
     """Fill missing vectors (cache first, then the embedder); resumable: kill and re-run at will."""
-    import numpy as np
-
-    from noveval.index.build import fill_from_cache, fill_vectors
-    from noveval.index.store import open_index
-    from noveval.models.types import as_embedder
-
     idx = open_index(index)
     emb = as_embedder(embedder)
     got = fill_from_cache(idx, emb)
@@ -171,7 +164,6 @@ def ann_cmd(
 ) -> None:
     """Build the faiss HNSW index and record its recall@10 against exact search."""
     from noveval.index.dense import build_ann
-    from noveval.index.store import open_index
 
     info = build_ann(open_index(index), m=m, ef_search=ef_search)
     typer.echo(json.dumps(info))
@@ -200,8 +192,6 @@ def info(
     as_json: Annotated[bool, option_info(InfoOptions, "as_json")] = False,
 ) -> None:
     """Describe an index: papers, years, fields, BM25 settings, embedder, filled vectors, ANN."""
-    from noveval.index.store import open_index
-
     d = open_index(index).describe()
     if as_json:
         typer.echo(json.dumps(d, indent=2))
@@ -237,19 +227,13 @@ def search_cmd(
     prf: Annotated[bool, option_info(SearchOptions, "prf")] = False,
 ) -> None:
     """Search an index (filters applied before ranking; never writes the index)."""
-    from noveval.index.search import search
-    from noveval.index.store import open_index
-    from noveval.models.types import as_embedder
-
     idx = open_index(index)
     emb = as_embedder(embedder) if idx.has_dense() or retrieval != "bm25" else None
     depth = max(k, rerank_depth if rerank else k)
-    from noveval.index.lexical import PRFParams
 
     res = search(idx, query, mode=retrieval, k=depth, mask=idx.mask(before_year=before_year, fields=field),
                  embedder=emb, rrf_k=rrf_k, with_similarity=emb is not None, prf=PRFParams() if prf else None)
     if rerank:
-        from noveval.cli.common import make_client
         from noveval.index.rerank import rerank_hits
 
         rr = rerank_hits(make_client(rerank), query, res.hits, idx.papers(res.rows()))

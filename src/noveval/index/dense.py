@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from noveval.errors import ConfigError
+from noveval.errors import ConfigError, InputError
 from noveval.index.bm25 import rank_scores
 from noveval.index.store import CorpusIndex
 
@@ -127,8 +127,6 @@ def build_ann(idx: CorpusIndex, *, m: int = 32, ef_construction: int = 200, ef_s
         ConfigError: faiss missing.
         InputError: dense part incomplete (fill it first).
     """
-    from noveval.errors import InputError
-
     faiss = _faiss()
     filled, total = idx.dense_coverage()
     if filled < total:

@@ -22,7 +22,11 @@ from typing import Any
 
 import numpy as np
 
+from noveval.corpus import paper_text
 from noveval.errors import ConfigError, InputError
+from noveval.index.novelty import _groups, index_pool, load_papers
+from noveval.index.store import open_index
+from noveval.novelty.pool import pool_limit, score_group
 
 __all__ = ["score_papers_ray", "BatchScorer"]
 
@@ -38,8 +42,6 @@ class BatchScorer:
 
     def __init__(self, index: str, metrics: Sequence[str], embedder: str, top_k: int, before_year: int | None,
                  prior_only: bool, fields: Sequence[str] | None) -> None:
-        from noveval.index.store import open_index
-
         self.idx = open_index(index)
         self.metrics, self.top_k = list(metrics), top_k
         self.before_year, self.prior_only, self.fields = before_year, prior_only, list(fields or []) or None
@@ -56,8 +58,6 @@ class BatchScorer:
 
     def _pool(self, lim: int | None) -> Any:
         if lim not in self._pools:
-            from noveval.index.novelty import index_pool
-
             rows = np.flatnonzero(self.idx.mask(before_year=lim, fields=self.fields))
             filled = self.idx.filled()
             if not filled[rows].all():
@@ -69,9 +69,6 @@ class BatchScorer:
         return self._pools[lim]
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, list[Any]]:
-        from noveval.corpus import paper_text
-        from noveval.novelty.pool import pool_limit, score_group
-
         titles = [str(t) for t in batch["title"]]
         years = [None if int(y) == 0 else int(y) for y in batch["year"]]
         texts = [paper_text(t, str(a)) for t, a in zip(titles, batch["abstract"])]
@@ -114,9 +111,6 @@ def score_papers_ray(papers: Path, index: str | Path, *, metrics: Sequence[str],
         import ray
     except ImportError as e:
         raise ConfigError("--engine ray needs Ray: pip install 'noveval[distributed]'") from e
-    from noveval.index.novelty import _groups, load_papers
-    from noveval.index.store import open_index
-
     ps = load_papers(Path(papers))
     _groups(ps, Path(papers), prior_only)  # validates years before anything starts
     idx = open_index(index)

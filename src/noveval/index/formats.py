@@ -36,7 +36,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from noveval.corpus import iter_papers, normalize_title, parse_year
 from noveval.errors import InputError
+from noveval.io import iter_jsonl
 
 __all__ = ["FORMATS", "ARXIV_FIELDS", "OPENALEX_FIELDS", "detect_format", "read_papers", "dedup_keys"]
 
@@ -88,8 +90,6 @@ def norm_arxiv(aid: Any) -> str:
 
 def dedup_keys(paper: dict[str, Any]) -> list[str]:
     """The keys under which ``paper`` is the same as another (see the module docstring)."""
-    from noveval.corpus import normalize_title
-
     keys = []
     doi = norm_doi(paper.get("doi"))
     arxiv = norm_arxiv(paper.get("arxiv"))
@@ -110,8 +110,6 @@ def dedup_keys(paper: dict[str, Any]) -> list[str]:
 
 
 def _row_year(path: Path, line: int, value: Any, fieldname: str) -> int:
-    from noveval.io import parse_year
-
     return parse_year(value, path=path, line=line, field=fieldname) or 0
 
 
@@ -194,8 +192,6 @@ def _from_s2(path: Path, line: int, row: dict[str, Any], abstracts: dict[int, st
 
 
 def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    from noveval.io import iter_jsonl
-
     if not path.is_file():
         raise InputError(path, None, None, "file not found")
     for line, row in iter_jsonl(path):
@@ -232,8 +228,6 @@ def read_papers(paths: Sequence[str | Path], fmt: str = "auto") -> tuple[list[di
     Raises:
         InputError: unknown format, a bad record, S2 papers without an abstracts file.
     """
-    from noveval.corpus import iter_papers
-
     if fmt not in FORMATS:
         raise InputError(None, None, "--format", f"must be one of {', '.join(FORMATS)}, got {fmt!r}")
     kinds = {Path(p): detect_format(p) for p in paths}

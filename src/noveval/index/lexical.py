@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 
 from noveval.errors import ConfigError
+from noveval.index.bm25 import rank_scores
 
 __all__ = ["LexicalParams", "PRFParams", "Tokenizer", "LexicalIndex", "term_hash", "rm3_weights"]
 
@@ -368,8 +369,6 @@ class LexicalIndex:
             prf: RM3 settings, or None for plain BM25.
             texts: ``rows -> [(title, abstract)]`` for the feedback documents (needed with ``prf``).
         """
-        from noveval.index.bm25 import rank_scores
-
         w = self.query_weights(query)
         s = self.weighted_scores(w)
         if prf is not None and w:

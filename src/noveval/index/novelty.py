@@ -27,7 +27,10 @@ from typing import Any
 
 import numpy as np
 
+from noveval.corpus import iter_papers, paper_text
 from noveval.errors import InputError
+from noveval.index.build import fill_from_cache, fill_vectors
+from noveval.index.store import open_index
 from noveval.models.types import EmbedderLike, EmbedderProtocol, as_embedder
 from noveval.novelty.pool import ScorePool, pool_limit, score_group
 
@@ -46,8 +49,6 @@ def load_papers(path: str | Path) -> list[dict[str, Any]]:
     Raises:
         InputError: a missing title, a non-string abstract, a year that is not a year, no paper.
     """
-    from noveval.corpus import iter_papers
-
     rows = list(iter_papers(path))
     if not rows:
         raise InputError(str(path), None, None, "no papers to score")
@@ -85,8 +86,6 @@ def score_papers(papers: Path, pool: Path | None = None, *, metrics: Sequence[st
     Returns:
         One row per paper: ``id, title, scores, neighbours, pool`` (pool size and filters).
     """
-    from noveval.corpus import paper_text
-
     if (pool is None) == (index is None):
         raise InputError(None, None, "--pool", "give exactly one of --pool FILE and --index FOLDER")
     ppath = Path(papers)
@@ -98,8 +97,6 @@ def score_papers(papers: Path, pool: Path | None = None, *, metrics: Sequence[st
                                         progress="embed papers")) if need_vec else None)
     out: list[dict[str, Any] | None] = [None] * len(ps)
     if index is not None:
-        from noveval.index.store import open_index
-
         idx = open_index(index)
         if need_vec and idx.embedder_id != emb.model_id:
             raise InputError(idx.path, None, "embedder", f"the index holds {idx.embedder_id} vectors; "
@@ -148,8 +145,6 @@ def fill_pool_vectors(idx: Any, embedder: EmbedderProtocol, rows: np.ndarray, *,
         InputError: the estimate exceeds ``ask_s`` and ``embed_missing`` is False; the
             message gives the count, the measured rate, the estimate and the two ways on.
     """
-    from noveval.index.build import fill_from_cache, fill_vectors
-
     ask_s = EMBED_ASK_S if ask_s is None else ask_s
     rows = np.asarray(rows, dtype=np.int64)
     missing = rows[~idx.filled()[rows]] if len(rows) else rows

@@ -18,7 +18,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from noveval.index.search import Hit
-from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol, ChatRequest, GenerationParams
+from noveval.models.structured import complete_structured_many, schema_of
+from noveval.prompts import load
 
 __all__ = ["RerankResult", "parse_ranking", "rerank_request", "rerank_hits", "rerank_many"]
 
@@ -76,10 +78,6 @@ def _candidates(papers: Sequence[dict[str, Any]], max_chars: int) -> str:
 def rerank_request(query: str, papers: Sequence[dict[str, Any]], *, max_chars: int = 200,
                    query_chars: int = 1500, seed: int = 0) -> Any:
     """The chat request asking the model to order ``papers`` for ``query``."""
-    from noveval.models.chat import ChatRequest, GenerationParams
-    from noveval.models.structured import schema_of
-    from noveval.prompts import load
-
     q = " ".join(query.split())[:query_chars]
     msgs = load("index", "rerank").render(query=q, candidates=_candidates(papers, max_chars),
                                           n=str(len(papers))).messages()
@@ -113,8 +111,6 @@ def rerank_many(client: ChatClientProtocol, queries: Sequence[str], hit_lists: S
         seed: Generation seed.
         progress: Progress label.
     """
-    from noveval.models.structured import complete_structured_many
-
     reqs = [rerank_request(q, list(p)[:depth], max_chars=max_chars, seed=seed) for q, p in zip(queries, paper_lists)]
     results = complete_structured_many(client, reqs, _Ranking, progress=progress, role="reranker")
     return [_apply(h, depth, r) for h, r in zip(hit_lists, results)]

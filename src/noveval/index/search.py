@@ -25,6 +25,7 @@ With ``prf`` the BM25 ranking uses RM3 pseudo-relevance feedback
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
@@ -32,6 +33,7 @@ from typing import Any, Literal
 import numpy as np
 
 from noveval.errors import InputError
+from noveval.index.bm25 import rank_scores
 from noveval.index.store import CorpusIndex
 from noveval.models.types import EmbedderProtocol
 
@@ -165,7 +167,6 @@ def _dense_ranking(idx: CorpusIndex, res: SearchResult, keep: np.ndarray, qvec: 
     ``coverage`` None: always the BM25 candidates re-ranked (``dense_over="candidates"``).
     Updates ``res`` (method, missing vectors, note); returns ``(rows, similarities, row -> similarity)``.
     """
-    from noveval.index.bm25 import rank_scores
     from noveval.index.dense import dense_search
 
     filled, total = coverage or (0, 0)
@@ -237,8 +238,6 @@ def search(
     Returns:
         A :class:`SearchResult`.
     """
-    import time
-
     _check_args(idx, mode, dense_over, (mode != "bm25" or with_similarity) and embedder is None and qvec is None)
     keep = np.ones(idx.n, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
     kept = int(keep.sum())

@@ -31,7 +31,10 @@ from typing import Any
 
 import numpy as np
 
+from noveval.corpus import paper_text
 from noveval.errors import InputError
+from noveval.index.bm25 import BM25Index, BM25Params
+from noveval.index.lexical import LexicalIndex
 
 __all__ = ["FORMAT_VERSION", "CorpusIndex", "open_index", "is_index"]
 
@@ -102,8 +105,6 @@ class CorpusIndex:
 
     def texts(self, rows: Sequence[int] | np.ndarray) -> list[str]:
         """Embedding/BM25 text (title and abstract, :func:`~noveval.corpus.paper_text`) of rows."""
-        from noveval.corpus import paper_text
-
         return [paper_text(p["title"], p["abstract"]) for p in self.papers(rows)]
 
     # ----------------------------------------------------------------- filters
@@ -139,10 +140,7 @@ class CorpusIndex:
         """The lexical part: :class:`~noveval.index.lexical.LexicalIndex` (version 2), or the
         ``bm25s`` index of a version 1 folder (:class:`~noveval.index.bm25.BM25Index`)."""
         if self.meta.get("lexical"):
-            from noveval.index.lexical import LexicalIndex
-
             return LexicalIndex.open(self.path / "lexical", self.meta["lexical"])
-        from noveval.index.bm25 import BM25Index, BM25Params
 
         known = set(BM25Params.__dataclass_fields__)
         return BM25Index.load(self.path / "bm25", BM25Params(**{k: v for k, v in self.meta["bm25"].items() if k in known}))

@@ -28,6 +28,8 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import TypeVar
 
+from noveval.errors import InputError
+
 __all__ = ["vote_ordinal", "vote_labels", "mean_consistency", "sample_seeds", "check_samples"]
 
 L = TypeVar("L", bound=Hashable)
@@ -127,8 +129,6 @@ def check_samples(samples: int, temperature: float, *, hint: str = "set a temper
         InputError: ``samples < 1``, or ``samples > 1`` at temperature 0 (greedy decoding
             gives one answer N times: self-consistency 1 by construction).
     """
-    from noveval.errors import InputError
-
     if samples < 1:
         raise InputError(None, None, field, f"must be at least 1, got {samples}")
     if samples > 1 and temperature == 0.0:

@@ -39,8 +39,6 @@ __all__ = [
     "expected_mae",
     "mae_yardsticks",
     "pair_matrix",
-    "published_summary",
-    "reference_text",
     "references_of",
     "random_derangements",
     "shuffled_matrix_yardstick",
@@ -469,7 +467,7 @@ def pair_matrix(preds: Sequence[Any], golds: Sequence[Any], fn: Callable[[list[A
     return np.asarray(fn(ps, gs), dtype=float).reshape(n, n) if n else np.zeros((0, 0))
 
 
-# ------------------------------------------------------------------ reading them back (every view)
+# ------------------------------------------------------------------ reading them back (every view; their text: noveval.yardstick_text)
 
 
 def references_of(scores: Mapping[str, Any], metric: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -479,32 +477,3 @@ def references_of(scores: Mapping[str, Any], metric: str) -> tuple[list[dict[str
     ys = [y for y in (base.get(metric) or []) if isinstance(y, Mapping)]
     pub = [r for r in (scores.get("published") or []) if isinstance(r, Mapping) and r.get("metric") == metric]
     return ys, pub  # type: ignore[return-value]
-
-
-def _fmt(v: Any, digits: int) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "–"
-    return f"{float(v):.{digits}f}"
-
-
-def reference_text(ref: Mapping[str, Any], digits: int = 3) -> str:
-    """One yardstick or published row as short text: ``class-frequency random 0.199 [0.154, 0.247]``, ``GPT-5 0.172``."""
-    if "name" in ref:
-        rng = f" [{_fmt(ref['ci_low'], digits)}, {_fmt(ref['ci_high'], digits)}]" if ref.get("ci_low") is not None else ""
-        return f"{ref['name']} {_fmt(ref.get('value'), digits)}{rng}"
-    return f"{ref.get('model')} {_fmt(ref.get('value'), digits)}"
-
-
-def published_summary(rows: Sequence[Mapping[str, Any]], *, greater_is_better: bool = True, most: int = 3,
-                      digits: int = 3) -> str:
-    """The best ``most`` published rows of a metric as one line part: ``paper (Table 3): GPT-5 0.172 · o3 0.162 …``."""
-    vals = [r for r in rows if isinstance(r.get("value"), (int, float))]
-    if not vals:
-        return ""
-    vals.sort(key=lambda r: float(r["value"]), reverse=greater_is_better)
-    tables = list(dict.fromkeys(str(r.get("table")) for r in vals))
-    more = f" … ({len(vals)} rows)" if len(vals) > most else ""
-    if len(tables) == 1:
-        return f"paper ({tables[0]}): " + " · ".join(reference_text(r, digits) for r in vals[:most]) + more
-    shown = [f"{r.get('model')} ({r.get('table')}) {_fmt(r.get('value'), digits)}" for r in vals[:most]]
-    return "paper: " + " · ".join(shown) + more

@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from noveval.io import SqliteStore, open_db  # noqa: F401  (open_db re-exported: the SQLite opener moved below the models)
 from noveval.models.chat import ChatRequest, ChatResponse
+from noveval.store import SqliteStore
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (

@@ -27,13 +27,13 @@ from typing import Protocol
 import numpy as np
 
 from noveval.errors import ConfigError
-from noveval.io import SqliteStore
 from noveval.models.bundled import BUNDLED_EMBEDDER_ID as BUNDLED_EMBEDDER_ID
 from noveval.models.bundled import bf16_native as bf16_native
 from noveval.models.bundled import bundled_minilm_path as bundled_minilm_path
 from noveval.models.bundled import default_threads as default_threads
 from noveval.models.chat import PermanentBackendError, TransientBackendError
 from noveval.models.spec import ModelSpec, parse_embedder_spec
+from noveval.store import SqliteStore
 
 
 def text_hash(text: str) -> str:

@@ -8,7 +8,7 @@ sentence embedding sentence-transformers computes before normalisation) and, wit
 Its model id names the file, so its vectors never mix with the PyTorch model's in the
 vector cache or in an index — except the fp32 export of the bundled MiniLM made by
 :func:`bundled_onnx_path` (``-e local:onnx``), whose vectors equal PyTorch fp32's to 1e-5
-(tests/foundation/test_embed_backends.py) and which therefore shares its model id. On this
+(tests/models/test_embed_backends.py) and which therefore shares its model id. On this
 project's 2-core machine it is *not* faster per CPU-second than PyTorch (docs/performance.md).
 Needs ``onnx`` and ``onnxruntime`` (export also needs torch).
 """

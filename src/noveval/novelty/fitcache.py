@@ -9,7 +9,7 @@ number the fit would give, bit for bit. Several processes may share one file.
 
 from __future__ import annotations
 
-from noveval.io import SqliteStore
+from noveval.store import SqliteStore
 
 
 class FitCache(SqliteStore):

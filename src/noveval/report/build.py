@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from noveval._version import __version__
+from noveval.benchmarks import BENCHMARKS
+from noveval.errors import InputError
+from noveval.labels import model_labels
+from noveval.models.calls import answers_line, unusable_line
+from noveval.models.costs import cost_lines
+from noveval.report.compare import (
+    answer_spec,
+    comparison_tables,  # runs of one system that share items
+    disagreement_groups,
+)
+from noveval.report.figures import saved_figures
 from noveval.report.fmt import num
-from noveval.report.items import run_items
+from noveval.report.items import item_table
+from noveval.report.leaderboard import eval_folders, leaderboard_view
 from noveval.report.load import find_runs, load_run
 from noveval.report.model import BenchmarkView, DemoBanner, Figure, ReportView, RunData
 from noveval.report.tables import headline_table
@@ -37,8 +51,6 @@ def _flat(obj: Any, prefix: str = "", depth: int = 0) -> list[tuple[str, Any]]:
 
 def _short(v: Any, limit: int = 160) -> str:
     if isinstance(v, (list, dict)):
-        import json
-
         s = json.dumps(v, ensure_ascii=False, default=str)
     else:
         s = num(v) if isinstance(v, (int, float, bool)) or v is None else str(v)
@@ -75,8 +87,6 @@ def run_config(run: RunData) -> list[tuple[str, str]]:
 def _label_runs(runs: list[RunData]) -> None:
     """Give each run a short unique column label (:func:`noveval.labels.model_labels`): the model's
     name, its host when two runs share the name, what differs (task, prompting), then the folder."""
-    from noveval.labels import model_labels
-
     details = [[v for key in ("task", "prompting") if isinstance(v := r.scores.get(key) or r.config.get(key), str)]
                for r in runs]
     for r, label in zip(runs, model_labels([r.model for r in runs], details=details, folders=[r.path for r in runs]),
@@ -86,9 +96,6 @@ def _label_runs(runs: list[RunData]) -> None:
 
 def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
     """The view of one benchmark: headline table, paper tables, figures, comparisons, configs, items."""
-    from noveval.benchmarks import BENCHMARKS
-    from noveval.report.figures import saved_figures
-
     bench = BENCHMARKS.get(name)
     make_tables = bench.view("tables") if bench is not None else None
     make_figures = bench.view("figures") if bench is not None else None
@@ -134,16 +141,14 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
     views = bench.views_module() if bench is not None else None
     drawn = set(getattr(views, "REPLACES_SAVED", ()))
     view.figures = figs + [f for f in saved_figures(runs) if f.title.split(" (")[0] not in drawn or not figs]
-    from noveval.report.compare import comparison_tables  # runs of one system that share items
 
     view.comparisons, more_gaps = comparison_tables(runs)
     view.gaps += more_gaps
     view.configs = [(r.label, run_config(r)) for r in runs]
-    from noveval.report.compare import answer_spec, disagreement_groups
 
     spec = answer_spec(name, runs)
     answer = (spec[0], spec[1]) if spec is not None else None
-    view.items = {r.slug: {"label": r.label, "path": str(r.path), **run_items(r, answer)} for r in runs}
+    view.items = {r.slug: {"label": r.label, "path": str(r.path), **item_table(r, answer)} for r in runs}
     view.disagree, more_gaps = disagreement_groups(runs, view.items, spec)
     view.gaps += more_gaps
     return view
@@ -151,8 +156,6 @@ def build_benchmark(name: str, runs: list[RunData]) -> BenchmarkView:
 
 def cost_line(run: RunData) -> str:
     """What a run's model calls cost, in one line (empty for runs made before costs were recorded)."""
-    from noveval.models.costs import cost_lines
-
     lines = [x.strip() for x in cost_lines(run.typed.cost)]
     return " · ".join(x.removeprefix("cost: ") for x in lines)
 
@@ -164,8 +167,6 @@ def cost_summary(runs: list[RunData]) -> tuple[list[str], list[str]]:
         ``(lines, notes)``: ``label: $0.0123 for this run folder: ... tokens`` per run that
         recorded its cost, and each distinct "prices ..." line once.
     """
-    from noveval.models.costs import cost_lines
-
     lines: list[str] = []
     notes: list[str] = []
     for r in runs:
@@ -187,7 +188,6 @@ def incomplete_line(run: RunData) -> str:
         parts.append(f"{calls['failed']} of {calls.get('requests', '?')} model calls failed")
     if calls.get("failed_earlier"):
         parts.append(f"{calls['failed_earlier']} failed calls of an earlier invocation were not redone")
-    from noveval.models.calls import answers_line, unusable_line
 
     if (unusable := unusable_line(calls.get("unusable"))) is not None and not calls.get("unusable_accepted"):
         parts.append(f"most answers were empty or unparseable ({unusable}): a broken endpoint configuration")
@@ -204,8 +204,6 @@ def unusable_note(run: RunData) -> str | None:
 
     A run accepted with ``--allow-unparseable`` says so.
     """
-    from noveval.models.calls import answers_line
-
     calls = run.typed.calls if isinstance(run.typed.calls, dict) else {}
     line = answers_line(calls.get("answers"))
     if line is None:
@@ -239,9 +237,6 @@ def demo_banner(runs: list[RunData]) -> DemoBanner | None:
 
 def _leaderboard(run_dirs: list[Path], board: Any) -> Any:
     """The leaderboard section: of ``board``, else of the eval folders among ``run_dirs`` (None: none given)."""
-    from noveval.errors import InputError
-    from noveval.report.leaderboard import eval_folders, leaderboard_view
-
     if board is None:
         evals = eval_folders(run_dirs)
         if not evals:
@@ -269,13 +264,10 @@ def build_report(run_dirs: list[Path], failures: list[tuple[str, str]] | None = 
     Returns:
         The :class:`ReportView`.
     """
-    from noveval._version import __version__
-
     runs = [load_run(p) for p in find_runs([Path(p) for p in run_dirs])]
     groups: dict[str, list[RunData]] = {}
     for r in runs:
         groups.setdefault(r.benchmark, []).append(r)
-    from noveval.benchmarks import BENCHMARKS
 
     names = [n for n in BENCHMARKS if n in groups] + sorted(n for n in groups if n not in BENCHMARKS)
     return ReportView(

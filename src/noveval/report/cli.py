@@ -10,7 +10,9 @@ from pydantic import BaseModel
 
 from noveval.cli.common import cli_errors
 from noveval.cli.options import option_info
+from noveval.errors import InputError
 from noveval.options import option
+from noveval.report import write_report
 
 
 class ReportOptions(BaseModel):
@@ -27,8 +29,6 @@ def report(
     out: Annotated[Path, option_info(ReportOptions, "out")] = Path("report.html"),
 ) -> None:
     """Write one self-contained HTML report (tables, figures, drill-down) of run directories."""
-    from noveval.errors import InputError
-    from noveval.report import write_report
     from noveval.report.load import find_runs
 
     for p in run_dirs:

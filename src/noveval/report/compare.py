@@ -18,6 +18,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from noveval.errors import InputError
+from noveval.report.fmt import num
 from noveval.report.model import Cell, RunData, Table
 
 __all__ = ["answer_spec", "comparison_tables", "disagreement_groups"]
@@ -26,8 +28,6 @@ log = logging.getLogger(__name__)
 
 
 def _cell(v: Any, lo: Any = None, hi: Any = None, signed: bool = False, title: str = "") -> Cell:
-    from noveval.report.fmt import num
-
     if not isinstance(v, (int, float)) or v != v:
         return Cell("–", title=title or "not available")
     text = num(float(v)) if not signed else f"{float(v):+.3f}"
@@ -58,7 +58,6 @@ def comparison_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
         ``(tables, gaps)``: gaps say why a group of runs was not compared.
     """
     from noveval.compare import compare_runs
-    from noveval.errors import InputError
 
     groups: dict[str, list[RunData]] = {}
     for r in runs:
@@ -211,7 +210,7 @@ def disagreement_groups(runs: list[RunData], items: dict[str, dict[str, Any]],
 
     Args:
         runs: The benchmark's runs (labelled, with slugs).
-        items: Slug -> the run's item table data (:func:`noveval.report.items.run_items`).
+        items: Slug -> the run's item table data (:func:`noveval.report.items.item_table`).
         spec: :func:`answer_spec` of the benchmark.
 
     Returns:

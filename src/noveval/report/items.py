@@ -36,7 +36,7 @@ from typing import Any
 from noveval.report.fmt import num
 from noveval.report.model import RunData
 
-__all__ = ["run_items", "item_id", "CAPS", "MAX_CHARS", "MAX_COLUMNS", "RUN_BUDGET", "TRANSCRIPT_BUDGET"]
+__all__ = ["item_table", "item_id", "CAPS", "MAX_CHARS", "MAX_COLUMNS", "RUN_BUDGET", "TRANSCRIPT_BUDGET"]
 
 MAX_CHARS = 8000
 """Characters kept per field at most (the page shows the first 700 and a "show more" link)."""
@@ -279,7 +279,7 @@ def _transcripts(order: list[str], rows: list[dict[str, Any]], budget: int) -> d
     return {"calls": calls, "texts": cut, "setups": [json.loads(x) for x in setups], "tcap": cap}
 
 
-def run_items(run: RunData, answer: tuple[str, str | None] | None = None, budget: int = RUN_BUDGET) -> dict[str, Any]:
+def item_table(run: RunData, answer: tuple[str, str | None] | None = None, budget: int = RUN_BUDGET) -> dict[str, Any]:
     """The item table's data of one run: every item joined by id.
 
     Args:

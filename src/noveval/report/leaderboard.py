@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from noveval.benchmarks._suite import EVAL_FILE
 from noveval.report.model import Cell, Table
 
 __all__ = ["LeaderboardView", "eval_folders", "leaderboard_view"]
@@ -36,8 +37,6 @@ class LeaderboardView:
 
 def eval_folders(paths: list[Path]) -> list[Path]:
     """The given paths that are eval folders (they hold ``eval.json``)."""
-    from noveval.benchmarks._suite import EVAL_FILE
-
     return [Path(p) for p in paths if (Path(p) / EVAL_FILE).is_file()]
 
 

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from noveval.models.calls import CALLS_FILE, TRANSCRIPTS_FILE
 from noveval.report.model import RunData
 
 __all__ = ["load_run", "find_runs", "variants_first", "read_transcripts"]
@@ -90,8 +91,6 @@ def read_transcripts(path: Path, problems: list[str]) -> list[dict[str, Any]]:
     Returns:
         The rows in file order (empty when the run has no transcripts).
     """
-    from noveval.models.calls import CALLS_FILE, TRANSCRIPTS_FILE
-
     rows = _read_jsonl(path / TRANSCRIPTS_FILE, problems)
     if not rows:
         return rows

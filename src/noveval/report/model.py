@@ -7,7 +7,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from noveval.scores import MetricValue, Scores
+from noveval.errors import InputError
+from noveval.scores import MetricValue, Scores, read_scores
 
 
 @dataclass
@@ -77,9 +78,6 @@ class RunData:
         system's ``extra`` through it (``scores`` keeps the raw file for the configuration
         listing). A malformed file becomes a problem of the run, not a crash.
         """
-        from noveval.errors import InputError
-        from noveval.scores import read_scores
-
         try:
             return read_scores(self.scores)
         except InputError as e:

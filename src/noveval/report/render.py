@@ -6,6 +6,8 @@ import json
 from importlib.resources import files
 from pathlib import Path
 
+from noveval.errors import InputError
+from noveval.io import make_dir, write_text
 from noveval.report.model import ReportView
 
 __all__ = ["render_html", "write_report"]
@@ -47,8 +49,6 @@ def write_report(run_dirs: list[Path], out: Path, failures: list[tuple[str, str]
     Returns:
         The path written.
     """
-    from noveval.errors import InputError
-    from noveval.io import make_dir, write_text
     from noveval.report.build import build_report
 
     out = Path(out)

@@ -10,9 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from noveval.benchmarks._yardsticks import other_data_text, split_comparable, with_declared_data
+from noveval.benchmarks._yardsticks import run_data as data_of
+from noveval.io import read_json
 from noveval.report.fmt import lower_is_better, mark_best, metric_cell, pretty_name
 from noveval.report.model import Cell, RunData, Table
 from noveval.scores import MetricValue
+from noveval.yardstick_text import published_summary, reference_text
 
 __all__ = ["by_run", "headline_table", "missing_gaps", "other_data", "reference_rows", "run_data"]
 
@@ -79,9 +83,6 @@ def headline_table(runs: list[RunData]) -> Table:
 def run_data(run: RunData) -> Any:
     """What ``run`` ran on (:func:`noveval.benchmarks._yardsticks.run_data`): its config's data paths,
     and the protocol and sample flag of the eval folder it sits in (none: the paths alone say)."""
-    from noveval.benchmarks._yardsticks import run_data as data_of
-    from noveval.io import read_json
-
     f = run.path.parent / "eval.json"
     settings: Any = None
     if f.is_file():
@@ -101,7 +102,6 @@ def _references(runs: list[RunData], metric: str) -> tuple[list[dict], list[dict
     Only the published rows on a run's data and protocol (issue 37: none for a run on the
     shipped samples); :func:`other_data` says what is left out.
     """
-    from noveval.benchmarks._yardsticks import split_comparable, with_declared_data
     from noveval.metrics.yardsticks import references_of
 
     ys: dict[tuple[str, float | None], dict] = {}
@@ -118,8 +118,6 @@ def _references(runs: list[RunData], metric: str) -> tuple[list[dict], list[dict
 
 def other_data(runs: list[RunData]) -> str:
     """The published rows of the runs' scores left out as not comparable, by dataset ("" when none)."""
-    from noveval.benchmarks._yardsticks import other_data_text, split_comparable, with_declared_data
-
     left: dict[tuple[str, str, str, float | None], dict] = {}
     for r in runs:
         got = [p for p in r.scores.get("published") or [] if isinstance(p, dict)]
@@ -131,8 +129,6 @@ def other_data(runs: list[RunData]) -> str:
 
 def _reference_cell(runs: list[RunData], metric: str) -> Cell:
     """One text cell: the metric's yardsticks and the paper's best rows (value None: never bold)."""
-    from noveval.metrics.yardsticks import published_summary, reference_text
-
     ys, pub = _references(runs, metric)
     parts = [reference_text(y) for y in ys]
     if pub:

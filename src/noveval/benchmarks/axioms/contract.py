@@ -140,12 +140,12 @@ def run(model: ModelLike | None, out: Path, options: AxiomsOptions) -> Path:
         InputError: a missing or bad corpus file, an unknown task, or a run with other
             settings in ``out`` (nothing is written then).
     """
-    from noveval.benchmarks.axioms.runner import run_benchmark
+    from noveval.benchmarks.axioms.runner import run_axioms
 
     spec = None if model is None or model == "none" else (model if isinstance(model, str) else model.model_id)
     cfg = build_config(options, paraphrase_model=spec)
     paraphraser = paraphraser_of(model, options) if spec is not None and model is not None else None
-    run_benchmark(cfg, out, paraphraser=paraphraser, overwrite=options.overwrite)
+    run_axioms(cfg, out, paraphraser=paraphraser, overwrite=options.overwrite)
     return Path(out)
 
 

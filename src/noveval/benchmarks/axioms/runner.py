@@ -439,7 +439,7 @@ Paraphraser = Callable[[list[tuple[str, str]]], list[tuple[str, str] | None]]
 """``[(title, abstract)] -> [(title, abstract) | None]`` (None: no usable paraphrase)."""
 
 
-def run_benchmark(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | None = None,
+def run_axioms(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | None = None,
                   refs: References | None = None, embedder: EmbedderLike | None = None, paraphraser: Paraphraser | None = None,
                   overwrite: bool = False) -> dict:
     """Run (or resume) the benchmark into ``out_dir``; returns the ``scores.json`` dict ({} in a batch's collect pass).

@@ -107,7 +107,8 @@ def load_rated_papers(
             non-string abstract, a duplicate id, ``reviews`` not a list, or a score that is
             not an integer in ``scale``; or a file with no rating at all.
     """
-    from noveval.io import check_title_abstract, iter_jsonl
+    from noveval.corpus import check_title_abstract
+    from noveval.io import iter_jsonl
 
     p = Path(path)
     out: list[RatedPaper] = []

@@ -12,6 +12,7 @@ import pytest
 from sklearn.metrics import f1_score
 
 from noveval.metrics import yardsticks as Y
+from noveval.yardstick_text import published_summary, reference_text
 
 TEST_COUNTS = {1: 15, 2: 60, 3: 87, 4: 81, 5: 34}  # RINoBench test set, Table 2
 
@@ -125,9 +126,9 @@ def test_random_metric_passes_half_of_two_variant_checks_and_a_sixth_of_ax3grad(
 
 def test_reference_text_and_published_summary() -> None:
     y = Y.yardstick("class-frequency random", "chance", 0.19927, "x", ci_low=0.1536, ci_high=0.2484)
-    assert Y.reference_text(y) == "class-frequency random 0.199 [0.154, 0.248]"
+    assert reference_text(y) == "class-frequency random 0.199 [0.154, 0.248]"
     rows = [{"model": "GPT-5", "value": 0.172, "table": "Table 3"}, {"model": "o3", "value": 0.162, "table": "Table 3"}]
-    assert Y.published_summary(rows) == "paper (Table 3): GPT-5 0.172 · o3 0.162"
+    assert published_summary(rows) == "paper (Table 3): GPT-5 0.172 · o3 0.162"
     with pytest.raises(ValueError, match="kind"):
         Y.yardstick("x", "lucky", 0.5, "x")
 

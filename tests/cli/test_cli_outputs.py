@@ -190,7 +190,7 @@ def test_a_corpus_year_that_is_not_a_year_is_an_input_error(tmp_path: Path, bad:
 
 
 def test_years_that_are_years() -> None:
-    from noveval.io import parse_year
+    from noveval.corpus import parse_year
 
     assert [parse_year(v) for v in (2021, "2021", 2021.0, " 2021-05-03 ", "2021/5", "2021-05-03T10:00:00Z", None, "")] == [
         2021, 2021, 2021, 2021, 2021, 2021, None, None]
