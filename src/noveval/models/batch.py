@@ -324,6 +324,7 @@ def run_batched(
 
         discard_run(out)
     ledger.enter_run(out)  # batch costs belong to this run folder
+    ledger.batching = True  # e.g. a local embedder's first texts check no chat endpoint live
     store = BatchStore(out)
     failed: dict[str, str] = {}
     for entry in store.pending():  # a run killed while waiting: collect, never resubmit

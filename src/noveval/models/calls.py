@@ -287,6 +287,7 @@ class CallLedger:
         self.accept_unusable = False  # --allow-unparseable: mostly empty or unparseable answers are results
         self.refresh = False  # --refresh: per-item rows are redone too (runs.run_items), not only the calls
         self.marked: set[str] = set()  # request keys whose answers were marked unusable in this command
+        self.batching = False  # --batch: chat models answer through the batch API, never checked live
 
     # -- registration -------------------------------------------------------------------
     def register(self, obj: object, label: str, *, role: str, probe: Callable[[], None] | None) -> None:
@@ -310,7 +311,9 @@ class CallLedger:
     # -- the check ----------------------------------------------------------------------
     def needs_check(self) -> bool:
         """True when an endpoint check is due (or a failed one must be raised again)."""
-        return self._error is not None or any(e.probe is not None and not e.checked for e in self._endpoints.values())
+        return self._error is not None or any(e.probe is not None and not e.checked
+                                              and not (self.batching and e.role != "embedder")
+                                              for e in self._endpoints.values())
 
     def ensure_checked(self) -> None:
         """Check every registered endpoint not checked yet (blocking; thread-safe).
@@ -324,6 +327,8 @@ class CallLedger:
             midrun = self._recheck
             for ep in list(self._endpoints.values()):
                 if ep.probe is None or ep.checked:
+                    continue
+                if self.batching and ep.role != "embedder":  # a batch run talks to the batch API, not live
                     continue
                 if (ep.label, ep.role) in self._checked:  # one check per endpoint, not per client
                     ep.checked = True
