@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from cli_helpers import cli, closed_port, one_line_exit_2
 
 IDEA = "# Causal sparse probes\n\nTrain sparse probes, then ablate the chosen dimensions and measure agreement.\n"
