@@ -262,8 +262,9 @@ def run_benchmark(bench: Benchmark[OptionsT, Any], model: ModelLike, out: str | 
 def run_task(name: str, fn: Callable[[ModelLike, Path, OptionsT], Any], model: ModelLike,
              out: str | os.PathLike[str], opts: OptionsT, *, one_file: bool = False) -> Run:
     """``fn(model, out, opts)`` under the guarantees of this module: what :func:`run_benchmark` does
-    for a system's run, and the path of a system's other model-calling tasks (``rinobench construct``,
-    ``focus expert``), so every model call goes through one runner.
+    for a system's run, and the path of the other model-calling tasks (``rinobench construct``,
+    ``focus expert``, ``check``, NovBench's stages, ``index search --rerank``), so every model call
+    goes through one runner.
 
     Args:
         name: What runs (a system's name, or ``<system> <task>``), for messages and the :class:`Run`.
