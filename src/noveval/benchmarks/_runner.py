@@ -275,8 +275,10 @@ def run_task(name: str, fn: Callable[[ModelLike, Path, OptionsT], Any], model: M
         opts: The task's options (a :class:`~noveval.options.RunOptions`: budget, batch,
             allow_failures, allow_unparseable, the models it names).
         one_file: The task writes the one file ``out`` rather than a run folder (NovBench's
-            dataset-construction stages): the same checks and outcome, kept in no folder (no
-            calls.json beside the file); ``batch`` needs a run folder and is refused.
+            dataset-construction stages, ``index search``): the same checks and outcome, kept in no
+            folder (no calls.json beside the file; the ledger's calls of this invocation are the
+            task's, so run it in a ledger of its own, as the CLI does); ``batch`` needs a run
+            folder and is refused.
 
     Raises:
         The same as :func:`run_benchmark`.
