@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -24,6 +24,7 @@ from noveval.errors import InputError
 
 __all__ = [
     "DataDirOption",
+    "RetrievalMode",
     "GENERATION_FIELDS",
     "HF_SOURCE_HELP",
     "EMBEDDER_HELP",
@@ -321,6 +322,11 @@ class PromptVariantsOption(BaseModel):
              "(DIR/<variant>/<system>/<template>.txt, laid out like `noveval prompts export`; 'bundled': the variants "
              "this system ships) into OUT/<variant>, then compare them: flip rate, agreement, each metric's spread "
              "(OUT/variants.json).")
+
+
+RetrievalMode = Literal["bm25", "dense", "hybrid"]
+"""How a corpus index ranks papers (``--retrieval``): BM25, dense vectors, or both by reciprocal
+rank fusion (:data:`noveval.index.search.MODES` holds the same three)."""
 
 
 class DataDirOption(BaseModel):

@@ -295,3 +295,20 @@ def test_no_agreement_for_systems_without_an_answer_field(tmp_path: Path) -> Non
     s = {"benchmark": "novbench", "primary_metric": "correct", "metrics": {"correct": {"mean": 0.5, "n": 2}}}
     c = compare_runs([_write(tmp_path / "a", s, rows), _write(tmp_path / "b", s, rows)], n_resamples=200)
     assert c.agreement is None and "agreement of the runs" not in format_comparison(c)
+
+
+def test_cli_ci_method_is_validated_by_the_options_model(tmp_path: Path) -> None:
+    """--ci takes the declared methods only (a Literal field): one line naming the flag, exit 2."""
+    import typing
+
+    from cli_helpers import one_line_exit_2
+    from noveval.cli.compare import CiMethod
+    from noveval.metrics.paired import CI_METHODS
+
+    assert typing.get_args(CiMethod) == CI_METHODS  # the field's values are the methods compare_runs takes
+    gold = _gold(tmp_path, GOLD6)
+    a = _scored(tmp_path, "a", gold, [1, 2, 3, 3, 3, 3])
+    b = _scored(tmp_path, "b", gold, [1, 2, 3, 4, 5, None])
+    one_line_exit_2(CliRunner().invoke(app, ["compare", str(a), str(b), "--ci", "wald"]), "--ci", "bca")
+    res = CliRunner().invoke(app, ["compare", str(a), str(b), "--resamples", "500", "--ci", "bca", "--json"])
+    assert res.exit_code == 0, res.output

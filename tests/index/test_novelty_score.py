@@ -137,6 +137,10 @@ def test_cli_novelty_score_with_year_filters(files, tmp_path: Path):
     assert bad.exit_code == 2 and "--index" in bad.output
     bad = CliRunner().invoke(app, ["novelty", "score", "--papers", str(papers)])
     assert bad.exit_code == 2 and "exactly one of --pool" in bad.output
+    from cli_helpers import one_line_exit_2
+
+    one_line_exit_2(CliRunner().invoke(app, ["novelty", "score", "--papers", str(papers), "--pool", str(pool),
+                                             "--engine", "spark"]), "--engine", "ray")  # the options model says no
 
 
 def test_index_pool_without_vectors_states_the_time_and_asks(tmp_path: Path, monkeypatch):

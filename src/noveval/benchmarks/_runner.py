@@ -260,19 +260,25 @@ def run_benchmark(bench: Benchmark[OptionsT, Any], model: ModelLike, out: str | 
 
 
 def run_task(name: str, fn: Callable[[ModelLike, Path, OptionsT], Any], model: ModelLike,
-             out: str | os.PathLike[str], opts: OptionsT) -> Run:
+             out: str | os.PathLike[str], opts: OptionsT, *, one_file: bool = False) -> Run:
     """``fn(model, out, opts)`` under the guarantees of this module: what :func:`run_benchmark` does
-    for a system's run, and the path of a system's other model-calling tasks (``rinobench construct``,
-    ``focus expert``), so every model call goes through one runner.
+    for a system's run, and the path of the other model-calling tasks (``rinobench construct``,
+    ``focus expert``, ``check``, NovBench's stages, ``index search --rerank``), so every model call
+    goes through one runner.
 
     Args:
         name: What runs (a system's name, or ``<system> <task>``), for messages and the :class:`Run`.
         fn: ``fn(model, out, opts)``: does the work into the folder ``out`` (resumable) and returns
             it (or its folders, or a :class:`~noveval.runs.RunGroup`).
         model: A model spec or a chat client.
-        out: The output folder.
+        out: The output folder (``one_file``: the one file the task writes).
         opts: The task's options (a :class:`~noveval.options.RunOptions`: budget, batch,
             allow_failures, allow_unparseable, the models it names).
+        one_file: The task writes the one file ``out`` rather than a run folder (NovBench's
+            dataset-construction stages, ``index search``): the same checks and outcome, kept in no
+            folder (no calls.json beside the file; the ledger's calls of this invocation are the
+            task's, so run it in a ledger of its own, as the CLI does); ``batch`` needs a run
+            folder and is refused.
 
     Raises:
         The same as :func:`run_benchmark`.
@@ -282,6 +288,8 @@ def run_task(name: str, fn: Callable[[ModelLike, Path, OptionsT], Any], model: M
     from noveval.runs import run_settings
 
     out = Path(out)
+    if one_file:
+        return _run_one_file(name, fn, model, out, opts)
     existed = out.exists()
     with _ledger(opts.max_cost) as ledger:
         ledger.accept_unusable = opts.allow_unparseable
@@ -313,6 +321,36 @@ def run_task(name: str, fn: Callable[[ModelLike, Path, OptionsT], Any], model: M
     if not complete and not opts.allow_failures:
         raise IncompleteRun(f"{name}: model calls failed; the run in {path} is incomplete "
                             "(run it again to redo them, or allow failures)", run)
+    return run
+
+
+def _run_one_file(name: str, fn: Callable[[ModelLike, Path, OptionsT], Any], model: ModelLike, out: Path,
+                  opts: OptionsT) -> Run:
+    """:func:`run_task` for a task that writes the one file ``out``: its outcome is the ledger's, written nowhere."""
+    from noveval.models.calls import RECOVER, unusable_line
+    from noveval.models.costs import BudgetExceeded
+    from noveval.runs import run_settings
+
+    if opts.batch:
+        raise InputError(None, None, "options.batch", f"{name} writes one file ({out.name}), not a run folder: "
+                         "a batch run needs a run folder to keep its batch ids")
+    with _ledger(opts.max_cost) as ledger:
+        ledger.accept_unusable = opts.allow_unparseable
+        ledger.refresh = opts.refresh
+        preflight(model, opts, out)
+        try:
+            with run_settings(generation=opts.generation() or None, timeout_s=opts.timeout):
+                fn(model, out, opts)
+        except BudgetExceeded as e:
+            raise BudgetStopped(str(e), Run(out, name, False, (out,), stopped="budget")) from e
+        outcome = ledger.outcome(None)
+    run = Run(out, name, bool(outcome["complete"]), (out,))
+    unusable = unusable_line(outcome.get("unusable"))
+    if unusable is not None and not opts.allow_unparseable:
+        raise IncompleteRun(f"{name}: {unusable}: a broken endpoint configuration, not a result; {RECOVER}", run)
+    if not run.complete and not opts.allow_failures:
+        raise IncompleteRun(f"{name}: model calls failed; {out} is incomplete (run it again to redo them, or allow "
+                            "failures)", run)
     return run
 
 

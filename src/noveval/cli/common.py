@@ -6,14 +6,11 @@ import contextlib
 import functools
 import sys
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import typer
 
 from noveval.errors import ConfigError, InputError
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -77,17 +74,6 @@ def make_client(
         refresh=refresh,
         concurrency=concurrency,
         timeout_s=timeout_s,
-    )
-
-
-def print_cache_summary(client: ChatClientProtocol) -> None:
-    """One line with the client's request, cache and failure counts (stderr)."""
-    s = client.stats
-    typer.echo(
-        f"[{client.model_id}] requests {s['requests']}, cache hits {s['cache_hits']}, "
-        f"misses {s['cache_misses']}, failures {s['failures']}, "
-        f"tokens {s['prompt_tokens']}+{s['completion_tokens']}",
-        err=True,
     )
 
 

@@ -8,14 +8,15 @@ work is :func:`noveval.index.novelty.score_papers` (in process) or
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
-from noveval.cli.options import EmbedderOpt, option_info
+from noveval.cli.generate import options_command
+from noveval.cli.options import option_info
 from noveval.cli.outcome import model_command
-from noveval.options import option
+from noveval.options import EmbedderOption, option
 
 __all__ = ["app"]
 
@@ -55,7 +56,7 @@ class NoveltyScoreOptions(BaseModel):
     field: list[str] | None = option(None, "--field", help="With --index: pool papers of this field only (repeatable).")
     out: Path | None = option(None, "--out", "-o", help="Write results as JSONL here.")
     top_k: int = option(5, "--neighbours", "-k", ge=0, help="Nearest pool papers listed per paper.")
-    engine: str = option("local", "--engine", help="local (in-process) | ray (a Ray Data job over shards of "
+    engine: Literal["local", "ray"] = option("local", "--engine", help="local (in-process) | ray (a Ray Data job over shards of "
                                                    "--papers against the shared --index).")
     ray_address: str | None = option(None, "--ray-address", help="Ray cluster address (default: start a local one).")
     batch_size: int = option(64, "--batch-size", ge=1, help="Papers per Ray batch.")
@@ -64,48 +65,40 @@ class NoveltyScoreOptions(BaseModel):
                                                                 "estimated over 10 min stops and says how long it would take).")
 
 
+class NoveltyScoreCommand(NoveltyScoreOptions, NoveltyMetricsOption, EmbedderOption):
+    """``noveval novelty score``: its options, the metrics and the embedder."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 @app.command("score")
 @model_command
-def novelty_score(
-    papers: Annotated[Path, option_info(NoveltyScoreOptions, "papers")],
-    pool: Annotated[Path | None, option_info(NoveltyScoreOptions, "pool")] = None,
-    index: Annotated[Path | None, option_info(NoveltyScoreOptions, "index")] = None,
-    before_year: Annotated[int | None, option_info(NoveltyScoreOptions, "before_year")] = None,
-    prior_only: Annotated[bool, option_info(NoveltyScoreOptions, "prior_only")] = False,
-    field: Annotated[list[str] | None, option_info(NoveltyScoreOptions, "field")] = None,
-    out: Annotated[Path | None, option_info(NoveltyScoreOptions, "out")] = None,
-    metric: MetricsOpt = None,
-    embedder: EmbedderOpt = "local",
-    top_k: Annotated[int, option_info(NoveltyScoreOptions, "top_k")] = 5,
-    engine: Annotated[str, option_info(NoveltyScoreOptions, "engine")] = "local",
-    ray_address: Annotated[str | None, option_info(NoveltyScoreOptions, "ray_address")] = None,
-    batch_size: Annotated[int, option_info(NoveltyScoreOptions, "batch_size")] = 64,
-    embed_missing: Annotated[bool, option_info(NoveltyScoreOptions, "embed_missing")] = False,
-) -> None:
+@options_command(NoveltyScoreCommand)
+def novelty_score(o: NoveltyScoreCommand) -> None:
     """Score papers against a pool (file or index) with chosen metrics; list each paper's nearest neighbours."""
     from noveval.errors import InputError
 
-    metrics = _metrics(metric or ["Yin", "RND"])
-    if field and index is None:
+    metrics = _metrics(o.metric or ["Yin", "RND"])
+    if o.field and o.index is None:
         raise InputError(None, None, "--field", "field filters need --index")
-    if engine == "ray":
-        if index is None:
+    if o.engine == "ray":
+        if o.index is None:
             raise InputError(None, None, "--engine", "the Ray engine scores against a shared --index")
         from noveval.index.distributed import score_papers_ray
 
-        rows = score_papers_ray(papers, index, metrics=metrics, embedder=embedder, top_k=top_k, before_year=before_year,
-                                prior_only=prior_only, fields=field, address=ray_address, batch_size=batch_size)
-    elif engine == "local":
+        rows = score_papers_ray(o.papers, o.index, metrics=metrics, embedder=o.embedder, top_k=o.top_k,
+                                before_year=o.before_year, prior_only=o.prior_only, fields=o.field,
+                                address=o.ray_address, batch_size=o.batch_size)
+    else:
         from noveval.index.novelty import score_papers
 
-        rows = score_papers(papers, pool, metrics=metrics, embedder=embedder, top_k=top_k, index=index,
-                            before_year=before_year, prior_only=prior_only, fields=field, embed_missing=embed_missing)
-    else:
-        raise InputError(None, None, "--engine", f"must be local or ray, got {engine!r}")
-    if out is not None:
+        rows = score_papers(o.papers, o.pool, metrics=metrics, embedder=o.embedder, top_k=o.top_k, index=o.index,
+                            before_year=o.before_year, prior_only=o.prior_only, fields=o.field,
+                            embed_missing=o.embed_missing)
+    if o.out is not None:
         from noveval.io import write_jsonl
 
-        write_jsonl(out, rows)
+        write_jsonl(o.out, rows)
     for r in rows:
         sc = ", ".join(f"{m}={v:.3f}" for m, v in r["scores"].items())
         typer.echo(f"{r['id']}: {sc}  (pool {r['pool']['size']})")

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import numpy as np
 import typer
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
-from noveval.cli.common import cli_errors, make_client
+from noveval.cli.common import cli_errors
+from noveval.cli.generate import options_command
 from noveval.cli.options import EmbedderOpt, option_info
-from noveval.errors import InputError
 from noveval.index.build import add_papers, build_index, fill_from_cache, fill_vectors
-from noveval.index.lexical import LexicalParams, PRFParams
-from noveval.index.search import search
+from noveval.index.lexical import LexicalParams
+from noveval.index.run import SearchRunOptions
 from noveval.index.store import CorpusIndex, open_index
 from noveval.models.types import as_embedder
-from noveval.options import option
+from noveval.options import EmbedderOption, option
 
 __all__ = ["app", "register"]
 
@@ -26,33 +26,30 @@ app = typer.Typer(help="A persistent corpus index (BM25 + dense vectors + metada
                   no_args_is_help=True)
 
 class IndexOption(BaseModel):
-    """The options the ``index`` commands share."""
+    """The index folder the ``index`` commands take."""
 
     index: Path = option(..., argument=True, help="Index folder.")
-    retrieval: str = option("hybrid", help="bm25 | dense | hybrid (reciprocal rank fusion).")
-    before_year: int | None = option(None, help="Only papers published before this year.")
-    field: list[str] | None = option(None, help="Only papers of this 'field' (repeatable).")
 
 
 IndexArg = Annotated[Path, option_info(IndexOption, "index")]
-RetrievalOpt = Annotated[str, option_info(IndexOption, "retrieval")]
-BeforeYearOpt = Annotated[int | None, option_info(IndexOption, "before_year")]
-FieldOpt = Annotated[list[str] | None, option_info(IndexOption, "field")]
 
 
 def _say(msg: str) -> None:
     typer.echo(msg, err=True)
 
 
-class BuildOptions(BaseModel):
+class BuildOptions(EmbedderOption):
     """The options of :func:`build`."""
+
+    model_config = ConfigDict(extra="forbid")
 
     corpus: Path = option(..., argument=True, help="JSONL(.gz) of papers {id?, title, abstract, year?, field?}.")
     out: Path = option(..., "--out", "-o", help="Index folder to create.")
     no_dense: bool = option(False, "--no-dense", help="BM25 and metadata only (no vectors).")
     embed: bool = option(False, "--embed", help="Embed every paper the vector cache lacks now "
                                                 "(default: take cached vectors only; fill later with `index embed`).")
-    ann: str = option("auto", "--ann", help="auto (HNSW from 500k papers once vectors are complete) | hnsw | none.")
+    ann: Literal["auto", "hnsw", "none"] = option(
+        "auto", "--ann", help="auto (HNSW from 500k papers once vectors are complete) | hnsw | none.")
     stem: bool = option(False, "--stem", help="BM25 with Snowball English stemming (measured slightly worse "
                                               "on citation gold; off by default).")
     plain_bm25: bool = option(False, "--plain-bm25", help="Unigrams, title once, linear query counts (the "
@@ -62,24 +59,13 @@ class BuildOptions(BaseModel):
 
 @app.command("build")
 @cli_errors
-def build(
-    corpus: Annotated[Path, option_info(BuildOptions, "corpus")],
-    out: Annotated[Path, option_info(BuildOptions, "out")],
-    embedder: EmbedderOpt = "local",
-    no_dense: Annotated[bool, option_info(BuildOptions, "no_dense")] = False,
-    embed: Annotated[bool, option_info(BuildOptions, "embed")] = False,
-    ann: Annotated[str, option_info(BuildOptions, "ann")] = "auto",
-    stem: Annotated[bool, option_info(BuildOptions, "stem")] = False,
-    plain_bm25: Annotated[bool, option_info(BuildOptions, "plain_bm25")] = False,
-    overwrite: Annotated[bool, option_info(BuildOptions, "overwrite")] = False,
-) -> None:
+@options_command(BuildOptions)
+def build(o: BuildOptions) -> None:
     """Build an index: BM25 (seconds), metadata, and the dense part filled from the vector cache."""
-    if ann not in ("auto", "hnsw", "none"):
-        raise InputError(None, None, "--ann", f"must be auto, hnsw or none, got {ann!r}")
-    params = LexicalParams.plain(stem=stem) if plain_bm25 else LexicalParams(stem=stem)
-    idx = build_index(corpus, out, embedder=None if no_dense else embedder, bm25=params,
-                      embed_missing=embed, overwrite=overwrite, log=_say)
-    _maybe_ann(idx, ann)
+    params = LexicalParams.plain(stem=o.stem) if o.plain_bm25 else LexicalParams(stem=o.stem)
+    idx = build_index(o.corpus, o.out, embedder=None if o.no_dense else o.embedder, bm25=params,
+                      embed_missing=o.embed, overwrite=o.overwrite, log=_say)
+    _maybe_ann(idx, o.ann)
     _print_info(idx.describe())
 
 
@@ -199,52 +185,44 @@ def info(
         _print_info(d)
 
 
-class SearchOptions(BaseModel):
-    """The options of :func:`search_cmd`."""
+class SearchCommand(SearchRunOptions):
+    """The options of :func:`search_cmd`: a search's, its reranker, and where to keep the hits."""
 
-    query: str = option(..., argument=True, help="Query text (e.g. a title and abstract).")
-    k: int = option(10, "--top-k", "-k", ge=1, help="Hits shown.")
-    rrf_k: int = option(60, "--rrf-k", ge=1, help="Reciprocal rank fusion constant.")
-    rerank: str | None = option(None, "--rerank", help="Chat model spec: listwise LLM rerank of the top --rerank-depth.")
-    rerank_depth: int = option(30, "--rerank-depth", ge=2, le=50, help="Candidates the reranker orders.")
-    prf: bool = option(False, "--prf", help="RM3 pseudo-relevance feedback on the BM25 ranking "
-                                            "(measured worse on citation gold; off by default).")
+    rerank: str | None = option(None, "--rerank", spec="chat",
+                                help="Chat model spec: listwise LLM rerank of the top --rerank-depth.")
+    out: Path | None = option(None, "--out", "-o", help="Also write the hits, the retrieval note and the rerank "
+                                                        "outcome as JSON here.")
 
 
 @app.command("search")
 @cli_errors
-def search_cmd(
-    index: IndexArg,
-    query: Annotated[str, option_info(SearchOptions, "query")],
-    retrieval: RetrievalOpt = "hybrid",
-    k: Annotated[int, option_info(SearchOptions, "k")] = 10,
-    before_year: BeforeYearOpt = None,
-    field: FieldOpt = None,
-    embedder: EmbedderOpt = "local",
-    rrf_k: Annotated[int, option_info(SearchOptions, "rrf_k")] = 60,
-    rerank: Annotated[str | None, option_info(SearchOptions, "rerank")] = None,
-    rerank_depth: Annotated[int, option_info(SearchOptions, "rerank_depth")] = 30,
-    prf: Annotated[bool, option_info(SearchOptions, "prf")] = False,
-) -> None:
-    """Search an index (filters applied before ranking; never writes the index)."""
-    idx = open_index(index)
-    emb = as_embedder(embedder) if idx.has_dense() or retrieval != "bm25" else None
-    depth = max(k, rerank_depth if rerank else k)
+@options_command(SearchCommand)
+def search_cmd(o: SearchCommand) -> None:
+    """Search an index (filters applied before ranking; never writes the index); with --rerank through
+    the runner (the reranker's endpoint checked first, its calls counted, unusable answers exit 3)."""
+    import tempfile
 
-    res = search(idx, query, mode=retrieval, k=depth, mask=idx.mask(before_year=before_year, fields=field),
-                 embedder=emb, rrf_k=rrf_k, with_similarity=emb is not None, prf=PRFParams() if prf else None)
-    if rerank:
-        from noveval.index.rerank import rerank_hits
+    from noveval.benchmarks._runner import run_task
+    from noveval.cli.generate import run_in_cli
+    from noveval.index.run import run_search
+    from noveval.io import read_json
+    from noveval.options import narrow
 
-        rr = rerank_hits(make_client(rerank), query, res.hits, idx.papers(res.rows()))
-        res.hits = rr.hits
-        if rr.error:
-            _say(f"rerank: {rr.error}; kept the {retrieval} order")
-    if res.note:
-        _say(res.note)
-    for h, p in zip(res.hits[:k], idx.papers([h.row for h in res.hits[:k]])):
-        sim = f"{h.similarity:.3f}" if h.similarity is not None else "  -  "
-        typer.echo(f"{h.rank:>3} {sim} {p['year'] or '----'} {p['title'][:100]}")
+    opts = narrow(o, SearchRunOptions)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = o.out or Path(tmp) / "search.json"
+        run_in_cli("index search", opts,
+                   lambda: run_task("index search", run_search, o.rerank or "none", out, opts, one_file=True),
+                   summary=False)
+        got = read_json(out)
+    rerank = got["rerank"]
+    if rerank and rerank["error"]:
+        _say(f"rerank: {rerank['error']}; kept the {o.retrieval} order")
+    if got["note"]:
+        _say(got["note"])
+    for h in got["hits"]:
+        sim = f"{h['similarity']:.3f}" if h["similarity"] is not None else "  -  "
+        typer.echo(f"{h['rank']:>3} {sim} {h['year'] or '----'} {(h['title'] or '')[:100]}")
 
 
 def register(root: typer.Typer) -> None:

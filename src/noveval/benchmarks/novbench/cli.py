@@ -6,27 +6,27 @@ level; each command imports what it needs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import typer
 
 from noveval.benchmarks.novbench.options import (
     AgreementCommand,
+    DescriptionsOptions,
+    EvaluationsOptions,
     ExtractDescriptionsCommand,
     ExtractEvaluationsCommand,
     NovBenchScoreCommand,
     NovBenchScoreOptions,
     StructureCommand,
+    StructureOptions,
 )
-from noveval.cli.common import cli_errors, make_client, print_cache_summary
+from noveval.cli.common import cli_errors
 from noveval.cli.generate import options_command
-from noveval.cli.outcome import model_command, run_command
-from noveval.models.client import run_async
-from noveval.options import narrow
-
-if TYPE_CHECKING:
-    from noveval.models.chat import ChatClientProtocol
+from noveval.cli.outcome import run_command
+from noveval.options import RunOptions, narrow
 
 app = typer.Typer(help="NovBench (Wu et al.): dataset-construction stages and human agreement.")
 
@@ -41,22 +41,25 @@ def _echo_scores(label: str, metrics: dict) -> None:
     typer.echo(f"{label}: " + "; ".join(parts), err=True)
 
 
-def _write_classified(client: ChatClientProtocol, rows: list[dict[str, Any]], out: Path, about: dict[str, Any]) -> None:
-    """Write a Yes/No stage's rows to ``out`` and ``about`` + metrics beside it; print the summary."""
-    from noveval.benchmarks.novbench.pipeline import classification_metrics
-    from noveval.io import write_json, write_jsonl
+def _stage(label: str, fn: Callable[[Any, Path, Any], Path], o: Any, cls: type[RunOptions]) -> Path:
+    """Run a dataset-construction stage through the runner (one output file), exit 2/3/4 as a run would."""
+    from noveval.benchmarks._runner import run_task
+    from noveval.cli.generate import run_in_cli
 
-    m = classification_metrics(rows)
-    write_jsonl(out, rows)
-    write_json(out.with_suffix(".metrics.json"), {**about, "metrics": m})
-    print_cache_summary(client)
+    opts = narrow(o, cls)
+    run_in_cli(label, opts, lambda: run_task(label, fn, o.model, o.out, opts, one_file=True), summary=False)
+    return Path(o.out)
+
+
+def _echo_classified(out: Path) -> None:
+    """The summary of a Yes/No stage's output file and its metrics."""
+    from noveval.io import read_json, read_jsonl
+
+    rows = read_jsonl(out)
+    m = read_json(out.with_suffix(".metrics.json"))["metrics"]
     typer.echo(f"{len(rows)} sentences -> {out}; {sum(r['pred'] for r in rows)} predicted novelty")
     if m:
         typer.echo(f"accuracy {m['accuracy']:.4f}  macro-F1 {m['macro_f1']:.4f}  (n={m['n']}, unparsed {m['n_unparsed']})")
-
-
-def _client(o: Any) -> Any:
-    return make_client(o.model, no_cache=o.no_cache, refresh=o.refresh, concurrency=o.concurrency)
 
 
 @run_command
@@ -78,79 +81,35 @@ def score(o: NovBenchScoreCommand) -> list[Path]:
 
 
 @app.command("extract-descriptions")
-@model_command
+@cli_errors
 @options_command(ExtractDescriptionsCommand)
 def extract_descriptions(o: ExtractDescriptionsCommand) -> None:
     """Stage 1: classify introduction sentences as novelty descriptions (Yes/No)."""
-    from noveval.benchmarks.novbench.data import load_intro_sentences
-    from noveval.benchmarks.novbench.pipeline import aextract_descriptions
+    from noveval.benchmarks.novbench.pipeline import run_descriptions
 
-    sents = load_intro_sentences(o.input)
-    if o.papers:
-        keep = set(list(dict.fromkeys(s.paper_id for s in sents))[:o.papers])
-        sents = [s for s in sents if s.paper_id in keep]
-    if o.limit:
-        sents = sents[:o.limit]
-    client = _client(o)
-    rows = run_async(aextract_descriptions(client, sents, strategy=o.strategy, constrained=o.constrained, seed=o.seed),
-                     client)
-    _write_classified(client, rows, o.out, {"strategy": o.strategy, "model": client.model_id, "input": str(o.input)})
+    _echo_classified(_stage("novbench extract-descriptions", run_descriptions, o, DescriptionsOptions))
 
 
 @app.command("extract-evaluations")
-@model_command
+@cli_errors
 @options_command(ExtractEvaluationsCommand)
 def extract_evaluations(o: ExtractEvaluationsCommand) -> None:
     """Stage 2: classify review sentences as novelty evaluations (Yes/No)."""
-    import random
+    from noveval.benchmarks.novbench.pipeline import run_evaluations
 
-    from noveval.benchmarks.novbench.data import load_review_sentences, load_sentence_pool
-    from noveval.benchmarks.novbench.pipeline import aextract_evaluations
-    from noveval.errors import InputError
-
-    if o.strategy == "rag" and o.pool is None:
-        raise InputError(None, None, "--pool", "the rag strategy needs --pool")
-    sents = load_review_sentences(*o.input)
-    if o.sample and o.sample < len(sents):
-        sents = random.Random(o.seed).sample(sents, o.sample)
-    if o.limit:
-        sents = sents[:o.limit]
-    pool_sents = load_sentence_pool(o.pool) if o.pool else None
-    emb = None
-    if o.strategy == "rag":
-        from noveval.models import get_embedder
-
-        emb = get_embedder(o.embedder)
-    client = _client(o)
-    rows = run_async(
-        aextract_evaluations(client, sents, strategy=o.strategy, pool=pool_sents, embedder=emb, k=o.k,
-                             constrained=o.constrained, seed=o.seed),
-        client,
-    )
-    _write_classified(client, rows, o.out,
-                      {"strategy": o.strategy, "model": client.model_id, "inputs": [str(p) for p in o.input]})
+    _echo_classified(_stage("novbench extract-evaluations", run_evaluations, o, EvaluationsOptions))
 
 
 @app.command("structure")
-@model_command
+@cli_errors
 @options_command(StructureCommand)
 def structure(o: StructureCommand) -> None:
     """Stage 3: deduplicate novelty comments and sort them by sentiment (Appendix C)."""
-    from noveval.benchmarks.novbench.analyses import load_comments
-    from noveval.benchmarks.novbench.evaluation_text import format_evaluation
-    from noveval.benchmarks.novbench.pipeline import astructure
-    from noveval.io import write_jsonl
+    from noveval.benchmarks.novbench.pipeline import run_structure
+    from noveval.io import read_jsonl
 
-    comments = load_comments(o.input)
-    if o.limit:
-        comments = dict(list(comments.items())[:o.limit])
-    client = _client(o)
-    res = run_async(astructure(client, comments, max_tokens=o.max_tokens, seed=o.seed), client)
-    rows = [{"id": i, "output_format": format_evaluation(ev), "counts": ev.counts(), "raw": raw, "error": err}
-            for i, (ev, raw, err) in res.items()]
-    write_jsonl(o.out, rows)
-    print_cache_summary(client)
-    typer.echo(f"{len(rows)} structured evaluations -> {o.out}")
+    out = _stage("novbench structure", run_structure, o, StructureOptions)
+    typer.echo(f"{len(read_jsonl(out))} structured evaluations -> {out}")
 
 
 @app.command("agreement")

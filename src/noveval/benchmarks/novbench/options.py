@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
+from noveval.errors import InputError
 from noveval.options import (
     HF_SOURCE_HELP,
     PAPER_EMBEDDER,
@@ -17,11 +18,11 @@ from noveval.options import (
     RunOptions,
     embedder_option,
     option,
-    shared,
 )
 
-__all__ = ["AgreementCommand", "ExtractDescriptionsCommand", "ExtractEvaluationsCommand", "NovBenchOptions",
-           "NovBenchScoreCommand", "NovBenchScoreOptions", "StructureCommand", "parse_years"]
+__all__ = ["AgreementCommand", "DescriptionsOptions", "EvaluationsOptions", "ExtractDescriptionsCommand",
+           "ExtractEvaluationsCommand", "NovBenchOptions", "NovBenchScoreCommand", "NovBenchScoreOptions",
+           "StructureCommand", "StructureOptions", "parse_years"]
 
 Prompting = Literal["zero-shot", "few-shot", "rag"]
 DescriptionStrategy = Literal["zero-shot", "few-shot", "step-by-step", "context"]
@@ -139,53 +140,87 @@ class NovBenchScoreCommand(NovBenchScoreOptions):
     out: Path | None = option(None, "--out", "-o", help="Where to write (single input only; default: next to it).")
 
 
-class _Stage(ModelOption):
-    """The options every dataset-construction stage (``noveval novbench ...``) shares."""
+class DescriptionsOptions(RunOptions):
+    """Options of stage 1, ``noveval novbench extract-descriptions`` (Section 3.1.1, Appendix A).
 
-    model_config = ConfigDict(extra="forbid")
+    Run through the runner (:func:`~noveval.benchmarks._runner.run_task`) like a NovBench run.
 
-    limit: int | None = shared("limit")
-    concurrency: int | None = shared("concurrency")
-    no_cache: bool = shared("no_cache")
-    refresh: bool = shared("refresh")
-    seed: int = shared("seed")
-
-
-class _YesNoStage(_Stage):
-    constrained: bool = option(False, help='Ask for {"answer": "Yes"|"No"} under a JSON schema.')
-
-
-class ExtractDescriptionsCommand(_YesNoStage):
-    """Stage 1: classify introduction sentences as novelty descriptions (Yes/No)."""
+    Attributes:
+        input: CSV ``paper_id,sentence[,label]`` of introduction sentences.
+        strategy: ``zero-shot``, ``few-shot``, ``step-by-step`` or ``context`` (Figs. 5-8).
+        papers: Use only the first N papers (keeps each paper's context whole).
+        constrained: Ask for ``{"answer": "Yes"|"No"}`` under a JSON schema.
+    """
 
     input: Path = option(..., "--input", "-i", help="CSV paper_id,sentence[,label].")
-    out: Path = option(..., "--out", "-o", help="Output JSONL of per-sentence predictions.")
     strategy: DescriptionStrategy = option("context", "--strategy", "-s",
                                            help="zero-shot | few-shot | step-by-step | context (Appendix A).")
     papers: int | None = option(None, ge=1, help="Use only the first N papers (keeps contexts whole).")
+    constrained: bool = option(False, help='Ask for {"answer": "Yes"|"No"} under a JSON schema.')
 
 
-class ExtractEvaluationsCommand(_YesNoStage, EmbedderOption):
-    """Stage 2: classify review sentences as novelty evaluations (Yes/No)."""
+class EvaluationsOptions(RunOptions, EmbedderOption):
+    """Options of stage 2, ``noveval novbench extract-evaluations`` (Section 3.1.2, Appendix B).
+
+    Attributes:
+        input: Review sentence files (repeatable).
+        strategy: ``zero-shot`` (Fig. 11) or ``rag`` (Fig. 12; needs ``pool``).
+        pool: Labelled novelty sentences the ``rag`` examples are retrieved from.
+        k: Examples retrieved per sentence (``rag``).
+        sample: A seeded random sample of N sentences instead of the first N.
+        constrained: Ask for ``{"answer": "Yes"|"No"}`` under a JSON schema.
+        embedder: Embedding spec of the ``rag`` retrieval.
+    """
 
     input: list[Path] = option(
         ..., "--input", "-i", help="Review sentences: [sentence, NOVELTY] JSON, {text, labels} JSON, CSV/JSONL "
                                    "sentence[,label]. Repeatable.")
-    out: Path = option(..., "--out", "-o", help="Output JSONL of per-sentence predictions.")
     strategy: EvaluationStrategy = option("zero-shot", "--strategy", "-s", help="zero-shot | rag (Appendix B).")
     pool: Path | None = option(
         None, help="Labelled novelty sentences for rag (e.g. reviewadvisor-novelty-sentences.json.gz).")
     k: int = option(5, "--k", ge=1, help="Examples retrieved per sentence (rag).")
     sample: int | None = option(None, ge=1, help="Random sample of N sentences (seeded), instead of the first N.")
+    constrained: bool = option(False, help='Ask for {"answer": "Yes"|"No"} under a JSON schema.')
+
+    @model_validator(mode="after")
+    def _rag_needs_a_pool(self) -> EvaluationsOptions:
+        if self.strategy == "rag" and self.pool is None:
+            raise InputError(None, None, "options.pool", "the rag strategy needs --pool")
+        return self
 
 
-class StructureCommand(_Stage):
-    """Stage 3: deduplicate novelty comments and sort them by sentiment (Appendix C)."""
+class StructureOptions(RunOptions):
+    """Options of stage 3, ``noveval novbench structure`` (Section 3.1.3, Appendix C).
+
+    Attributes:
+        input: NovBench records (their ``review_novelty``) or JSONL ``{id, comments: [...]}``.
+        max_tokens: Reply budget of each structuring call (this stage's own, not laid over others).
+    """
 
     input: Path = option(..., "--input", "-i",
                          help="NovBench records (uses review_novelty) or JSONL {id, comments: [...]}.")
-    out: Path = option(..., "--out", "-o", help="Output JSONL {id, output_format, counts}.")
     max_tokens: int = option(768, ge=1, help="Max new tokens per reply.")
+
+
+_OUT_HELP = "Output JSONL of per-sentence predictions."
+
+
+class ExtractDescriptionsCommand(DescriptionsOptions, ModelOption):
+    """Stage 1: classify introduction sentences as novelty descriptions (Yes/No)."""
+
+    out: Path = option(..., "--out", "-o", help=_OUT_HELP)
+
+
+class ExtractEvaluationsCommand(EvaluationsOptions, ModelOption):
+    """Stage 2: classify review sentences as novelty evaluations (Yes/No)."""
+
+    out: Path = option(..., "--out", "-o", help=_OUT_HELP)
+
+
+class StructureCommand(StructureOptions, ModelOption):
+    """Stage 3: deduplicate novelty comments and sort them by sentiment (Appendix C)."""
+
+    out: Path = option(..., "--out", "-o", help="Output JSONL {id, output_format, counts}.")
 
 
 class AgreementCommand(BaseModel):

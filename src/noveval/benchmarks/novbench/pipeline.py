@@ -21,14 +21,21 @@ import re
 import typing
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from noveval.benchmarks.novbench._prompts import messages
 from noveval.benchmarks.novbench.data import IntroSentence, ReviewSentence
 from noveval.benchmarks.novbench.evaluation_text import StructuredEvaluation, parse_evaluation
-from noveval.benchmarks.novbench.options import DescriptionStrategy, EvaluationStrategy
+from noveval.benchmarks.novbench.options import (
+    DescriptionsOptions,
+    DescriptionStrategy,
+    EvaluationsOptions,
+    EvaluationStrategy,
+    StructureOptions,
+)
 from noveval.models.chat import ChatClientProtocol
-from noveval.models.types import EmbedderLike, EmbedderProtocol, as_embedder
+from noveval.models.types import EmbedderLike, EmbedderProtocol, ModelLike, as_embedder
 
 __all__ = [
     "DESCRIPTION_STRATEGIES",
@@ -40,6 +47,9 @@ __all__ = [
     "astructure",
     "classification_metrics",
     "YES_NO_SCHEMA",
+    "run_descriptions",
+    "run_evaluations",
+    "run_structure",
 ]
 
 DESCRIPTION_STRATEGIES: tuple[str, ...] = typing.get_args(DescriptionStrategy)
@@ -350,3 +360,96 @@ def classification_metrics(rows: Sequence[dict[str, Any]]) -> dict[str, Any] | N
         "predicted_positive": int(sum(p)),
         "n_unparsed": sum(1 for r in lab if not r.get("parsed", True)),
     }
+
+
+def _write_classified(rows: list[dict[str, Any]], out: Path, about: dict[str, Any]) -> Path:
+    """Write a Yes/No stage's rows to ``out`` and ``about`` + :func:`classification_metrics` beside it
+    (``<out>.metrics.json``)."""
+    from noveval.io import write_json, write_jsonl
+
+    write_jsonl(out, rows)
+    write_json(out.with_suffix(".metrics.json"), {**about, "metrics": classification_metrics(rows)})
+    return out
+
+
+def run_descriptions(model: ModelLike, out: Path, options: DescriptionsOptions) -> Path:
+    """``noveval novbench extract-descriptions``: stage 1 (:func:`aextract_descriptions`) over
+    ``options.input`` into the JSONL file ``out`` (and ``<out>.metrics.json``).
+
+    Run it through :func:`~noveval.benchmarks._runner.run_task` with ``one_file=True`` (endpoint
+    check, call ledger, unusable-answer tally, completeness); the cache makes a re-run free.
+
+    Raises:
+        InputError: a bad input file.
+    """
+    from noveval.benchmarks._contract import client_of
+    from noveval.benchmarks.novbench.data import load_intro_sentences
+    from noveval.models.client import run_async
+
+    sents = load_intro_sentences(options.input)
+    if options.papers:
+        keep = set(list(dict.fromkeys(s.paper_id for s in sents))[:options.papers])
+        sents = [s for s in sents if s.paper_id in keep]
+    if options.limit:
+        sents = sents[:options.limit]
+    client = client_of(model, **options.client_kwargs())
+    rows = run_async(aextract_descriptions(client, sents, strategy=options.strategy, constrained=options.constrained,
+                                           seed=options.seed), client)
+    return _write_classified(rows, out, {"strategy": options.strategy, "model": client.model_id,
+                                         "input": str(options.input)})
+
+
+def run_evaluations(model: ModelLike, out: Path, options: EvaluationsOptions) -> Path:
+    """``noveval novbench extract-evaluations``: stage 2 (:func:`aextract_evaluations`) over
+    ``options.input`` into the JSONL file ``out`` (and ``<out>.metrics.json``); run it like
+    :func:`run_descriptions`.
+
+    Raises:
+        InputError: a bad input or pool file.
+    """
+    import random
+
+    from noveval.benchmarks._contract import client_of
+    from noveval.benchmarks.novbench.data import load_review_sentences, load_sentence_pool
+    from noveval.models.client import run_async
+
+    sents = load_review_sentences(*options.input)
+    if options.sample and options.sample < len(sents):
+        sents = random.Random(options.seed).sample(sents, options.sample)
+    if options.limit:
+        sents = sents[:options.limit]
+    pool = load_sentence_pool(options.pool) if options.pool else None
+    emb = None
+    if options.strategy == "rag":
+        from noveval.models import get_embedder
+
+        emb = get_embedder(options.embedder, cache=not options.no_cache)
+    client = client_of(model, **options.client_kwargs())
+    rows = run_async(aextract_evaluations(client, sents, strategy=options.strategy, pool=pool, embedder=emb,
+                                          k=options.k, constrained=options.constrained, seed=options.seed), client)
+    return _write_classified(rows, out, {"strategy": options.strategy, "model": client.model_id,
+                                         "inputs": [str(p) for p in options.input]})
+
+
+def run_structure(model: ModelLike, out: Path, options: StructureOptions) -> Path:
+    """``noveval novbench structure``: stage 3 (:func:`astructure`) over ``options.input`` into the
+    JSONL file ``out`` (``{id, output_format, counts, raw, error}`` per paper); run it like
+    :func:`run_descriptions`.
+
+    Raises:
+        InputError: a bad input file.
+    """
+    from noveval.benchmarks._contract import client_of
+    from noveval.benchmarks.novbench.analyses import load_comments
+    from noveval.benchmarks.novbench.evaluation_text import format_evaluation
+    from noveval.io import write_jsonl
+    from noveval.models.client import run_async
+
+    comments = load_comments(options.input)
+    if options.limit:
+        comments = dict(list(comments.items())[:options.limit])
+    client = client_of(model, **options.client_kwargs())
+    res = run_async(astructure(client, comments, max_tokens=options.max_tokens, seed=options.seed), client)
+    write_jsonl(out, [{"id": i, "output_format": format_evaluation(ev), "counts": ev.counts(), "raw": raw, "error": err}
+                      for i, (ev, raw, err) in res.items()])
+    return out
