@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -177,7 +178,7 @@ def test_index_pool_without_vectors_states_the_time_and_asks(tmp_path: Path, mon
     assert fill_pool_vectors(open_index(idx2.path), emb, np.arange(80), ask_s=0.0)["missing"] == 0
 
 
-def _novelty_cli(files, tmp_path: Path, embedder: str) -> tuple[object, Path]:
+def _novelty_cli(files, tmp_path: Path, embedder: str) -> tuple[Any, Path]:
     from cli_helpers import cli
 
     pool, papers = files
@@ -198,7 +199,6 @@ def test_cli_novelty_score_through_a_remote_embedder_and_one_that_stops_answerin
                                                                                   monkeypatch):
     """A real embeddings server: rows as from the in-process call; one that refuses every real request after
     the endpoint check stops the command mid-run (exit 3, no rows written)."""
-    from typing import Any
 
     from fake_openai import FakeOpenAIServer
     from noveval.models.embed import get_embedder
