@@ -161,7 +161,7 @@ def _wrappers(fn: Any) -> list[str]:
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_one_error_wrapper_everywhere(name: str) -> None:
-    """Every command goes through cli/common.cli_errors, cli/outcome's run_command/model_command or is generated (cli/generate)."""
+    """Every command goes through cli/common.cli_errors, cli/outcome's run_command or is generated (cli/generate)."""
     shared = {"cli_errors.<locals>.wrapper", "_wrap.<locals>.wrapper",  # generated commands handle errors in one place
               "make_run_command.<locals>.command", "make_score_command.<locals>.command"}
     chain = _wrappers(COMMANDS[name].callback)

@@ -167,3 +167,35 @@ def test_samples_at_temperature_zero_are_refused(tmp_path: Path) -> None:
     assert res.exit_code == 2, res.output
     assert "--samples" in res.output and "temperature 0" in res.output
     assert not out.exists()
+
+
+def test_a_refused_endpoint_is_exit_2_and_writes_nothing(tmp_path: Path) -> None:
+    """Through the runner (issue 38): the annotator's endpoint is checked before any sentence is asked."""
+    from cli_helpers import closed_port
+
+    out = tmp_path / "agreement.json"
+    res = _agreement(tmp_path, f"openai-compatible/m@http://127.0.0.1:{closed_port()}/v1", "-o", str(out))
+    assert res.exit_code == 2, res.output
+    assert "127.0.0.1" in res.stderr and not out.exists()
+    assert "kappa" not in res.stdout
+
+
+def test_mostly_unparseable_labels_are_exit_3(tmp_path: Path) -> None:
+    """Replies no label parser reads: the runner's unusable tally ends the command as not a result (exit 3);
+    --allow-unparseable takes them as the annotator's answers (every sentence a failure in kappa)."""
+    from schema_reply import PROBE
+
+    out = tmp_path / "agreement.json"
+    with FakeOpenAIServer(responder=lambda prompt: "ok" if prompt == PROBE else "Hard to say, really.") as server:
+        spec = f"openai-compatible/m@{server.base_url}"
+        res = _agreement(tmp_path, spec, "-o", str(out))
+        assert server.total == 5  # the endpoint check, then 2 DISAPERE + 2 MReD sentences
+        assert res.exit_code == 3, res.output
+        assert "not a result" in res.stderr and "annotator" in res.stderr
+        assert json.loads(out.read_text())["mred"]["failures"] == 2 and "kappa" not in res.stdout  # kept, not shown
+        out.unlink()
+        again = _agreement(tmp_path / "again", spec, "-o", str(out), "--allow-unparseable")
+    assert again.exit_code == 0, again.output
+    rep = json.loads(out.read_text())
+    assert rep["disapere"]["failures"] == 2 and rep["mred"]["failures"] == 2
+    assert "disapere: kappa" in again.stdout and "failures=2" in again.stdout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -175,3 +176,53 @@ def test_index_pool_without_vectors_states_the_time_and_asks(tmp_path: Path, mon
     assert open_index(idx2.path).dense_coverage() == (80, 80)
     # a filled index asks nothing, whatever the threshold
     assert fill_pool_vectors(open_index(idx2.path), emb, np.arange(80), ask_s=0.0)["missing"] == 0
+
+
+def _novelty_cli(files, tmp_path: Path, embedder: str) -> tuple[Any, Path]:
+    from cli_helpers import cli
+
+    pool, papers = files
+    out = tmp_path / "out" / "rows.jsonl"
+    return cli("novelty", "score", "--papers", str(papers), "--pool", str(pool), "-e", embedder, "-o", str(out)), out
+
+
+def test_cli_novelty_score_a_refused_embedder_is_exit_2_and_writes_nothing(files, tmp_path: Path):
+    """Through the runner (issue 38): the embedder's endpoint is checked before any paper is embedded."""
+    from cli_helpers import closed_port
+
+    res, out = _novelty_cli(files, tmp_path, f"openai-compatible/e@http://127.0.0.1:{closed_port()}/v1")
+    assert res.exit_code == 2, res.output
+    assert "127.0.0.1" in res.stderr and not out.parent.exists() and "q1:" not in res.stdout
+
+
+def test_cli_novelty_score_through_a_remote_embedder_and_one_that_stops_answering(files, tmp_path: Path,
+                                                                                  monkeypatch):
+    """A real embeddings server: rows as from the in-process call; one that refuses every real request after
+    the endpoint check stops the command mid-run (exit 3, no rows written)."""
+
+    from fake_openai import FakeOpenAIServer
+    from noveval.models.embed import get_embedder
+
+    monkeypatch.setenv("NOVEVAL_CACHE_DIR", str(tmp_path / "cache"))
+
+    class Refusing(FakeOpenAIServer):
+        def _embeddings(self, h: Any, body: dict[str, Any]) -> None:
+            if body.get("input") == ["endpoint check"]:
+                super()._embeddings(h, body)
+            else:
+                self._send(h, 400, b'{"error":{"message":"input refused"}}')
+
+    with FakeOpenAIServer() as server:
+        spec = f"openai-compatible/e@{server.base_url}"
+        res, out = _novelty_cli(files, tmp_path, spec)
+        assert res.exit_code == 0, res.output
+        pool, papers = files
+        want = score_papers(papers, pool, metrics=["Yin", "RND"], embedder=get_embedder(spec, cache=False))
+    got = [json.loads(x) for x in out.read_text().splitlines()]
+    assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True)
+    assert f"q1: Yin={want[0]['scores']['Yin']:.3f}" in res.stdout
+
+    with Refusing() as bad:
+        res, out = _novelty_cli(files, tmp_path / "again", f"openai-compatible/e2@{bad.base_url}")
+    assert res.exit_code == 3, res.output
+    assert "input refused" in res.stderr and not out.exists()

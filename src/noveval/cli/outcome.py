@@ -48,7 +48,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 EXIT_INCOMPLETE = 3
 EXIT_BUDGET = 4
 
-__all__ = ["run_command", "model_command", "finish", "EXIT_INCOMPLETE", "EXIT_BUDGET", "mark_complete", "RunGroup"]
+__all__ = ["run_command", "finish", "EXIT_INCOMPLETE", "EXIT_BUDGET", "mark_complete", "RunGroup"]
 
 
 def mark_complete(run_dir: Path, ledger: Any) -> dict[str, Any]:
@@ -198,15 +198,6 @@ def run_command(fn: F | None = None, *, batch: bool = False, budget: bool = Fals
     if fn is None:
         return lambda f: _wrap(f, summary=True, batch=batch, budget=budget)
     return _wrap(fn, summary=True, batch=batch, budget=budget)
-
-
-def model_command(fn: F) -> F:
-    """Decorate other commands that call models (adds ``--allow-failures``).
-
-    Same endpoint checks, accounting and exit codes as :func:`run_command`; the command
-    prints its own output and returns None (or a run folder to mark complete/incomplete).
-    """
-    return _wrap(fn, summary=False)
 
 
 def _call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], batch: bool) -> Any:

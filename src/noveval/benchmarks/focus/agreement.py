@@ -35,8 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from noveval.benchmarks.focus.annotate import parse_label, prompt_messages
+from noveval.benchmarks.focus.options import AgreementOptions
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.structured import find_json_object
+from noveval.models.types import ModelLike
 
 DISAPERE_ASPECT_MAP: dict[str, str] = {
     "asp_originality": "Novelty",
@@ -54,7 +56,7 @@ methods" under Validity)."""
 
 _POLARITY = {"pol_positive": "strength", "pol_negative": "weakness"}
 
-__all__ = ["DISAPERE_ASPECT_MAP", "POLARITY_SCHEMA", "aspect_messages", "consistency_summary", "disapere_items",
+__all__ = ["AGREEMENT_FILES", "DISAPERE_ASPECT_MAP", "POLARITY_SCHEMA", "agreement_data", "aspect_messages", "consistency_summary", "disapere_items",
            "kappa_report", "mred_items", "parse_polarity", "polarity_messages", "run_agreement", "sampled_label"]
 
 POLARITY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {"polarity": {"type": "string",
@@ -238,75 +240,76 @@ def _annotate(
     return [r["label"] for r in rows], rows
 
 
-def run_agreement(
-    data_dir: str | Path,
-    *,
-    model: str = "local",
-    n_disapere: int = 400,
-    n_mred: int = 200,
-    seed: int = 0,
-    out: str | Path | None = None,
-    temperature: float = 0.0,
-    samples: int = 1,
-) -> dict[str, Any]:
-    """Annotate the subsamples with ``model`` and report kappa and confusion matrices.
+AGREEMENT_FILES = {"disapere": "labels/disapere.jsonl.gz", "mred": "labels/mred-meta-review-sentences.jsonl.gz"}
+"""The label files :func:`run_agreement` reads, under the data folder."""
+
+
+def agreement_data(options: AgreementOptions) -> Path:
+    """The data folder holding the label files the options' subsamples need.
+
+    Raises:
+        InputError: no searched folder holds them (``--data-dir``; nothing is called or written).
+    """
+    from noveval.data.folders import data_folder, searched_text
+    from noveval.errors import InputError
+
+    needs = [f for key, f in AGREEMENT_FILES.items() if (options.n_disapere if key == "disapere" else options.n_mred)]
+    d = data_folder(needs, options.data_dir)
+    if d is None:
+        raise InputError(None, None, "options.data_dir",
+                         f"no data folder holds {' and '.join(needs)} ({searched_text(options.data_dir)}): "
+                         "noveval data get disapere mred, or pass --data-dir")
+    return d
+
+
+def run_agreement(model: ModelLike, out: Path, options: AgreementOptions) -> Path:
+    """Annotate the subsamples with ``model`` and write the report of kappa and confusion matrices to ``out`` (JSON).
+
+    Run it through :func:`~noveval.benchmarks._runner.run_task` with ``one_file=True`` (endpoint
+    check, call ledger, unusable-answer tally: mostly unparseable labels are not a result), as
+    ``noveval focus agreement`` does.
 
     Args:
-        data_dir: The data folder (``labels/disapere.jsonl.gz``,
-            ``labels/mred-meta-review-sentences.jsonl.gz``).
-        model: The annotator's model spec.
-        n_disapere: DISAPERE sentences (seeded subsample; 0: skip).
-        n_mred: MReD sentences (seeded subsample; 0: skip).
-        seed: Subsample seed, and the first sample's seed when sampling.
-        out: Write the report here as JSON (None: write nothing).
-        temperature: The annotator's sampling temperature (0: greedy).
-        samples: Ask each prompt N times (seeds ``seed .. seed + N - 1``) and score the
-            plurality label; needs ``temperature`` above 0.
+        model: The annotator (a model spec or a chat client).
+        out: The report file (JSON).
+        options: The subsample sizes and seed, the data folder, the sampling (``temperature``,
+            ``samples``: ask each prompt N times, seeds ``seed .. seed + N - 1``, and score the
+            plurality label) and the shared run options.
 
     Returns:
-        ``{"model", "seed", "disapere_map", "disapere", "mred"}`` (each set:
+        ``out``, holding ``{"model", "seed", "disapere_map", "disapere", "mred"}`` (each set:
         :func:`kappa_report`, DISAPERE also ``gold_counts``). With ``samples > 1`` the
         report also has ``samples`` and each set ``self_consistency``
         (:func:`consistency_summary`) and ``items`` (per sentence: ``id``, ``gold`` and
         :func:`sampled_label`'s fields); ``temperature`` is there when not 0.
 
     Raises:
-        InputError: ``temperature`` outside [0, 2], or ``samples`` above 1 at temperature
-            0 (before any model call; nothing written).
+        InputError: no data folder holds the label files.
     """
+    from noveval.benchmarks._contract import client_of
     from noveval.benchmarks.focus.annotate import annotation_seeds
-    from noveval.errors import InputError
-    from noveval.metrics.consistency import check_samples
-    from noveval.models.client import get_client
+    from noveval.io import write_json
 
-    if not 0.0 <= temperature <= 2.0:
-        raise InputError(None, None, "temperature", f"must be in [0, 2], got {temperature}")
-    try:
-        check_samples(samples, temperature, hint="give a temperature above 0")
-    except InputError as e:
-        raise InputError(None, None, "samples", e.message) from None
+    data = agreement_data(options)
+    seed, samples, temperature = options.seed, options.samples, options.temperature
     seeds = annotation_seeds(seed, samples, temperature)
-    data = Path(data_dir)
-    client = get_client(model)
+    client = client_of(model, **options.client_kwargs())
     result: dict[str, Any] = {"model": client.model_id, "seed": seed,
                               # absent at the defaults: the report reads as it always did
                               **({"temperature": temperature} if temperature else {}),
                               **({"samples": samples} if samples > 1 else {}),
                               "disapere_map": DISAPERE_ASPECT_MAP}
     sets = []
-    if n_disapere:
-        sets.append(("disapere", _disapere(result, client, data, n_disapere, seed, seeds, temperature)))
-    if n_mred:
-        sets.append(("mred", _mred(result, client, data, n_mred, seed, seeds, temperature)))
+    if options.n_disapere:
+        sets.append(("disapere", _disapere(result, client, data, options.n_disapere, seed, seeds, temperature)))
+    if options.n_mred:
+        sets.append(("mred", _mred(result, client, data, options.n_mred, seed, seeds, temperature)))
     for key, rows in sets:
         if rows is not None:  # N samples: the vote's consistency, per set and per sentence
             result[key]["self_consistency"] = consistency_summary(rows, samples=samples, temperature=temperature)
             result[key]["items"] = rows
-    if out:
-        from noveval.io import write_json
-
-        write_json(out, result)
-    return result
+    write_json(out, result)
+    return Path(out)
 
 
 def _disapere(result: dict[str, Any], client: ChatClientProtocol, data: Path, n: int, seed: int,

@@ -12,7 +12,6 @@ import typer
 from noveval.benchmarks.focus.options import AgreementCommand, ExpertCommand, SplitCommand
 from noveval.cli.common import cli_errors
 from noveval.cli.generate import options_command
-from noveval.cli.outcome import model_command
 
 app = typer.Typer(help="Focus-level review evaluation (Mind the Blind Spots): extras.")
 
@@ -51,25 +50,35 @@ def expert_cmd(o: ExpertCommand) -> None:
 
 
 @app.command("agreement")
-@model_command
-@options_command(AgreementCommand, flags={"temperature": "--temperature", "samples": "--samples"})
+@cli_errors
+@options_command(AgreementCommand)
 def agreement_cmd(o: AgreementCommand) -> None:
-    """Cohen's kappa of the annotator against DISAPERE aspects and MReD polarity."""
-    from noveval.benchmarks.focus.agreement import run_agreement
-    from noveval.data.folders import data_folder, searched_text
+    """Cohen's kappa of the annotator against DISAPERE aspects and MReD polarity (through the runner: the
+    annotator's endpoint checked first, its calls counted, mostly unparseable labels exit 3)."""
+    import tempfile
 
-    needs = [f for f, n in (("labels/disapere.jsonl.gz", o.n_disapere),
-                            ("labels/mred-meta-review-sentences.jsonl.gz", o.n_mred)) if n]
-    d = data_folder(needs, o.data_dir)
-    if d is None:
-        raise typer.BadParameter(f"no data folder holds {' and '.join(needs)} ({searched_text(o.data_dir)}): "
-                                 "noveval data get disapere mred, or pass --data-dir")
-    res = run_agreement(d, model=o.model, n_disapere=o.n_disapere, n_mred=o.n_mred, seed=o.seed, out=o.out,
-                        temperature=o.temperature, samples=o.samples)
+    from noveval.benchmarks._runner import run_task
+    from noveval.benchmarks.focus.agreement import agreement_data, run_agreement
+    from noveval.benchmarks.focus.options import AgreementOptions
+    from noveval.cli.common import user_errors
+    from noveval.cli.generate import flag_errors, run_in_cli
+    from noveval.io import read_json
+    from noveval.options import narrow
+
+    opts = narrow(o, AgreementOptions)
+    with user_errors(), flag_errors(AgreementOptions):
+        agreement_data(opts)  # a missing data folder: one line, before the endpoint check
+    with tempfile.TemporaryDirectory() as tmp:
+        out = o.out or Path(tmp) / "agreement.json"
+        run_in_cli("focus agreement", opts,
+                   lambda: run_task("focus agreement", run_agreement, o.model, out, opts, one_file=True),
+                   summary=False)
+        res = read_json(out)
     for key in ("disapere", "mred"):
         if key in res:
             r = res[key]
-            line = f"{key}: kappa {r['kappa']:.3f}  accuracy {r['accuracy']:.3f}  n={r['n']}  failures={r['failures']}"
+            kappa = "nan" if r["kappa"] is None else f"{r['kappa']:.3f}"  # no sentence: NaN, saved as null
+            line = f"{key}: kappa {kappa}  accuracy {r['accuracy']:.3f}  n={r['n']}  failures={r['failures']}"
             sc = r.get("self_consistency")
             if sc is not None:
                 mean = "–" if sc["mean"] is None else f"{sc['mean']:.3f}"

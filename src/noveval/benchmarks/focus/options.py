@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from noveval.options import (
     DataDirOption,
@@ -20,7 +20,7 @@ from noveval.options import (
     shared,
 )
 
-__all__ = ["AgreementCommand", "ExpertCommand", "ExpertOptions", "FocusOptions", "FocusScoreOptions", "SplitCommand"]
+__all__ = ["AgreementCommand", "AgreementOptions", "ExpertCommand", "ExpertOptions", "FocusOptions", "FocusScoreOptions", "SplitCommand"]
 
 _PROTOCOL_HELP = ("'noveval' (default: all papers, all reviewers' points, multiset F1, best reference) or 'paper' "
                   "(Shin et al.: rejected papers, meta-review chain, set F1, mean over references, KL on distributions "
@@ -137,14 +137,38 @@ class ExpertCommand(ExpertOptions, OutOption, ModelOption):
     """``noveval focus expert``: expert points by the three-prompt chain (every run option, through the runner)."""
 
 
-class AgreementCommand(ModelOption, DataDirOption):
-    """``noveval focus agreement``: Cohen's kappa of the annotator against DISAPERE aspects and MReD polarity."""
+class AgreementOptions(RunOptions, DataDirOption):
+    """Options of ``noveval focus agreement``: Cohen's kappa of the annotator against DISAPERE aspects
+    and MReD polarity (:func:`~noveval.benchmarks.focus.agreement.run_agreement`).
 
-    model_config = ConfigDict(extra="forbid")
+    Run through the runner (:func:`~noveval.benchmarks._runner.run_task`, one report file) like
+    every model call. ``limit`` is refused (the subsample sizes are ``n_disapere`` and ``n_mred``).
+
+    Attributes:
+        n_disapere: DISAPERE sentences (seeded subsample; 0: skip).
+        n_mred: MReD strength/weakness sentences (seeded subsample; 0: skip).
+        temperature: The annotator's sampling temperature in [0, 2] (0: greedy).
+        samples: Ask each prompt N times (seeds ``seed .. seed + N - 1``) and score the plurality
+            label; needs ``temperature`` above 0 (checked here, before any model call).
+    """
 
     n_disapere: int = option(400, ge=0, help="DISAPERE sentences to annotate (random subsample).")
     n_mred: int = option(200, ge=0, help="MReD strength/weakness sentences (random subsample).")
-    out: Path | None = option(None, "--out", "-o", help="Write the report as JSON.")
-    seed: int = shared("seed")
     temperature: float = shared("temperature", FocusOptions)
     samples: int = shared("samples", FocusOptions)
+
+    @model_validator(mode="after")
+    def _checked(self) -> AgreementOptions:
+        from noveval.errors import InputError
+        from noveval.metrics.consistency import check_samples
+
+        if self.limit is not None:
+            raise InputError(None, None, "options.limit", "the subsample sizes are --n-disapere and --n-mred")
+        check_samples(self.samples, self.temperature, hint="give a temperature above 0")
+        return self
+
+
+class AgreementCommand(AgreementOptions, ModelOption):
+    """``noveval focus agreement``: its options, the annotator model and where to keep the report."""
+
+    out: Path | None = option(None, "--out", "-o", help="Write the report as JSON.")
