@@ -28,8 +28,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from noveval.benchmarks._suite import EvalResult, EvalRow
+from noveval.benchmarks import get
+from noveval.benchmarks._suite import EvalResult, EvalRow, evaluate
+from noveval.errors import InputError
 from noveval.export import RunResults, load_run
+from noveval.io import read_json
 from noveval.models.chat import ChatClientProtocol
 from noveval.options import RunOptions
 from noveval.runs import Run
@@ -68,7 +71,6 @@ def run(benchmark: str, model: str | ChatClientProtocol = "local", out: str | os
         IncompleteRun: model calls failed (``options.allow_failures``: returned instead).
         BudgetStopped: ``options.max_cost`` reached (resumable).
     """
-    from noveval.benchmarks import get
     from noveval.benchmarks._runner import run_benchmark
 
     return run_benchmark(get(benchmark), model, out, data=data, options=options)
@@ -90,11 +92,7 @@ def score(run: str | os.PathLike[str], *, options: BaseModel | Mapping[str, Any]
     Raises:
         InputError: not a run folder, or the system cannot score it.
     """
-    from noveval.benchmarks import get
     from noveval.benchmarks._runner import score_benchmark
-    from noveval.errors import InputError
-    from noveval.io import read_json
-
     cfg_path = Path(run) / "config.json"
     if not cfg_path.is_file():
         raise InputError(cfg_path, None, None, "not a run folder (no config.json)")
@@ -147,8 +145,6 @@ def eval(model: str = "local", out: str | os.PathLike[str] = "evals/noveval", *,
         ConfigError: the model (or judge) cannot work; ``EndpointError`` (a ``ConfigError``):
             it fails its first check (nothing is run).
     """
-    from noveval.benchmarks._suite import evaluate
-
     return evaluate(model, out, judge=judge, embedder=embedder, only=only, limit=limit, data_dir=data_dir,
                     sample=sample, protocol=protocol, max_cost=max_cost, options=options, overwrite=overwrite)
 

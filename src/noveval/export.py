@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from noveval.errors import InputError
-from noveval.io import complete_rows
+from noveval.io import _atomic_write_bytes, complete_rows, read_json
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -88,8 +88,6 @@ class RunResults:
 
 
 def _read_json(p: Path) -> dict[str, Any]:
-    from noveval.io import read_json
-
     if not p.is_file():
         return {}
     got = read_json(p)
@@ -281,7 +279,6 @@ def export_runs(paths: list[str | Path], out: str | Path) -> tuple[Path, Path, i
     Raises:
         InputError: an unknown suffix, no run folder found, or a folder that is not a run.
     """
-    from noveval.io import _atomic_write_bytes
     from noveval.report.load import find_runs
 
     o = Path(out)

@@ -14,13 +14,17 @@ Pure: pydantic only.
 
 from __future__ import annotations
 
+import copy
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
 
 from noveval.errors import InputError
+from noveval.io import validation_field
 
 __all__ = [
     "DataDirOption",
@@ -92,8 +96,6 @@ def shared(name: str, cls: type[BaseModel] | None = None, **changes: Any) -> Any
     A command that takes a few of the shared run options (``--seed``, ``--no-cache``) gives its
     options class those fields with ``seed: int = shared("seed")``.
     """
-    import copy
-
     f = copy.copy((cls or RunOptions).model_fields[name])
     for k, v in changes.items():
         setattr(f, k, v)
@@ -230,10 +232,6 @@ def parse_extra_body(value: Any) -> dict[str, Any] | None:
         pydantic_core.PydanticCustomError: (a ValueError) not JSON, not an object, or a field
             noveval sets itself (:data:`RESERVED_BODY_FIELDS`).
     """
-    import json
-
-    from pydantic_core import PydanticCustomError
-
     if value is None or value == "":
         return None
     if isinstance(value, str):
@@ -370,8 +368,6 @@ def as_options(cls: type[OptionsT], options: OptionsT | Mapping[str, Any] | None
         InputError: an unknown option or a value of the wrong type or range
             (``options.<field>: <what is wrong>``).
     """
-    from noveval.io import validation_field
-
     fill = {k: v for k, v in fill.items() if v is not None}
     if options is None:
         values: dict[str, Any] = {}

@@ -22,6 +22,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from noveval.models.spec import parse_spec
+
 __all__ = ["BUNDLED_RATES", "CHARS_PER_TOKEN", "EMBED_TEXTS_PER_S", "MODEL_LOAD_S", "STRUCTURED_SHARE", "TOKENS_PER_MESSAGE", "PlannedCall", "Rates",
            "SystemPlan", "cached_texts", "capped", "not_estimated", "plan_cost", "plan_seconds", "prompt_tokens", "request_call",
            "totals"]
@@ -212,8 +214,6 @@ def plan_cost(plan: SystemPlan, model: str, prices: Any) -> tuple[float, list[st
         ``(usd, unknown)``: the priced calls' dollars (range [0, inf); in-process models cost
         0) and the labels of the models without a price (their calls are not in ``usd``).
     """
-    from noveval.models.spec import parse_spec
-
     usd, unknown = 0.0, []
     for c in plan.calls:
         spec = c.model or model

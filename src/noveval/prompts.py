@@ -36,6 +36,7 @@ import contextlib
 import functools
 import hashlib
 import importlib
+import importlib.util
 import logging
 import os
 import re
@@ -47,6 +48,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from noveval.errors import InputError
+from noveval.registry import TOOLS
+from noveval.registry import packages as systems
 
 __all__ = [
     "SystemPrompts",
@@ -85,11 +88,6 @@ def packages() -> dict[str, str]:
     tools (``check``, ``index``) whose package ships a ``prompts/`` folder. Every function
     here looks systems up through this one function.
     """
-    import importlib.util
-
-    from noveval.registry import TOOLS
-    from noveval.registry import packages as systems
-
     out = {}
     for name, package in {**systems(), **TOOLS}.items():
         try:

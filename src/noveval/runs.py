@@ -24,6 +24,7 @@ import contextvars
 import datetime as _dt
 import hashlib
 import json
+import logging
 import platform
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -32,7 +33,15 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from noveval._version import __version__
 from noveval.errors import InputError
-from noveval.io import append_jsonl, make_dir, read_json, to_jsonable, write_json, write_jsonl
+from noveval.io import (
+    append_jsonl,
+    make_dir,
+    read_json,
+    to_jsonable,
+    write_json,
+    write_jsonl,
+    write_text,
+)
 from noveval.models.chat import ChatClientProtocol
 from noveval.scores import Scores, read_scores
 
@@ -211,8 +220,6 @@ class RunDir:
             if not (isinstance(row, dict) and row.get("stage") == stage and str(row.get("item")) in gone):
                 keep.append(ln)
         if len(keep) != len(lines) or (text and not text.endswith("\n")):
-            from noveval.io import write_text
-
             write_text(f, "".join(ln + "\n" for ln in keep))
 
     def write(self, kind: str, rows: Iterable[Any]) -> None:
@@ -297,8 +304,6 @@ def _to_do(run: RunDir, kind: str, ids: list[str], retry_failed: bool,
     if retry_failed:
         failed = {i for i, row in done.items() if row.get("error") or row.get("unusable_answers")}
         if failed:
-            import logging
-
             logging.getLogger("noveval").info(f"{kind}: asking again for {len(failed)} item(s) recorded as failed "
                                               "or answered unusably")
         done = {i: row for i, row in done.items() if i not in failed}

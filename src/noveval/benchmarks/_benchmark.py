@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
@@ -286,8 +288,7 @@ def lazy_exports(package: str, names: dict[str, str]) -> Callable[[str], Any]:
 
 def _prose(package: str) -> dict[str, Any]:
     """``<package>/about.toml``: ``title``, ``summary`` and the ``[about]`` table (:class:`About`)."""
-    import tomllib
-    from importlib import resources
+    import tomllib  # not on the `import noveval` path
 
     with resources.files(package).joinpath("about.toml").open("rb") as f:
         return tomllib.load(f)
@@ -482,9 +483,6 @@ class Benchmark(Generic[OptionsT, ScoreT]):
 
 def _published_file(bench: Benchmark) -> dict[str, Any]:
     """The declaration's published-rows file (``{"source", "rows"}``; empty when none is declared)."""
-    import json
-    from importlib import resources
-
     if bench.published is None or not bench.package:
         return {}
     text = resources.files(bench.package).joinpath(bench.published).read_text(encoding="utf-8")

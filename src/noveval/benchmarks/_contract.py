@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from noveval.errors import InputError
+from noveval.io import validation_field
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.types import ModelLike
 
@@ -45,8 +46,6 @@ def as_options(cls: type[OptionsT], options: OptionsT | dict[str, Any] | None) -
         InputError: an unknown option or a value of the wrong type or range
             (``options.<field>: <what is wrong>``).
     """
-    from noveval.io import validation_field
-
     if options is None:
         return cls()
     if isinstance(options, cls):

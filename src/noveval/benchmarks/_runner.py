@@ -32,11 +32,21 @@ from pydantic import BaseModel
 
 from noveval.benchmarks._benchmark import Benchmark
 from noveval.errors import InputError, NovevalError
-from noveval.models.chat import ChatClientProtocol
+from noveval.io import read_json
+from noveval.models.calls import (
+    CALLS_FILE,
+    RECOVER,
+    EndpointError,
+    active_ledger,
+    ledger_scope,
+    unusable_line,
+)
+from noveval.models.chat import ChatClientProtocol, ChatRequest, GenerationParams
+from noveval.models.costs import BudgetExceeded
 from noveval.models.types import ModelLike
-from noveval.options import RunOptions, as_options
-from noveval.runs import Run, RunGroup
-from noveval.scores import Scores
+from noveval.options import RunOptions, as_options, model_specs
+from noveval.runs import Run, RunGroup, run_settings
+from noveval.scores import Scores, read_scores
 
 __all__ = [
     "BudgetStopped",
@@ -109,8 +119,6 @@ def parse_options(bench: Benchmark[OptionsT, Any], options: OptionsT | Mapping[s
 
 @contextlib.contextmanager
 def _ledger(max_cost: float | None) -> Iterator[Any]:
-    from noveval.models.calls import active_ledger, ledger_scope
-
     outer = active_ledger()
     if outer is not None:
         yield outer
@@ -135,9 +143,6 @@ def _already_complete(out: Path) -> bool:
 
 
 def _folder_complete(out: Path) -> bool:
-    from noveval.io import read_json
-    from noveval.models.calls import CALLS_FILE
-
     try:
         calls = read_json(out / CALLS_FILE) if (out / CALLS_FILE).is_file() else {}
         scores = read_json(out / "scores.json") if (out / "scores.json").is_file() else {}
@@ -157,9 +162,6 @@ def preflight(model: ModelLike, opts: RunOptions, out: Path) -> None:
     Raises:
         EndpointError: unreachable, key refused, model not found, timeout.
     """
-    from noveval.models.calls import active_ledger
-    from noveval.options import model_specs
-
     ledger = active_ledger()
     if ledger is None or opts.batch or _already_complete(out):  # a batch run talks to the batch API, not live
         return
@@ -174,7 +176,6 @@ def preflight(model: ModelLike, opts: RunOptions, out: Path) -> None:
 
             get_embedder(spec, cache=not opts.no_cache)  # registers with the ledger
         else:
-            from noveval.models.chat import ChatRequest, GenerationParams
             from noveval.models.client import get_client
             from noveval.models.openai_compat import PROBE_PROMPT
 
@@ -283,10 +284,6 @@ def run_task(name: str, fn: Callable[[ModelLike, Path, OptionsT], Any], model: M
     Raises:
         The same as :func:`run_benchmark`.
     """
-    from noveval.models.calls import EndpointError
-    from noveval.models.costs import BudgetExceeded
-    from noveval.runs import run_settings
-
     out = Path(out)
     if one_file:
         return _run_one_file(name, fn, model, out, opts)
@@ -315,8 +312,6 @@ def run_task(name: str, fn: Callable[[ModelLike, Path, OptionsT], Any], model: M
     path = out if group is not None else folders[0]
     run = Run(path, name, complete, tuple(folders), group=group)
     if unusable is not None and not opts.allow_unparseable:
-        from noveval.models.calls import RECOVER
-
         raise IncompleteRun(f"{name}: {unusable}: a broken endpoint configuration, not a result; {RECOVER}", run)
     if not complete and not opts.allow_failures:
         raise IncompleteRun(f"{name}: model calls failed; the run in {path} is incomplete "
@@ -327,10 +322,6 @@ def run_task(name: str, fn: Callable[[ModelLike, Path, OptionsT], Any], model: M
 def _run_one_file(name: str, fn: Callable[[ModelLike, Path, OptionsT], Any], model: ModelLike, out: Path,
                   opts: OptionsT) -> Run:
     """:func:`run_task` for a task that writes the one file ``out``: its outcome is the ledger's, written nowhere."""
-    from noveval.models.calls import RECOVER, unusable_line
-    from noveval.models.costs import BudgetExceeded
-    from noveval.runs import run_settings
-
     if opts.batch:
         raise InputError(None, None, "options.batch", f"{name} writes one file ({out.name}), not a run folder: "
                          "a batch run needs a run folder to keep its batch ids")
@@ -356,9 +347,6 @@ def _run_one_file(name: str, fn: Callable[[ModelLike, Path, OptionsT], Any], mod
 
 def _unusable_answers(folders: list[Path]) -> str | None:
     """The line on mostly unusable answers of any folder of the run (from its calls.json), or None."""
-    from noveval.io import read_json
-    from noveval.models.calls import CALLS_FILE, unusable_line
-
     for d in folders:
         f = (d if d.is_dir() else d.parent) / CALLS_FILE
         last = read_json(f).get("last") if f.is_file() else None
@@ -402,8 +390,6 @@ def entry_points(bench: Benchmark[OptionsT, ScoreT]) -> tuple[RunFunction[Option
         return run_benchmark(bench, model, out, data=data, options=options)
 
     def score(run: str | os.PathLike[str], *, options: ScoreT | Mapping[str, Any] | None = None) -> Scores:
-        from noveval.scores import read_scores
-
         return read_scores(score_benchmark(bench, run, options))
 
     run.__doc__ = f"Run {bench.title} with ``model`` into ``out`` (:func:`noveval.run` for ``{bench.name}``)."

@@ -14,6 +14,9 @@ what is missing (finished runs make no model call) and rewrites the table.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import logging
 import math
 import os
@@ -24,10 +27,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from noveval._version import __version__
 from noveval.benchmarks._benchmark import Benchmark, EvalPlan, EvalRun, load
 from noveval.errors import InputError
-from noveval.io import to_jsonable
-from noveval.options import GENERATION_FIELDS, RunOptions, parse_extra_body
+from noveval.io import make_dir, read_json, to_jsonable, write_json, write_text
+from noveval.models.spec import parse_spec
+from noveval.options import GENERATION_FIELDS, RunOptions, flags_of, parse_extra_body
 
 __all__ = ["CSV_FILE", "EVAL_FILE", "PROTOCOLS", "EvalResult", "EvalRow", "EvalSettings", "Planned", "csv_rows",
            "eval_data", "evaluate", "plan_eval", "plan_work", "read_eval", "run_eval", "table_row"]
@@ -133,8 +138,6 @@ class EvalResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``eval.json`` object."""
-        from noveval._version import __version__
-
         return to_jsonable({"noveval_eval": _FORMAT, "noveval_version": __version__,
                        "updated": datetime.now(UTC).isoformat(timespec="seconds"),
                        "settings": asdict(self.settings), "model_id": self.model_id,
@@ -200,7 +203,6 @@ def plan_work(model: str, planned: list[Planned]) -> list[Any]:
     (never a made-up number). A local model under test adds the bundled GGUF to the local
     models of every run that calls it.
     """
-    from noveval.models.spec import parse_spec
     from noveval.plan import not_estimated
 
     local = parse_spec(model).provider == "local"
@@ -231,8 +233,6 @@ def paper_departures(bench: Benchmark, run: EvalRun, settings: EvalSettings) -> 
     the one the system's options declare (None there: each call's own, e.g. a temperature the
     protocol picks); a control equal to it is no departure. Any ``extra_body`` is one.
     """
-    from noveval.options import flags_of
-
     parts = []
     for name in ("max_tokens", "temperature"):
         mine = getattr(settings, name)
@@ -244,8 +244,6 @@ def paper_departures(bench: Benchmark, run: EvalRun, settings: EvalSettings) -> 
             theirs = "the protocol's own" if paper is None else f"{paper:g}"
             parts.append(f"{flags_of(bench.options, name)[0]} {mine:g} (paper protocol: {theirs})")
     if settings.extra_body:
-        import json
-
         parts.append(f"--extra-body {json.dumps(settings.extra_body, ensure_ascii=False)}")
     return "departs from the paper protocol: " + "; ".join(parts) if parts else None
 
@@ -286,8 +284,6 @@ def table_row(folder: Path, row: EvalRow) -> EvalRow:
     ``"complete": false``: a run killed midway, or re-run into the folder since) becomes
     ``incomplete``: its numbers are not a result.
     """
-    from noveval.io import read_json
-
     f = folder / "scores.json"
     try:
         scores = read_json(f) if f.is_file() else {}
@@ -351,8 +347,6 @@ def _one_run(bench: Benchmark, run: EvalRun, opts: RunOptions, model: str, folde
 
 def _check_folder(out: Path, settings: EvalSettings, overwrite: bool) -> dict[str, Any]:
     """The folder's earlier ``eval.json`` (empty when none); refuses one made with other settings."""
-    from noveval.io import read_json
-
     f = out / EVAL_FILE
     if not f.is_file():
         return {}
@@ -432,8 +426,6 @@ def run_eval(model: str, out: Path, settings: EvalSettings, planned: list[Planne
             eval with other settings, or cannot be written.
         EndpointError: a model fails its first check (before any run of this invocation).
     """
-    from noveval.io import make_dir
-
     todo = [(p, run) for p in planned for run in p.plan.runs]
     if not todo:
         raise _nothing_runs(settings, planned)
@@ -548,8 +540,6 @@ def _saved(folder: Path, *files: Path) -> tuple[bool, dict[Path, str | None]]:
 
 def _restore(folder: Path, saved: tuple[bool, dict[Path, str | None]]) -> None:
     """Put back what :func:`_saved` saw: ``folder`` removed when it was absent, the files as they were."""
-    from noveval.io import write_text
-
     existed, files = saved
     if not existed:
         shutil.rmtree(folder, ignore_errors=True)
@@ -579,11 +569,6 @@ def _budget(ledger: Any, max_cost: float | None) -> dict[str, Any]:
 
 def write_eval(result: EvalResult) -> None:
     """Write ``eval.json`` and ``eval.csv`` of ``result`` (atomically)."""
-    import csv
-    import io
-
-    from noveval.io import write_json, write_text
-
     write_json(result.path / EVAL_FILE, result.to_dict())
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=list(CSV_COLUMNS), lineterminator="\n")
@@ -624,8 +609,6 @@ def read_eval(path: str | Path) -> EvalResult:
     Raises:
         InputError: no ``eval.json`` in the folder, or not one noveval wrote.
     """
-    from noveval.io import read_json
-
     p = Path(path)
     f = p / EVAL_FILE
     if not f.is_file():

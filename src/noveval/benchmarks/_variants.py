@@ -38,8 +38,20 @@ from pathlib import Path
 from typing import Any
 
 from noveval.benchmarks._benchmark import Benchmark, load
+from noveval.benchmarks._contract import client_of
 from noveval.errors import InputError
+from noveval.io import make_dir, write_json
+from noveval.models.calls import active_ledger, collecting
 from noveval.models.types import ModelLike
+from noveval.prompts import (
+    OVERRIDE_ENV,
+    check_overrides,
+    packages,
+    prompt_hashes,
+    shipped_names,
+    using_overrides,
+)
+from noveval.runs import RunDir, discard_run, mark_complete
 
 __all__ = ["BASELINE", "BUNDLED", "PromptVariant", "bundled_folder", "export_bundled", "load_variants", "run_variants"]
 
@@ -88,8 +100,6 @@ def export_bundled(dest: str | Path, benches: Collection[Benchmark]) -> dict[str
     Raises:
         InputError: ``dest`` (or a folder in it) cannot be written.
     """
-    from noveval.io import make_dir
-
     out: dict[str, list[str]] = {}
     for bench in benches:
         src = bundled_folder(bench)
@@ -106,8 +116,6 @@ def export_bundled(dest: str | Path, benches: Collection[Benchmark]) -> dict[str
 
 def _variant_folders(root: Path, bench: Benchmark) -> list[Path]:
     """The variant sub-folders of ``root`` (hidden entries ignored), checked for shape."""
-    from noveval.prompts import packages
-
     if not root.exists():
         raise InputError(root, None, _OPTION, f"no such folder (give a folder of variant folders, or '{BUNDLED}')")
     if not root.is_dir():
@@ -153,8 +161,6 @@ def load_variants(bench: Benchmark, variants: str | Path, *, used: Collection[st
             a variant that changes none of the ``used`` templates; two variants with the
             same prompts.
     """
-    from noveval.prompts import check_overrides, prompt_hashes, shipped_names, using_overrides
-
     if isinstance(variants, str) and variants == BUNDLED:
         root = bundled_folder(bench)
         if root is None:
@@ -205,9 +211,6 @@ def _check_out(out: Path, labels: Sequence[str], overwrite: bool) -> list[Path]:
 
 def _plan(bench: Benchmark, model: ModelLike, root: Path, options: Any, chosen: list[PromptVariant]) -> None:
     """Check every sub-run's folder before the first starts (systems that declare ``planned_config``)."""
-    from noveval.prompts import using_overrides
-    from noveval.runs import RunDir
-
     if bench.planned_config is None or options.overwrite:
         return
     plan = load(bench.planned_config)
@@ -233,12 +236,7 @@ def run_variants(bench: Benchmark, model: ModelLike, out: Path, options: Any) ->
         The :class:`~noveval.compare.variants.PromptVariants` group (or, in a batch's
         collect pass, the list of sub-run folders).
     """
-    from noveval.benchmarks._contract import client_of
     from noveval.compare.variants import compare_variants
-    from noveval.models.calls import active_ledger, collecting
-    from noveval.prompts import OVERRIDE_ENV, shipped_names, using_overrides
-    from noveval.runs import discard_run, mark_complete
-
     used = list(load(bench.used_prompts)(options)) if bench.used_prompts is not None else shipped_names(bench.name)
     chosen = load_variants(bench, options.prompt_variants, used=used)
     root = Path(out)
@@ -265,8 +263,6 @@ def run_variants(bench: Benchmark, model: ModelLike, out: Path, options: Any) ->
     if collecting():  # a batch pass that only collects requests: nothing is compared yet
         return list(runs.values())
     if not _comparable(bench, runs):
-        from noveval.io import write_json
-
         why = (f"{bench.name} declares no per-item answer and the runs were not scored (no per_item.jsonl): "
                "nothing to compare item by item; score the runs, then compare them (noveval compare)")
         log.warning("prompt variants: %s", why)

@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from noveval.benchmarks._benchmark import Benchmark, load, published_rows
+from noveval.io import read_json, write_json
+from noveval.runs import mark_complete
 
 __all__ = ["INVENTED", "KEYS", "OWN_ITEMS", "RunData", "attach_references", "comparable", "mark_folder",
            "other_data_text", "published_label", "references", "run_data", "split_comparable", "with_declared_data",
@@ -230,8 +232,6 @@ def attach_references(run_folder: str | Path, *, force: bool = False) -> bool:
     Returns:
         True when the file was written.
     """
-    from noveval.io import read_json, write_json
-
     f = Path(run_folder) / "scores.json"
     if not f.is_file():
         return False
@@ -251,7 +251,5 @@ def mark_folder(run_dir: str | Path, ledger: Any) -> dict[str, Any]:
     What the runner and every command call for each folder they touched
     (:func:`noveval.runs.mark_complete` does the second part).
     """
-    from noveval.runs import mark_complete
-
     attach_references(run_dir)
     return mark_complete(run_dir, ledger)

@@ -9,10 +9,12 @@ from pathlib import Path
 
 import typer
 
-from noveval.check.run import CheckRunOptions
+from noveval.benchmarks._runner import run_task
+from noveval.check.run import CheckRunOptions, run_check
 from noveval.cli.common import cli_errors
-from noveval.cli.generate import options_command
-from noveval.options import ModelOption, option
+from noveval.cli.generate import options_command, run_in_cli
+from noveval.io import read_json
+from noveval.options import ModelOption, narrow, option
 
 __all__ = ["CheckCommand", "register", "check"]
 
@@ -27,12 +29,6 @@ class CheckCommand(CheckRunOptions, ModelOption):
 @options_command(CheckCommand)
 def check(o: CheckCommand) -> None:
     """A grounded novelty opinion on your idea or paper against a corpus of prior work."""
-    from noveval.benchmarks._runner import run_task
-    from noveval.check.run import run_check
-    from noveval.cli.generate import run_in_cli
-    from noveval.io import read_json
-    from noveval.options import narrow
-
     opts = narrow(o, CheckRunOptions)
     model = "none" if o.no_judge else o.model  # --no-judge: no model to check or call
     run_in_cli("check", opts, lambda: run_task("check", run_check, model, o.out, opts), summary=False)

@@ -36,8 +36,15 @@ from noveval.check.metrics import MetricResult, corpus_metrics
 from noveval.check.opinion import CheckOptions, assemble, filter_phrase
 from noveval.check.retrieve import Neighbour
 from noveval.errors import InputError
+from noveval.index.build import build_index
+from noveval.index.rerank import rerank_hits
+from noveval.index.search import row_vectors, search
+from noveval.index.store import is_index, open_index
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.types import EmbedderLike, as_embedder
+from noveval.prompts import prompt_hashes
+from noveval.settings import cache_dir
+from noveval.store import open_db
 
 __all__ = ["IndexView", "RetrievalOptions", "check_with_index", "open_or_build"]
 
@@ -100,9 +107,6 @@ def open_or_build(index: str | Path, corpus: str | Path | None, embedder: Embedd
     Returns:
         ``(index, build seconds or None)``.
     """
-    from noveval.index.build import build_index
-    from noveval.index.store import is_index, open_index
-
     if is_index(index):
         return open_index(index), None
     if corpus is None:
@@ -113,9 +117,6 @@ def open_or_build(index: str | Path, corpus: str | Path | None, embedder: Embedd
 
 
 def _metric_cache() -> Any:
-    from noveval.settings import cache_dir
-    from noveval.store import open_db
-
     return open_db(cache_dir() / "check_metrics.sqlite",
                    "CREATE TABLE IF NOT EXISTS metrics (key TEXT PRIMARY KEY, value TEXT NOT NULL);")
 
@@ -173,8 +174,6 @@ def check_with_index(
     Returns:
         The JSON-ready result (as :func:`noveval.check.opinion.check_idea`'s, plus ``retrieval``).
     """
-    from noveval.index.search import row_vectors, search
-
     opts = options or CheckOptions()
     ropts = retrieval or RetrievalOptions()
     t0, c0 = time.perf_counter(), time.process_time()
@@ -227,9 +226,7 @@ def _rerank(ranked: list[Neighbour], hits: list[Any], idx: Any, text: str, opts:
     """The closest-prior-work list: the first ``top_k`` of the ranking, or of its LLM rerank."""
     if not ropts.rerank:
         return ranked[:opts.top_k], None
-    from noveval.index.rerank import rerank_hits
     from noveval.models.client import get_client
-    from noveval.prompts import prompt_hashes
 
     rerank_prompt = prompt_hashes("index", ["rerank"])["rerank"]  # checks an override before the call
     rclient = get_client(ropts.rerank)

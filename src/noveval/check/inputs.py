@@ -34,8 +34,11 @@ from noveval.check.parse import (
     find_contributions,
     heuristic_idea,
     looks_like_title,
+    sentences,
 )
+from noveval.corpus import parse_year
 from noveval.errors import InputError
+from noveval.io import read_bytes, read_json
 from noveval.records import Idea
 
 __all__ = ["CheckInput", "load_input", "from_markdown", "IDEA_KEYS"]
@@ -133,8 +136,6 @@ def _line_of(text: str, key: str) -> int | None:
 
 def _year(v: Any, path: str | Path | None = None) -> int | None:
     """The input's year (None when absent); a value that is not a year is an InputError."""
-    from noveval.corpus import parse_year
-
     return parse_year(v, path=path)
 
 
@@ -143,8 +144,6 @@ def _complete(inp: CheckInput, sections: list[tuple[str, str]]) -> CheckInput:
     if inp.idea is not None:
         summary = f"{inp.idea.objective} {inp.idea.solution_approach}"
         if not inp.contributions and not any(CONTRIB_HEAD.search(h) for h, _b in sections):
-            from noveval.check.parse import sentences
-
             inp.contributions = [Part(x, f"a sentence of the {name}") for name, text in
                                  (("objective", inp.idea.objective), ("approach", inp.idea.solution_approach))
                                  for x in sentences(text)][:5]
@@ -171,8 +170,6 @@ def _contrib_list(path: Path, text: str, obj: dict[str, Any]) -> list[Part]:
 
 
 def _from_json(path: Path, text: str) -> CheckInput:
-    from noveval.io import read_json
-
     obj = read_json(path)
     if isinstance(obj, list) and len(obj) == 1:
         obj = obj[0]
@@ -341,7 +338,6 @@ def load_input(path: str | Path) -> CheckInput:
     p = Path(path)
     if not p.is_file():
         raise InputError(p, None, None, "no such file")
-    from noveval.io import read_bytes
 
     raw = read_bytes(p)
     if p.suffix.lower() == ".pdf" or raw[:5] == b"%PDF-":

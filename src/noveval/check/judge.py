@@ -27,9 +27,15 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from noveval.check.evidence import ground_point, idf_from_texts
 from noveval.check.prompts import render_messages
-from noveval.models.chat import ChatClientProtocol
-from noveval.records import Idea
+from noveval.judging import DEFAULT_RUBRIC, RINoBenchItem, build_request, parse_judgment
+from noveval.judging.items import IdeaReply
+from noveval.metrics.consistency import sample_seeds, vote_ordinal
+from noveval.models.calls import note_answer
+from noveval.models.chat import ChatClientProtocol, ChatRequest, GenerationParams
+from noveval.models.structured import acomplete_structured
+from noveval.records import Idea, RelatedWork
 
 __all__ = ["structure_idea", "structuring_problem", "rubric_judgment", "sampling_note", "structured_evaluation",
            "check_citations", "SECTIONS"]
@@ -52,8 +58,6 @@ class _Evaluation(BaseModel):
 
 
 def _params(max_tokens: int, seed: int) -> Any:
-    from noveval.models.chat import GenerationParams
-
     return GenerationParams(temperature=0.0, max_tokens=max_tokens, seed=seed)
 
 
@@ -106,11 +110,6 @@ async def structure_idea(client: ChatClientProtocol, text: str, *,
         ``(idea or None, error or None, attempts)``; each attempt ``{seed, temperature,
         answer (the parts or None), rejected (why, or None)}``.
     """
-    from noveval.judging.items import IdeaReply
-    from noveval.models.calls import note_answer
-    from noveval.models.chat import ChatRequest, GenerationParams
-    from noveval.models.structured import acomplete_structured
-
     attempts: list[dict[str, Any]] = []
     for k, temp in ((0, 0.0), (1, 0.7)):
         req = ChatRequest(messages=render_messages("structure_idea", text=text[:4000]),
@@ -139,17 +138,12 @@ async def rubric_judgment(client: ChatClientProtocol, idea: Idea, neighbours: Se
     justification is that of the first sample giving the score. Any failed sample call
     makes the judgment failed (``score`` None, ``error`` set).
     """
-    from noveval.judging import DEFAULT_RUBRIC, RINoBenchItem, build_request, parse_judgment
-    from noveval.metrics.consistency import sample_seeds, vote_ordinal
-    from noveval.records import RelatedWork
-
     item = RINoBenchItem(id="check", research_idea=idea, related_works=[
         RelatedWork(title=n.title, abstract=n.abstract, year=n.year) for n in neighbours])
     seeds = sample_seeds(seed, samples)
     reqs = [build_request(item, DEFAULT_RUBRIC, seed=s, max_abstract_chars=max_abstract_chars, temperature=temperature)
             for s in seeds]
     judged: list[dict[str, Any]] = []
-    from noveval.models.calls import note_answer
 
     for resp in await client.acomplete_many(reqs):
         parsed = parse_judgment(resp.text if resp.ok else None)
@@ -228,10 +222,6 @@ async def structured_evaluation(client: ChatClientProtocol, submission: str, wor
         each point ``{contribution, point, cites, invalid_cites, model_quote, quote,
         quote_work, overlap, grounded, why, flag}``.
     """
-    from noveval.check.evidence import ground_point, idf_from_texts
-    from noveval.models.chat import ChatRequest
-    from noveval.models.structured import acomplete_structured
-
     listed = "\n".join(f"({j}) {c}" for j, c in enumerate(contributions, 1))
     text = submission + (f"\n\nContributions\n{listed}" if listed else "")
     req = ChatRequest(messages=render_messages("structured_evaluation", submission=text,

@@ -34,6 +34,7 @@ from noveval.check.inputs import CheckInput, load_input
 from noveval.check.metrics import corpus_metrics
 from noveval.check.retrieve import Neighbour, nearest
 from noveval.corpus import Corpus, load_corpus
+from noveval.errors import InputError
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
 from noveval.models.types import EmbedderLike, EmbedderProtocol, as_embedder
@@ -92,7 +93,6 @@ class CheckOptions:
     samples: int = 1
 
     def __post_init__(self) -> None:
-        from noveval.errors import InputError
         from noveval.metrics.consistency import check_samples
 
         if not 0.0 <= self.temperature <= 2.0:

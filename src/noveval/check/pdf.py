@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from noveval.check.parse import looks_like_title
 from noveval.errors import ConfigError, InputError
 
 __all__ = ["pdf_to_markdown"]
@@ -90,8 +91,6 @@ def _first_line_title(page: str) -> str | None:
     (authors and affiliations may come between), or when it is shorter than 80% of the
     longest of the next three lines (the first line of a paragraph fills the width).
     """
-    from noveval.check.parse import looks_like_title
-
     lines = [ln.strip() for ln in page.replace("\r", "").split("\n") if ln.strip()]
     if len(lines) < 2 or not looks_like_title(lines[0]) or _heading(lines[0]) or _ABSTRACT_LEAD.match(lines[0]):
         return None

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import html
 import re
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from noveval.check.judge import sampling_note
+from noveval.check.opinion import BUNDLED_NOTE
+from noveval.io import make_dir, write_json, write_text
 
 __all__ = ["to_markdown", "to_html", "write_outputs"]
 
@@ -38,8 +41,6 @@ th,td{border:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical
 
 def _css() -> str:
     """The report stylesheet of :mod:`noveval.report` when installed, plus this page's few extras."""
-    from importlib.resources import files
-
     try:
         base = files("noveval.report").joinpath("templates", "report.css").read_text(encoding="utf-8")
     except (ImportError, FileNotFoundError, OSError):
@@ -127,8 +128,6 @@ def _judgment_lines(r: dict[str, Any]) -> list[str]:
     v, rb = r["verdict"], r["rubric"]
     out = ["", f"## Model judgment (RINoBench rubric, `{r.get('model')}`)", ""]
     if r.get("bundled_model"):
-        from noveval.check.opinion import BUNDLED_NOTE
-
         out += [f"> {BUNDLED_NOTE}", ""]
     if rb.get("score"):
         out += [f"**Score: {rb['score']}/5** — {rb.get('label')}", ""]
@@ -254,8 +253,6 @@ def to_html(r: dict[str, Any]) -> str:
 
 def write_outputs(result: dict[str, Any], out_dir: str | Path) -> dict[str, Path]:
     """Write ``check.json``, ``check.md`` and ``check.html`` into ``out_dir`` (atomic writes)."""
-    from noveval.io import make_dir, write_json, write_text
-
     d = Path(out_dir)
     make_dir(d, "--out")
     paths = {"json": d / "check.json", "markdown": d / "check.md", "html": d / "check.html"}

@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import model_validator
 
+from noveval.check.inputs import load_input
+from noveval.check.opinion import CheckOptions, check_idea, prepare
 from noveval.errors import InputError
 from noveval.models.types import ModelLike
 from noveval.options import EmbedderOption, RetrievalMode, RunOptions, option
@@ -93,8 +95,6 @@ def run_check(model: ModelLike, out: Path, options: CheckRunOptions) -> Path:
         InputError: an unreadable input, corpus or index.
     """
     from noveval.check.indexed import RetrievalOptions, check_with_index
-    from noveval.check.inputs import load_input
-    from noveval.check.opinion import CheckOptions, check_idea, prepare
     from noveval.check.render import write_outputs
 
     spec = model if isinstance(model, str) else getattr(model, "model_id", "model")

@@ -11,10 +11,13 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.util
+from dataclasses import replace
 from pathlib import Path
 
+from noveval.data import shared
 from noveval.data.spec import Dataset
 from noveval.errors import InputError
+from noveval.registry import packages
 
 __all__ = ["datasets", "find", "present_in", "reads", "used_by"]
 
@@ -32,11 +35,6 @@ def _declared(package: str) -> tuple[Dataset | str, ...]:
 
 @functools.cache
 def _collect() -> tuple[dict[str, Dataset], dict[str, tuple[str, ...]]]:
-    from dataclasses import replace
-
-    from noveval.data import shared
-    from noveval.registry import packages
-
     found: dict[str, Dataset] = {d.name: replace(d, package=shared.__name__) for d in shared.DATASETS}
     reads: dict[str, tuple[str, ...]] = {}
     for system, package in packages().items():

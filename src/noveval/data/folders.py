@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from noveval.data.catalog import datasets, find
+from noveval.settings import data_candidates
+
 __all__ = ["data_folder", "default_folder", "holdings", "searched", "searched_text"]
 
 
@@ -22,8 +25,6 @@ def searched(explicit: str | Path | None = None) -> list[Path]:
     Args:
         explicit: ``--data-dir`` (given: it is the only folder searched).
     """
-    from noveval.settings import data_candidates
-
     if explicit is not None:
         return [Path(explicit)]
     out: list[Path] = []
@@ -70,8 +71,6 @@ def data_folder(needs: Iterable[str | Path] | Callable[[Path], bool], explicit: 
 
 def holdings(explicit: str | Path | None = None) -> list[tuple[Path, list[str]]]:
     """Each existing searched folder (resolved, in order) with the datasets complete in it (catalogue order)."""
-    from noveval.data.catalog import datasets
-
     out = []
     for d in searched(explicit):
         if d.is_dir():
@@ -91,8 +90,6 @@ def default_folder(explicit: str | Path | None = None, names: Sequence[str] = ()
     Returns:
         The folder, or None when no searched folder holds them (none: any dataset).
     """
-    from noveval.data.catalog import find
-
     if names:
         files = [rel for n in names for rel in find(n).outputs]
         return data_folder(files, explicit)

@@ -9,17 +9,23 @@ Downloads are kept in ``<target>/.downloads`` (verified files only), so an inter
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from noveval._version import __version__
+from noveval.benchmarks import resolve
 from noveval.data.catalog import datasets, find, present_in
 from noveval.data.fetch import Fetcher, NetworkError, sha256_file
 from noveval.data.inputs import LocalInputs, OnlineInputs
 from noveval.data.spec import Dataset, GitHubFolder, HFDataset, Remote
 from noveval.errors import InputError
+from noveval.io import make_dir, write_json
+from noveval.settings import data_dirs, data_home
 
 __all__ = ["Got", "NeedsDownload", "get", "instructions", "MANIFEST"]
 
@@ -66,9 +72,6 @@ def get(name: str, *, to: Path | None = None, source: Path | None = None, mirror
         InputError: an unknown name, a local copy that lacks a file or differs from the
             published one, or upstream content the converter cannot read.
     """
-    from noveval.io import make_dir
-    from noveval.settings import data_home
-
     names = list(datasets()) if name == "all" else [find(name).name]
     wanted = Path(to) if to is not None else data_home()
     new = not wanted.exists()
@@ -94,8 +97,6 @@ def _drop_if_empty(folder: Path) -> None:
 
 def _get_one(ds: Dataset, target: Path, fetcher: Fetcher, done: list[Got], *, source: Path | None,
              offline: bool, force: bool, verify: bool) -> None:
-    from noveval.settings import data_dirs
-
     if any(g.dataset.name == ds.name for g in done):
         return
     pending = []  # offline: what the missing requirements need, said before this dataset's own list
@@ -124,8 +125,6 @@ def _get_one(ds: Dataset, target: Path, fetcher: Fetcher, done: list[Got], *, so
 
 
 def _convert(ds: Dataset, target: Path, fetcher: Fetcher, *, source: Path | None, verify: bool) -> Got:
-    from noveval.benchmarks import resolve
-
     t0, before = time.monotonic(), fetcher.downloaded
     staging = target / f".staging-{ds.name}"
     shutil.rmtree(staging, ignore_errors=True)
@@ -149,11 +148,6 @@ def _convert(ds: Dataset, target: Path, fetcher: Fetcher, *, source: Path | None
 def _install(ds: Dataset, folder: Path, target: Path, how: dict[str, Any]) -> None:
     """Put every output of ``ds`` from ``folder`` into ``target`` (rename, or copy from another
     data folder) and record it with its checksums in the manifest."""
-    import json
-    import os
-
-    from noveval.io import write_json
-
     files = {}
     for rel in ds.outputs:
         dest = target / rel
@@ -165,7 +159,6 @@ def _install(ds: Dataset, folder: Path, target: Path, how: dict[str, Any]) -> No
         else:
             os.replace(folder / rel, dest)
         files[rel] = {"sha256": sha256_file(dest), "bytes": dest.stat().st_size}
-    from noveval._version import __version__
 
     manifest = target / MANIFEST
     entries = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else {}

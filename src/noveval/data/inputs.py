@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from noveval.data.fetch import RAW, ChecksumError, Fetcher, check_file, git_blob_sha1, git_tree_sha1
 from noveval.data.spec import Dataset, GitHubFolder, HFDataset, Remote
 from noveval.errors import InputError
+from noveval.settings import data_dirs
 
 __all__ = ["Folder", "Inputs", "LocalInputs", "OnlineInputs", "load_hf_splits"]
 
@@ -88,8 +89,6 @@ class _Base:
 
     def data(self, relative: str) -> Path:
         """A file of a dataset this one requires: in the target folder, else any data folder."""
-        from noveval.settings import data_dirs
-
         for folder in [self.target, *data_dirs()]:
             if (folder / relative).is_file():
                 return folder / relative

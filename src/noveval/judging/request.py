@@ -15,6 +15,7 @@ from typing import Any
 
 from noveval.judging.items import RINoBenchItem
 from noveval.judging.rubric import JUDGMENT_SCHEMA, rubric_text
+from noveval.models.chat import ChatRequest, GenerationParams
 from noveval.prompts import SystemPrompts
 
 __all__ = ["JUDGE_SYSTEM", "build_request", "format_related_works"]
@@ -64,8 +65,6 @@ def build_request(
     JSON constrained to :data:`~noveval.judging.rubric.JUDGMENT_SCHEMA`; the other arguments
     are the generation settings.
     """
-    from noveval.models.chat import ChatRequest, GenerationParams
-
     idea = item.research_idea
     messages = _PROMPTS.render_messages(
         prompt,

@@ -41,12 +41,18 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from noveval.errors import ConfigError
-from noveval.io import complete_rows
+from noveval.io import complete_rows, make_dir, read_json, write_json
+from noveval.models.cache import ResponseCache
+from noveval.models.calls import EndpointError, active_ledger, ledger_scope
 from noveval.models.chat import (
     ChatRequest,
     PermanentBackendError,
     TransientBackendError,
 )
+from noveval.models.client import make_backend
+from noveval.models.openai_compat import classify_openai_error
+from noveval.progress import quiet, track
+from noveval.runs import discard_run
 
 __all__ = ["run_batched", "BatchStore", "BatchAPI", "BATCH_FILE", "TERMINAL", "poll_interval"]
 
@@ -85,8 +91,6 @@ class BatchStore:
 
     def entries(self) -> list[dict[str, Any]]:
         """Every entry, oldest first (none when the file is absent)."""
-        from noveval.io import read_json
-
         if not self.path.is_file():
             return []
         doc = read_json(self.path)
@@ -99,8 +103,6 @@ class BatchStore:
 
     def save(self, entry: dict[str, Any]) -> None:
         """Add or replace (by ``id``) one entry; atomic."""
-        from noveval.io import make_dir, write_json
-
         entries = [e for e in self.entries() if e.get("id") != entry["id"]] + [entry]
         entries.sort(key=lambda e: str(e.get("submitted") or ""))
         make_dir(self.path.parent, "--out")
@@ -124,9 +126,6 @@ class BatchAPI:
 
     def _call(self, what: str, fn: Callable[[], Any]) -> Any:
         import openai
-
-        from noveval.models.calls import EndpointError
-        from noveval.models.openai_compat import classify_openai_error
 
         try:
             return fn()
@@ -168,8 +167,6 @@ def _now() -> str:
 
 
 def _api_for(label: str) -> BatchAPI:
-    from noveval.models.client import make_backend
-
     return BatchAPI(make_backend(label))
 
 
@@ -179,8 +176,6 @@ def wait(api: BatchAPI, entry: dict[str, Any], store: BatchStore, *, poll_s: flo
     Returns:
         The final batch object.
     """
-    from noveval.progress import track
-
     poll = poll_s if poll_s is not None else poll_interval()
     bid = entry["id"]
     status = entry.get("status")
@@ -211,8 +206,6 @@ def store_results(
         ``(answered, failed)``: the cache keys answered, and key -> reason for every
         request of the batch that got no answer.
     """
-    from noveval.models.cache import ResponseCache
-
     bid = entry["id"]
     keys = [str(k) for k in entry.get("keys") or []]
     cache = ResponseCache(entry["cache"])
@@ -278,9 +271,6 @@ def _submit(client: Any, requests: list[tuple[str, ChatRequest]], store: BatchSt
 
 def _collect_pass(call: Callable[[Path], Any], out: Path, ledger: Any) -> dict[str, tuple[Any, ChatRequest]]:
     """Run the pipeline on a scratch copy of the run folder in collect mode; return the misses."""
-    from noveval.models.calls import ledger_scope
-    from noveval.progress import quiet
-
     with tempfile.TemporaryDirectory(prefix="noveval-collect-") as tmp:
         shadow = Path(tmp) / (out.name or "run")
         if out.is_dir():
@@ -313,15 +303,11 @@ def run_batched(
             that keeps asking for new requests after 20 rounds.
         EndpointError: the endpoint has no batch API or cannot be reached.
     """
-    from noveval.models.calls import active_ledger
-
     ledger = active_ledger()
     if ledger is None:
         raise ConfigError("run_batched needs a call ledger (noveval.models.calls.ledger_scope)")
     out = Path(out)
     if overwrite and out.is_dir():
-        from noveval.runs import discard_run
-
         discard_run(out)
     ledger.enter_run(out)  # batch costs belong to this run folder
     ledger.batching = True  # e.g. a local embedder's first texts check no chat endpoint live

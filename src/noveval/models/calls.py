@@ -87,6 +87,7 @@ from pathlib import Path
 from typing import Any
 
 from noveval.errors import ConfigError
+from noveval.io import append_jsonl, read_json, write_json
 from noveval.models.chat import (
     FATAL_KINDS,
     ChatRequest,
@@ -96,6 +97,7 @@ from noveval.models.chat import (
 )
 from noveval.models.costs import (
     Budget,
+    BudgetExceeded,
     CostBook,
     PriceTable,
     estimate_prompt_tokens,
@@ -446,8 +448,6 @@ class CallLedger:
         Raises:
             ConfigError: a budget is set and the model has no price.
         """
-        from noveval.models.costs import BudgetExceeded
-
         if self.budget is None:
             return len(requests), 0.0
         label = self._label(obj)
@@ -559,7 +559,6 @@ class CallLedger:
         run_dir, stage, item = where
         row = transcript_row(request, response, item=item, stage=stage, model=self._label(obj), key=key,
                              cached=cached, error=error)
-        from noveval.io import append_jsonl
 
         with self._write_lock:  # one line at a time, also from worker threads
             append_jsonl(run_dir / TRANSCRIPTS_FILE, row, sync=False)
@@ -645,8 +644,6 @@ class CallLedger:
             invocation, see :meth:`_cost_json`; ``stopped``: why the budget stopped the run,
             or None).
         """
-        from noveval.io import write_json
-
         p = Path(path).resolve() if path is not None else None
         with self._lock:
             run = self._runs.get(p, _RunCalls())
@@ -715,8 +712,6 @@ class CallLedger:
 
 def _read_calls(p: Path | None) -> dict[str, Any]:
     """``<p>/calls.json`` as a dict (missing or damaged: empty; it must not hide this run's outcome)."""
-    from noveval.io import read_json
-
     if p is None or not (p / CALLS_FILE).is_file():
         return {}
     try:

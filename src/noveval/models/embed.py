@@ -15,12 +15,15 @@ L2-normalised (cosine similarity = dot product).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import os
+import random
 import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Protocol
 
@@ -31,8 +34,15 @@ from noveval.models.bundled import BUNDLED_EMBEDDER_ID as BUNDLED_EMBEDDER_ID
 from noveval.models.bundled import bf16_native as bf16_native
 from noveval.models.bundled import bundled_minilm_path as bundled_minilm_path
 from noveval.models.bundled import default_threads as default_threads
+from noveval.models.bundled import torch_threads
+from noveval.models.calls import EndpointError, active_ledger
 from noveval.models.chat import PermanentBackendError, TransientBackendError
-from noveval.models.spec import ModelSpec, parse_embedder_spec
+from noveval.models.embed_onnx import OnnxBackend, bundled_onnx_path
+from noveval.models.embed_static import StaticBackend
+from noveval.models.openai_compat import OPENAI_BASE_URL, classify_openai_error
+from noveval.models.spec import ModelSpec, local_model, parse_embedder_spec
+from noveval.progress import track
+from noveval.settings import cache_dir
 from noveval.store import SqliteStore
 
 
@@ -81,8 +91,6 @@ class VectorCache(SqliteStore):
 
 def default_vector_cache_path() -> Path:
     """``<cache dir>/vectors.sqlite``."""
-    from noveval.settings import cache_dir
-
     return cache_dir() / "vectors.sqlite"
 
 
@@ -135,7 +143,6 @@ class SentenceTransformerBackend:
                  threads: int | None = None) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        from noveval.models.spec import local_model
 
         if precision not in ("fp32", "bf16"):
             raise ConfigError(f"embedding precision must be fp32 or bf16, got {precision!r}")
@@ -158,11 +165,8 @@ class SentenceTransformerBackend:
 
     def embed_batch(self, texts: list[str]) -> np.ndarray:
         """Encode one batch (not normalised here; :class:`Embedder` normalises)."""
-        import contextlib
-
         import torch
 
-        from noveval.models.bundled import torch_threads
 
         model = self.model
         ctx = torch.autocast("cpu", dtype=torch.bfloat16) if self.precision == "bf16" else contextlib.nullcontext()
@@ -183,7 +187,6 @@ class OpenAIEmbeddingBackend:
     def __init__(self, spec: ModelSpec, *, timeout_s: float = 120.0, max_retries: int = 5) -> None:
         from openai import OpenAI
 
-        from noveval.models.openai_compat import OPENAI_BASE_URL
 
         self.spec = spec
         self.model_id = spec.label
@@ -201,7 +204,6 @@ class OpenAIEmbeddingBackend:
     def _once(self, texts: list[str]) -> np.ndarray:
         import openai
 
-        from noveval.models.openai_compat import classify_openai_error
 
         try:
             resp = self._client.embeddings.create(model=self.spec.model, input=texts)
@@ -216,8 +218,6 @@ class OpenAIEmbeddingBackend:
             raise TransientBackendError(f"malformed embeddings response: {e}", kind="malformed") from e
 
     def _retried(self, texts: list[str], *, fast_fail: bool) -> np.ndarray:
-        import random
-
         for attempt in range(self.max_retries + 1):
             try:
                 return self._once(texts)
@@ -243,8 +243,6 @@ class OpenAIEmbeddingBackend:
         Raises:
             EndpointError: the call failed for good (a run cannot go on without the vectors).
         """
-        from noveval.models.calls import EndpointError
-
         try:
             return self._retried(texts, fast_fail=False)
         except (TransientBackendError, PermanentBackendError) as e:
@@ -270,7 +268,6 @@ class Embedder:
         self.concurrency = max(1, int(concurrency))
         self.stats = {"texts": 0, "cache_hits": 0, "encoded": 0}
         self._dim: int | None = None
-        from noveval.models.calls import active_ledger
 
         self._ledger = active_ledger()
         if self._ledger is not None:
@@ -301,8 +298,6 @@ class Embedder:
             float32 array of shape (len(texts), dim), rows L2-normalised (a zero vector
             stays zero).
         """
-        from noveval.progress import track
-
         texts = [t if isinstance(t, str) else str(t) for t in texts]
         self.stats["texts"] += len(texts)
         hashes = [text_hash(t) for t in texts]
@@ -350,8 +345,6 @@ class Embedder:
                 for chunk in chunks:
                     store(chunk, embed_chunk(chunk))
             else:
-                from concurrent.futures import ThreadPoolExecutor, as_completed
-
                 with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
                     futs = {pool.submit(embed_chunk, c): c for c in chunks}
                     for fut in as_completed(futs):
@@ -408,12 +401,8 @@ def local_backend(name: str = "", max_tokens: int | None = None) -> EmbeddingBac
     if max_tokens is not None and (name in ("static", "onnx") or name.endswith(".onnx")):
         raise ConfigError(f"local:{name} reads a fixed length; @{max_tokens} is for sentence-transformers models")
     if name == "static":
-        from noveval.models.embed_static import StaticBackend
-
         return StaticBackend()
     if name == "onnx" or name.endswith(".onnx"):
-        from noveval.models.embed_onnx import OnnxBackend, bundled_onnx_path
-
         return OnnxBackend(bundled_onnx_path() if name == "onnx" else name)
     return SentenceTransformerBackend(name, max_tokens=max_tokens)
 

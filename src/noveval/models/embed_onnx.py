@@ -16,11 +16,14 @@ Needs ``onnx`` and ``onnxruntime`` (export also needs torch).
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import numpy as np
 
 from noveval.errors import ConfigError
+from noveval.models.bundled import BUNDLED_EMBEDDER_ID, bundled_minilm_path, default_threads
+from noveval.settings import cache_dir
 
 __all__ = ["OnnxBackend", "bundled_onnx_path", "export_onnx"]
 
@@ -37,7 +40,6 @@ def export_onnx(out_dir: str | Path, *, model_dir: str | Path | None = None, int
     import torch
     from transformers import AutoModel, AutoTokenizer
 
-    from noveval.models.bundled import bundled_minilm_path
 
     src = Path(model_dir) if model_dir else bundled_minilm_path()
     out = Path(out_dir)
@@ -73,10 +75,6 @@ def export_onnx(out_dir: str | Path, *, model_dir: str | Path | None = None, int
 
 def bundled_onnx_path() -> Path:
     """The bundled MiniLM exported to ONNX fp32 under ``<cache dir>/models/`` (exported on first use, seconds)."""
-    import shutil
-
-    from noveval.settings import cache_dir
-
     target = cache_dir() / "models" / _BUNDLED_FOLDER
     if (target / "model.onnx").is_file():
         return target / "model.onnx"
@@ -108,9 +106,6 @@ class OnnxBackend:
         self.path = Path(path)
         if not self.path.is_file():
             raise ConfigError(f"ONNX model not found: {path}")
-        from noveval.models.bundled import BUNDLED_EMBEDDER_ID, default_threads
-        from noveval.settings import cache_dir
-
         bundled = self.path.resolve() == (cache_dir() / "models" / _BUNDLED_FOLDER / "model.onnx").resolve()
         self.model_id = BUNDLED_EMBEDDER_ID if bundled else f"local/{self.path.parent.name}/{self.path.name}"
         self.precision, self.tokens_read = "fp32", _MAX_TOKENS  # what resolved_embedder records

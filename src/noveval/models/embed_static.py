@@ -15,6 +15,7 @@ Needs ``model2vec`` (``pip install 'model2vec[distill]'``; see pyproject's ``sta
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import shutil
 from pathlib import Path
@@ -22,6 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from noveval.errors import ConfigError
+from noveval.models.bundled import bundled_minilm_path, torch_threads
+from noveval.settings import cache_dir
 
 __all__ = ["STATIC_DIMS", "StaticBackend", "bundled_static_path", "distill_static"]
 
@@ -51,7 +54,6 @@ def distill_static(out_dir: str | Path, *, model_dir: str | Path | None = None, 
         from model2vec.distill import distill
     except ImportError as e:
         raise ConfigError("the static embedder needs model2vec: pip install 'model2vec[distill]'") from e
-    from noveval.models.bundled import bundled_minilm_path, torch_threads
 
     src = Path(model_dir) if model_dir else bundled_minilm_path()
     with torch_threads():  # torch's default (every core) spins on a shared machine: 16-151 s for the same work
@@ -62,12 +64,9 @@ def distill_static(out_dir: str | Path, *, model_dir: str | Path | None = None, 
 
 def bundled_static_path() -> Path:
     """The static model distilled from the bundled MiniLM, distilled on first use (~100 CPU-s)."""
-    from noveval.settings import cache_dir
-
     target = cache_dir() / "models" / _FOLDER
     if (target / "model.safetensors").is_file():
         return target
-    import logging
 
     logging.getLogger(__name__).warning("distilling the static embedder from the bundled MiniLM once "
                                         "(~100 CPU-seconds) into %s", target)

@@ -31,6 +31,7 @@ from noveval.models.chat import (
     TransientBackendError,
 )
 from noveval.models.openai_format import chat_body, prompt_cache, token_logprobs
+from noveval.models.spec import local_model
 
 BUNDLED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 BUNDLED_ID = "local/SmolLM2-135M-Instruct-Q4_1"
@@ -143,8 +144,6 @@ class LocalBackend:
     base_url = None
 
     def __init__(self, model_path: str | None = None, *, n_ctx: int = DEFAULT_N_CTX) -> None:
-        from noveval.models.spec import local_model
-
         self.model_path, self.model_id = local_model(model_path, bundled=bundled_gguf_path, bundled_id=BUNDLED_ID,
                                                      what="local model file", folder=False)
         self.n_ctx = n_ctx

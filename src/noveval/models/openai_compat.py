@@ -14,13 +14,18 @@ at once with one clear line when the endpoint cannot work at all (:mod:`.calls`)
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
+import socket
 import time
 from typing import Any
+
+from pydantic import ValidationError
 
 from noveval.models.chat import (
     ChatRequest,
     ChatResponse,
+    GenerationParams,
     PermanentBackendError,
     TransientBackendError,
 )
@@ -76,8 +81,6 @@ class OpenAICompatBackend:
         httpx connection pools belong to one loop; a client reused after its loop
         closed fails with "Event loop is closed", so each loop gets its own.
         """
-        import asyncio
-
         from openai import AsyncOpenAI
 
         loop = asyncio.get_running_loop()
@@ -89,8 +92,6 @@ class OpenAICompatBackend:
 
     async def aclose(self) -> None:
         """Close the SDK client of the running loop (call before the loop ends)."""
-        import asyncio
-
         client = self._clients.pop(id(asyncio.get_running_loop()), None)
         if client is not None:
             await client.close()
@@ -127,7 +128,6 @@ class OpenAICompatBackend:
         """
         from openai import AsyncOpenAI
 
-        from noveval.models.chat import GenerationParams
 
         client = AsyncOpenAI(api_key=self._api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout_s)
         request = ChatRequest(messages=[{"role": "user", "content": PROBE_PROMPT}],
@@ -165,7 +165,6 @@ class OpenAICompatBackend:
             TransientBackendError: the body is not a well-formed completion (``kind="malformed"``).
         """
         from openai.types.chat import ChatCompletion
-        from pydantic import ValidationError
 
         try:
             resp = ChatCompletion.model_validate(body)
@@ -246,8 +245,6 @@ def classify_openai_error(e: Exception, model: str) -> TransientBackendError | P
 
 def _connection_detail(e: BaseException) -> str:
     """Name the root cause of a connection failure: refused, unknown host, reset, ..."""
-    import socket
-
     seen: set[int] = set()
     cur: BaseException | None = e
     while cur is not None and id(cur) not in seen:

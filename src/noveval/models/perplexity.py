@@ -17,6 +17,7 @@ import contextlib
 import functools
 import math
 import os
+import shutil
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -25,6 +26,10 @@ from typing import Any
 import numpy as np
 
 from noveval.errors import ConfigError
+from noveval.models.bundled import torch_threads
+from noveval.models.embed import VectorCache, default_vector_cache_path, text_hash
+from noveval.models.local import BUNDLED_GGUF, bundled_gguf_path
+from noveval.settings import cache_dir
 
 
 @contextlib.contextmanager
@@ -57,9 +62,6 @@ def _gguf_parsed_once() -> Iterator[None]:
 
 
 def _expanded_bundled_dir() -> Path:
-    from noveval.models.local import BUNDLED_GGUF, bundled_gguf_path
-    from noveval.settings import cache_dir
-
     target = cache_dir() / "models" / "SmolLM2-135M-Instruct-Q4_1-expanded"
     if (target / "config.json").exists():
         return target
@@ -71,7 +73,6 @@ def _expanded_bundled_dir() -> Path:
         model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=BUNDLED_GGUF)
     # A GGUF-loaded model refuses save_pretrained; save plain float weights + a config
     # without the quantisation entry, which from_pretrained then reads like any model.
-    import shutil
 
     from safetensors.torch import save_model
 
@@ -145,8 +146,6 @@ class PerplexityScorer:
         self.model_id += f"@{max_tokens}"
         self._cache = None
         if cache:
-            from noveval.models.embed import VectorCache, default_vector_cache_path
-
             self._cache = VectorCache(default_vector_cache_path())
         self._model: Any = None
         self._tok: Any = None
@@ -183,8 +182,6 @@ class PerplexityScorer:
 
     def perplexity(self, texts: Sequence[str]) -> list[float]:
         """Perplexity of each text (range [1, inf); lower = more fluent). Empty text -> NaN."""
-        from noveval.models.embed import text_hash
-
         hashes = [text_hash(t) for t in texts]
         found = self._cache.get_many(self.model_id, hashes) if self._cache is not None else {}
         out: list[float] = [float("nan")] * len(texts)
@@ -196,8 +193,6 @@ class PerplexityScorer:
                 todo[h] = t
         new: dict[str, np.ndarray] = {}
         if todo:
-            from noveval.models.bundled import torch_threads
-
             with torch_threads():  # torch's default (every core) is several times the CPU on a busy machine
                 self._load()
                 items = sorted(((h, self._ids(t)) for h, t in todo.items()), key=lambda x: len(x[1]))

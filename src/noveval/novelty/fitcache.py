@@ -9,6 +9,7 @@ number the fit would give, bit for bit. Several processes may share one file.
 
 from __future__ import annotations
 
+from noveval.settings import cache_dir
 from noveval.store import SqliteStore
 
 
@@ -43,6 +44,4 @@ class FitCache(SqliteStore):
 
 def default_fit_cache() -> FitCache:
     """The fit cache under the noveval cache root (``$NOVEVAL_CACHE_DIR/novelty_fits.sqlite``)."""
-    from noveval.settings import cache_dir
-
     return FitCache(cache_dir() / "novelty_fits.sqlite")

@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from noveval.errors import InputError
+from noveval.novelty import get_metric
+from noveval.novelty.knn import nearest_indices, pairwise_cosine_distance, smallest_k_mean
 
 __all__ = ["MAX_QUADRATIC_POOL", "RNDPool", "ScorePool", "pool_limit", "score_group"]
 
@@ -43,8 +45,6 @@ class RNDPool:
         self._nd: dict[int, float] = {}
 
     def _densities(self, rows: np.ndarray) -> np.ndarray:
-        from noveval.novelty.knn import pairwise_cosine_distance, smallest_k_mean
-
         n = len(self.pool)
         need = [int(r) for r in rows if int(r) not in self._nd]
         for s in range(0, len(need), self.block):
@@ -57,8 +57,6 @@ class RNDPool:
 
     def score(self, focal: np.ndarray) -> float:
         """RND in [0, 100] of one focal vector (NaN for pools under 2 papers)."""
-        from noveval.novelty.knn import nearest_indices, pairwise_cosine_distance, smallest_k_mean
-
         n = len(self.pool)
         if n < 2:
             return float("nan")
@@ -94,9 +92,6 @@ def score_group(vecs: np.ndarray | None, titles: Sequence[str], pool: ScorePool,
     Returns:
         Per paper ``{"scores": {metric: value}, "neighbours": [...]}``.
     """
-    from noveval.novelty import get_metric
-    from noveval.novelty.knn import nearest_indices, pairwise_cosine_distance
-
     m = len(titles)
     n = len(pool.titles)
     scores: dict[str, np.ndarray] = {}

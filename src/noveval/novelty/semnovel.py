@@ -22,6 +22,7 @@ place new points with openTSNE's ``transform`` (the reference map stays fixed).
 from __future__ import annotations
 
 import hashlib
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,8 +41,6 @@ TSNE_METRICS = ("cosine", "euclidean")
 
 
 def _tsne(perplexity: float, seed: int, n_jobs: int, n: int, metric: str = "cosine"):
-    import logging
-
     from openTSNE import TSNE
 
     lg = logging.getLogger("openTSNE")

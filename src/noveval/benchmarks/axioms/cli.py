@@ -8,6 +8,8 @@ and ``compare`` work on run folders. Heavy imports happen inside the commands
 
 from __future__ import annotations
 
+import json
+
 import typer
 
 from noveval.benchmarks.axioms import BENCHMARK
@@ -18,6 +20,8 @@ from noveval.benchmarks.axioms.options import (
 )
 from noveval.cli.common import cli_errors
 from noveval.cli.generate import make_run_command, make_score_command, options_command
+from noveval.errors import InputError
+from noveval.io import read_jsonl, write_json
 
 app = typer.Typer(help="Axiomatic benchmark of novelty metrics (Liu & Zhai 2026).", no_args_is_help=True)
 
@@ -31,11 +35,8 @@ app.command("score")(make_score_command(BENCHMARK))
 def combine_cmd(o: CombineCommand) -> None:
     """Weighted metric combination (Section 6.2): global and per-axiom weights, LODO CV,
     leave-one-metric-out ablation, Pearson table -> combine.json."""
-    import json
-
     from noveval.benchmarks.axioms.combine import combine
     from noveval.benchmarks.axioms.contract import metric_names
-    from noveval.io import read_jsonl, write_json
 
     rows = read_jsonl(o.run_dir / "per_item.jsonl")
     metrics = metric_names(o.metric) if o.metric else \
@@ -52,7 +53,6 @@ def table_cmd(o: TableCommand) -> None:
     """Table 2 over the focal papers of several runs (pass rates per field and overall; mean ± SD over seeds)."""
     from noveval.benchmarks.axioms.contract import combined_table
     from noveval.benchmarks.axioms.runner import format_table
-    from noveval.io import write_json
 
     res = combined_table(o.runs, metrics=o.metric)
     for r in res["runs"]:
@@ -69,9 +69,6 @@ def table_cmd(o: TableCommand) -> None:
 def compare_cmd(o: CompareCommand) -> None:
     """How often two runs reach the same pass/fail decision, per metric and axiom."""
     from noveval.benchmarks.axioms.axioms import AXIOMS, compare_runs
-    from noveval.errors import InputError
-    from noveval.io import read_jsonl
-
     res = compare_runs(read_jsonl(o.run_a / "per_item.jsonl"), read_jsonl(o.run_b / "per_item.jsonl"))
     if not res:
         raise InputError(str(o.run_b / "per_item.jsonl"), None, "id",

@@ -19,7 +19,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from noveval.benchmarks.axioms.options import AxiomsOptions
+from noveval.benchmarks._contract import client_of
+from noveval.benchmarks.axioms.options import METRIC_ORDER, AxiomsOptions
+from noveval.benchmarks.axioms.paraphrase import paraphrase_many
+from noveval.data.folders import data_folder
+from noveval.errors import InputError
+from noveval.hfdata import is_hf_source
+from noveval.io import canonical_names, complete_rows, read_json
 from noveval.models.types import ModelLike
 
 __all__ = ["AxiomsOptions", "build_config", "combined_table", "input_paths", "metric_names", "run", "score"]
@@ -31,9 +37,6 @@ def metric_names(names: Sequence[str] | None, *, field: str = "metric") -> list[
     Raises:
         InputError: an unknown metric (naming ``field``).
     """
-    from noveval.benchmarks.axioms.options import METRIC_ORDER
-    from noveval.io import canonical_names
-
     return canonical_names(names or METRIC_ORDER, METRIC_ORDER, option=field)
 
 
@@ -42,7 +45,6 @@ def _data_dir(o: AxiomsOptions) -> Path:
     the corpus and the full texts (:func:`noveval.data.folders.data_folder`), else ``../shared/data``."""
     if o.data_dir is not None:
         return o.data_dir
-    from noveval.data.folders import data_folder
 
     needs = [f for f, given in (("corpus/papers.jsonl.gz", o.corpus), ("fulltext/neurips-2025-fulltext.jsonl.gz",
                                                                        o.fulltext)) if given is None]
@@ -56,14 +58,12 @@ def input_paths(o: AxiomsOptions) -> tuple[Path, Path]:
         InputError: the corpus does not exist (field ``options.corpus``).
     """
     from noveval.benchmarks.axioms.pools import sample_paths
-    from noveval.errors import InputError
 
     if o.sample:
         return sample_paths()
     d = _data_dir(o)
     corpus = o.corpus or d / "corpus" / "papers.jsonl.gz"
     fulltext = o.fulltext or d / "fulltext" / "neurips-2025-fulltext.jsonl.gz"
-    from noveval.hfdata import is_hf_source
 
     if not is_hf_source(corpus) and not corpus.exists():
         raise InputError(str(corpus), None, "options.corpus",
@@ -84,7 +84,6 @@ def build_config(o: AxiomsOptions, *, paraphrase_model: str | None) -> Any:
     """
     from noveval.benchmarks.axioms.pools import AX56_RULES, DEFAULT_TASKS, SAMPLE_TASKS, PoolRules
     from noveval.benchmarks.axioms.runner import AxiomsConfig
-    from noveval.errors import InputError
 
     corpus, fulltext = input_paths(o)
     if o.sample:
@@ -112,9 +111,6 @@ def build_config(o: AxiomsOptions, *, paraphrase_model: str | None) -> Any:
 
 def paraphraser_of(model: ModelLike, o: AxiomsOptions) -> Callable[[list[tuple[str, str]]], list[tuple[str, str] | None]]:
     """The Ax2 paraphraser: one chat client (``model``: a spec or a client) built with the options' client settings."""
-    from noveval.benchmarks._contract import client_of
-    from noveval.benchmarks.axioms.paraphrase import paraphrase_many
-
     client = client_of(model, **o.client_kwargs())
 
     def paraphrase(papers: list[tuple[str, str]]) -> list[tuple[str, str] | None]:
@@ -168,7 +164,6 @@ def score(run: str | Path, options: None = None) -> dict[str, Any]:
         InputError: not an axioms run folder (no ``config.json`` / ``per_item.jsonl``).
     """
     from noveval.benchmarks.axioms.runner import write_results
-    from noveval.io import complete_rows, read_json
 
     folder = Path(run)
     conf = _axioms_config(folder)
@@ -195,9 +190,6 @@ metric is in the table."""
 
 
 def _axioms_config(folder: Path) -> dict[str, Any]:
-    from noveval.errors import InputError
-    from noveval.io import read_json
-
     if not (folder / "config.json").is_file():
         raise InputError(folder / "config.json", None, None, "not a run folder (no config.json)")
     cfg = read_json(folder / "config.json")
@@ -236,11 +228,7 @@ def combined_table(runs: Sequence[str | Path], *, metrics: Sequence[str] | None 
             issue 35); runs whose settings differ (names the key and both values); a focal
             paper in two runs (names the file, line and ``id``).
     """
-    from noveval.benchmarks.axioms.options import METRIC_ORDER
     from noveval.benchmarks.axioms.runner import table
-    from noveval.errors import InputError
-    from noveval.io import complete_rows
-
     if not runs:
         raise InputError(None, None, None, "give at least one axioms run folder")
     folders = [Path(r) for r in runs]

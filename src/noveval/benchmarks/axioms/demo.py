@@ -7,6 +7,8 @@ from typing import Any
 
 from noveval.benchmarks._benchmark import DemoRun
 from noveval.benchmarks.axioms.options import AxiomsOptions
+from noveval.io import read_json, read_jsonl, write_json
+from noveval.options import own_embedder
 
 __all__ = ["demo"]
 
@@ -14,7 +16,6 @@ __all__ = ["demo"]
 def _combine(out: Path) -> None:
     """The demo's metric combination (``combine.json``) from the run's per-item rows."""
     from noveval.benchmarks.axioms.combine import combine
-    from noveval.io import read_json, read_jsonl, write_json
 
     rows = read_jsonl(out / "per_item.jsonl")
     write_json(out / "combine.json", combine(rows, read_json(out / "config.json")["config"]["metrics"]))
@@ -29,7 +30,6 @@ def demo(*, model: str, embedder: str, real: bool, data_dir: Path | None) -> lis
     leaves the system its own embedder (``local:bf16@256``; :func:`~noveval.options.own_embedder`).
     """
     from noveval.benchmarks.axioms.pools import DEFAULT_TASKS
-    from noveval.options import own_embedder
 
     del model  # the demo's model
     tiny: dict[str, Any] = {"embedder": own_embedder(embedder, AxiomsOptions), "semnovel": "approx",

@@ -13,6 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import math
+import multiprocessing
+import os
+import threading
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -24,6 +28,8 @@ from noveval.benchmarks.axioms.pools import FocalItem, TaskData
 from noveval.novelty import RND, FastTextLOF, SemNovel, SemNovelMap, Yin
 from noveval.novelty.fasttext_lof import euclidean, lof_scores
 from noveval.novelty.knn import pairwise_cosine_distance, smallest_k_mean
+from noveval.novelty.semnovel import tsne_2d
+from noveval.progress import track
 
 Variants = dict[str, np.ndarray]
 """Variant name -> pool rows (local to the task row space); absent = not applicable."""
@@ -42,10 +48,6 @@ def _exit_with_parent(parent: int) -> None:
     A parent killed by SIGTERM or SIGKILL runs no clean-up, and a spawned worker would
     otherwise finish its current fit (minutes for large t-SNE/fastText fits) as an orphan.
     """
-    import os
-    import threading
-    import time
-
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
@@ -58,9 +60,6 @@ def _pool(n_jobs: int) -> ProcessPoolExecutor:
     """Worker processes started by ``spawn``: a forked child of a process that has loaded
     torch (the embedder) can hang on a lock held by one of the parent's threads. Each
     worker ends when its parent dies (:func:`_exit_with_parent`)."""
-    import multiprocessing
-    import os
-
     return ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_exit_with_parent, initargs=(os.getpid(),))
 
@@ -71,8 +70,6 @@ def _map_jobs(fn: Callable, args: Sequence, n_jobs: int, label: str | None) -> I
 
     On an exception (Ctrl-C included) the queued jobs are cancelled and the workers are
     terminated at once instead of finishing their current fits."""
-    from noveval.progress import track
-
     with track(len(args), label or "") as bar:
         if n_jobs > 1 and len(args) > 1:
             ex = _pool(n_jobs)
@@ -165,7 +162,6 @@ def naive_embedding_score(metric: RND | Yin, emb: np.ndarray, focal: int, rows: 
 
 def _semnovel_job(args: tuple[SemNovel, np.ndarray]) -> float:
     metric, x = args
-    from noveval.novelty.semnovel import tsne_2d
 
     return metric.from_map(tsne_2d(x, perplexity=metric.perplexity, seed=metric.seed, n_jobs=1,
                                    metric=metric.metric))

@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from noveval.errors import InputError
+from noveval.io import canonical_names
 from noveval.options import (
     PAPER_EMBEDDER,
     DataDirOption,
@@ -109,9 +111,6 @@ class AxiomsOptions(RunOptions, EmbedderOption, DataDirOption, PromptVariantsOpt
     @classmethod
     def _canonical_metrics(cls, names: list[str] | None) -> list[str] | None:
         """Metric names spelled as in :data:`METRIC_ORDER` (matched case-insensitively)."""
-        from noveval.errors import InputError
-        from noveval.io import canonical_names
-
         if names is None:
             return None
         try:

@@ -11,8 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from noveval.benchmarks._contract import client_of
 from noveval.benchmarks.axioms.options import AX2_MAX_TOKENS
+from noveval.models import ChatRequest, GenerationParams
 from noveval.models.types import ModelLike
+from noveval.prompts import load, prompt_hashes
 
 
 def make_messages(title: str, abstract: str) -> list[dict[str, str]]:
@@ -25,15 +28,11 @@ def make_messages(title: str, abstract: str) -> list[dict[str, str]]:
         InputError: the template (e.g. an override) uses a variable other than ``title``
             and ``abstract``.
     """
-    from noveval.prompts import load
-
     return load("axioms", "paraphrase").render(title=title, abstract=abstract).messages()
 
 
 def prompt_hash() -> str:
     """Content hash of the paraphrase template in effect, checked (for the run's config)."""
-    from noveval.prompts import prompt_hashes
-
     return prompt_hashes("axioms", ["paraphrase"])["paraphrase"]
 
 
@@ -106,9 +105,6 @@ def paraphrase_many(papers: Sequence[tuple[str, str]], *, model: ModelLike = "lo
     evaluated for that paper; the run's ``task_stats`` count them). ``model``: a spec or
     a chat client.
     """
-    from noveval.benchmarks._contract import client_of
-    from noveval.models import ChatRequest, GenerationParams
-
     client = client_of(model)
     reqs = [ChatRequest(messages=make_messages(t, a),
                         params=GenerationParams(temperature=0.0, max_tokens=max_tokens, seed=seed),

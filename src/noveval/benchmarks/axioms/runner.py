@@ -20,8 +20,11 @@ from typing import Any
 
 import numpy as np
 
+from noveval.benchmarks.axioms import BENCHMARK, engine
 from noveval.benchmarks.axioms.axioms import AXIOMS, decide, seed_agreement
-from noveval.benchmarks.axioms.options import AX2_MAX_TOKENS
+from noveval.benchmarks.axioms.options import AX2_MAX_TOKENS, AX3_MAX_TOKENS, AxiomsOptions
+from noveval.benchmarks.axioms.paraphrase import prompt_hash
+from noveval.benchmarks.axioms.plots import heatmap
 from noveval.benchmarks.axioms.pools import (
     DEFAULT_TASKS,
     SAMPLE_TASKS,
@@ -41,7 +44,20 @@ from noveval.benchmarks.axioms.pools import (
     select_focals,
 )
 from noveval.corpus import Corpus, load_corpus
+from noveval.io import write_json, write_text
+from noveval.models.calls import collecting
+from noveval.models.embed import (
+    embedder_departure,
+    longer_embedder,
+    recorded_embedder,
+    resolved_embedder,
+)
 from noveval.models.types import EmbedderLike, EmbedderProtocol, as_embedder
+from noveval.novelty import RND, FastTextLOF, SemNovel, Yin
+from noveval.novelty.fitcache import default_fit_cache
+from noveval.options import paper_embedder
+from noveval.progress import track
+from noveval.runs import RunDir
 
 log = logging.getLogger("noveval")
 
@@ -144,8 +160,6 @@ def metric_seeds(cfg: AxiomsConfig, name: str) -> list[int]:
 
 def metric_objects(cfg: AxiomsConfig, seed: int | None = None) -> dict:
     """Metric instances for a config (``seed``: the seed of the seeded metrics; default ``cfg.seed``)."""
-    from noveval.novelty import RND, FastTextLOF, SemNovel, Yin
-
     s = cfg.seed if seed is None else seed
     objs = {"Yin": Yin(), "RND": RND(p=cfg.rnd_p, q=cfg.rnd_q),
             "SemNovel": SemNovel(seed=s, metric=cfg.semnovel_metric),
@@ -239,8 +253,6 @@ def score_task(cfg: AxiomsConfig, task: TaskData, items: Sequence[FocalItem], va
     Every metric has one seed (``cfg.seed``) except SemNovel (:func:`metric_seeds`).
     ``fit_cache``: dict or :class:`~noveval.novelty.fitcache.FitCache` of exact
     t-SNE fits and fastText/LOF scores (default: none kept)."""
-    from noveval.benchmarks.axioms import engine
-
     out: dict[str, dict[int, dict]] = {}
     sim = engine.LazySim(emb)  # shared by RND and Yin
     for name in cfg.metrics:
@@ -459,17 +471,11 @@ def run_axioms(cfg: AxiomsConfig, out_dir: str | Path, *, corpus: Corpus | None 
         InputError: a bad corpus or full-text file, or a run with other settings in
             ``out_dir`` (nothing is written then).
     """
-    from noveval.models.calls import collecting
-    from noveval.novelty.fitcache import default_fit_cache
-    from noveval.progress import track
-    from noveval.runs import RunDir
-
     conf = cfg.to_json()
     emb = as_embedder(cfg.embedder if embedder is None else embedder)
     long_emb = ax3_embedder(cfg, emb)
     conf.update(embedder_records(emb, long_emb))
     if cfg.paraphrase_model:  # the Ax2 prompt in effect, checked before any call or output
-        from noveval.benchmarks.axioms.paraphrase import prompt_hash
 
         conf["prompts"] = {"paraphrase": prompt_hash()}
     corpus = corpus or load_corpus(cfg.corpus)  # inputs first: a bad file leaves no run folder behind
@@ -508,9 +514,6 @@ def ax3_embedder(cfg: AxiomsConfig, emb: EmbedderProtocol) -> EmbedderProtocol |
     precision at that many, so the fragments appended to a long abstract count (the paper's
     BGE-M3 reads 8,192 tokens). None otherwise (``prepend``, a remote server, a long model).
     """
-    from noveval.benchmarks.axioms.options import AX3_MAX_TOKENS
-    from noveval.models.embed import longer_embedder
-
     return longer_embedder(emb, AX3_MAX_TOKENS) if cfg.ax3_position == "append" else None
 
 
@@ -522,10 +525,6 @@ def embedder_records(emb: EmbedderProtocol, long_emb: EmbedderProtocol | None) -
     texts use another (:func:`ax3_embedder`); ``embedder_note`` when the embedder departs from
     the one :class:`~noveval.benchmarks.axioms.options.AxiomsOptions` declares for the paper.
     """
-    from noveval.benchmarks.axioms.options import AxiomsOptions
-    from noveval.models.embed import embedder_departure, resolved_embedder
-    from noveval.options import paper_embedder
-
     res = resolved_embedder(emb)
     out: dict[str, Any] = {"embedder_resolved": res}
     if long_emb is not None:
@@ -600,11 +599,6 @@ def write_results(out: Path, rows: Sequence[dict], metrics: Sequence[str], *, mo
     Returns:
         The ``scores.json`` dict.
     """
-    from noveval.benchmarks.axioms import BENCHMARK
-    from noveval.benchmarks.axioms.plots import heatmap
-    from noveval.io import write_json, write_text
-    from noveval.models.embed import recorded_embedder
-
     conf = embedder if isinstance(embedder, dict) else {"embedder": embedder}
     tab = table(rows, metrics)
     recorded = {k: conf[k] for k in ("embedder_resolved", "ax3_embedder_resolved", "embedder_note", "ax3_position")

@@ -6,6 +6,8 @@ Presentation: this module belongs to the report/CLI layer (like ``cli.py``); the
 
 from __future__ import annotations
 
+from noveval.benchmarks._benchmark import published_rows
+from noveval.benchmarks.axioms.plots import draw_pass_rates
 from noveval.report.figures import png_uri, pyplot
 from noveval.report.fmt import mark_best, metric_cell
 from noveval.report.model import Cell, Figure, RunData, Table
@@ -54,7 +56,6 @@ def axioms_tables(runs: list[RunData]) -> tuple[list[Table], list[str]]:
 def _reference_rows(r: RunData, cols: list[str]) -> list[tuple[str, list[Cell]]]:
     """Table 2's all-domain row of each metric the run scores, then the random metric (issue 29)."""
     from noveval.benchmarks import BENCHMARKS
-    from noveval.benchmarks._benchmark import published_rows
     from noveval.benchmarks.axioms.yardsticks import PASS_PROBABILITY
 
     out = []
@@ -80,8 +81,6 @@ def _pct_scale(tab: dict) -> float:
 
 def axioms_figures(runs: list[RunData]) -> list[Figure]:
     """Pass-rate heatmap (metric × axiom, overall) per run."""
-    from noveval.benchmarks.axioms.plots import draw_pass_rates
-
     plt = pyplot()
 
     out = []

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from noveval.metrics.yardsticks import spread_text, yardstick
+
 __all__ = ["PASS_PROBABILITY", "baselines", "random_metric"]
 
 PASS_PROBABILITY: dict[str, float] = {"Ax3grad": 1 / 6}
@@ -34,8 +36,6 @@ def random_metric(counts: dict[str, dict[str, int]], *, n_sims: int = 10_000, se
     Returns:
         A ``chance`` yardstick, or None when no check was evaluated.
     """
-    from noveval.metrics.yardsticks import spread_text, yardstick
-
     rng = np.random.default_rng(seed)
     task_means, task_sims = [], []
     for per_axiom in counts.values():

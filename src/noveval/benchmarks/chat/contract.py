@@ -11,19 +11,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from noveval.benchmarks._contract import client_of
 from noveval.benchmarks.chat.options import ChatOptions, ChatScoreOptions
-from noveval.models.chat import ChatClientProtocol
+from noveval.errors import InputError
+from noveval.hfdata import source_label
+from noveval.models.chat import ChatClientProtocol, GenerationParams
+from noveval.runs import RunDir, text_sha
 
 __all__ = ["run", "score"]
 
 
 def run(model: str | ChatClientProtocol, out: Path, options: ChatOptions) -> Path:
     """Generate a reply for every prompt of ``options.input`` into ``out`` (resumable, cached)."""
-    from noveval.benchmarks._contract import client_of
     from noveval.benchmarks.chat.task import load_prompts, run_prompts
-    from noveval.hfdata import source_label
-    from noveval.models.chat import GenerationParams
-
     o = options
     items = load_prompts(o.input, limit=o.limit)
     client = client_of(model, **o.client_kwargs())
@@ -45,9 +45,6 @@ def score(run: Path, options: ChatScoreOptions | None = None) -> dict[str, Any]:
         InputError: no prompts file known, or not the prompts the run answered.
     """
     from noveval.benchmarks.chat.task import load_prompts, score_predictions
-    from noveval.errors import InputError
-    from noveval.runs import RunDir, text_sha
-
     rd = RunDir.open(run)
     data = (options.input if options is not None else None) or rd.config.get("input")
     if data is None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
+from noveval.benchmarks.chat import BENCHMARK
 from noveval.io import read_records, require_unique_ids
 from noveval.metrics.bootstrap import summarize
 from noveval.models.chat import ChatClientProtocol, ChatRequest, GenerationParams, Message
@@ -97,7 +98,6 @@ def score_predictions(items: list[PromptItem], run: RunDir) -> dict[str, Any]:
             row["exact_match"] = float(_norm(p["output"]) == _norm(it.reference))
         per_item.append(row)
     run.write("per_item", per_item)
-    from noveval.benchmarks.chat import BENCHMARK
 
     scores = BENCHMARK.make_scores(run.config.get("model", {}).get("model_id"), summarize(per_item, ["exact_match"]),
                                    failures=sum(r["failed"] for r in per_item), n_items=len(items))

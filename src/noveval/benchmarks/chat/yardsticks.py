@@ -13,6 +13,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from noveval.io import read_json
+
 __all__ = ["baselines"]
 
 
@@ -28,7 +30,6 @@ def baselines(run_folder: Path | None, scores: dict[str, Any]) -> dict[str, list
 
     if "exact_match" not in (scores.get("metrics") or {}):
         return "no references in this run (nothing to match)"
-    from noveval.io import read_json
 
     cfg = read_json(run_folder / "config.json") if run_folder is not None and (run_folder / "config.json").is_file() else {}
     source = cfg.get("input") if isinstance(cfg, dict) else None

@@ -9,7 +9,10 @@ from pydantic import BaseModel, Field
 
 from noveval.benchmarks.claimcheck.data import WEAKNESS_TYPES
 from noveval.benchmarks.claimcheck.options import PROTOCOLS, ClaimcheckOptions
-from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol, ChatRequest, GenerationParams
+from noveval.models.structured import acomplete_structured, schema_of
+from noveval.prompts import load
+from noveval.prompts import prompt_hashes as hashes
 
 __all__ = [
     "PROTOCOLS",
@@ -61,8 +64,6 @@ def prompt_messages(name: str, **values: Any) -> list[dict[str, str]]:
     Raises:
         InputError: the template (e.g. an override) uses a variable not in ``values``.
     """
-    from noveval.prompts import load
-
     values.setdefault("related", "")
     return load("claimcheck", name).render(**{k: str(v) for k, v in values.items()}).messages(end="\n")
 
@@ -70,8 +71,6 @@ def prompt_messages(name: str, **values: Any) -> list[dict[str, str]]:
 def prompt_hashes(names: list[str]) -> dict[str, str]:
     """Content hashes of the prompt templates used by a run (for ``config.json``), checked
     against the variables the code provides (:func:`noveval.prompts.prompt_hashes`)."""
-    from noveval.prompts import prompt_hashes as hashes
-
     return hashes("claimcheck", names)
 
 
@@ -267,9 +266,6 @@ async def structured(
     Returns:
         A :class:`~noveval.models.structured.StructuredResult`.
     """
-    from noveval.models.chat import ChatRequest, GenerationParams
-    from noveval.models.structured import acomplete_structured, schema_of
-
     params = GenerationParams(
         temperature=options.temp(task),
         seed=options.seed,

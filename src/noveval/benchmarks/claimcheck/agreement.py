@@ -18,6 +18,7 @@ from typing import Any
 
 from noveval.benchmarks.claimcheck.data import WEAKNESS_TYPES, ReviewAnnotation, normalize_ws
 from noveval.benchmarks.claimcheck.scoring import WL_LEVELS
+from noveval.metrics.agreement import agreement_with_model, alpha_by_label, pairwise_agreement
 
 __all__ = ["agreement_report", "wi_spans", "ca_targets", "wl_labels"]
 
@@ -57,8 +58,6 @@ def wl_labels(records: list[ReviewAnnotation]) -> dict[str, dict[str, dict[str, 
 
 
 def _pairwise(humans: dict, model: dict | None, metric: Any) -> dict:
-    from noveval.metrics.agreement import agreement_with_model, pairwise_agreement
-
     if model is None:
         return {"humans_only": pairwise_agreement(humans, metric=metric).to_dict()}
     ((name, items),) = model.items()
@@ -84,8 +83,6 @@ def agreement_report(
         {label: alpha}, "with_model": {...}}, "annotators": [...], "n": {...}}``; F1 and
         alpha have best value 1 (``nan`` where undefined, e.g. no shared item).
     """
-    from noveval.metrics.agreement import alpha_by_label
-
     if model_records:
         names = {r.annotator for r in model_records}
         if len(names) != 1:

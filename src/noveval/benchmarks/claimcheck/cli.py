@@ -5,19 +5,23 @@ nothing heavy is imported at module level."""
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import typer
 
+from noveval.benchmarks.claimcheck import BENCHMARK
 from noveval.benchmarks.claimcheck.options import (
     AgreementCommand,
     WleExportCommand,
     WleImportCommand,
 )
 from noveval.cli.common import cli_errors, user_errors
-from noveval.cli.generate import RunFolderOption, field_option, options_command
+from noveval.cli.generate import RunFolderOption, field_option, make_score_command, options_command
+from noveval.errors import InputError
+from noveval.io import read_json, read_jsonl, write_json, write_jsonl
 
 app = typer.Typer(help="CLAIMCHECK utilities: annotator agreement, WLE human judging.",
                   no_args_is_help=True)
@@ -28,14 +32,9 @@ def _score_command() -> Callable[..., None]:
     :class:`~noveval.benchmarks.claimcheck.options.ClaimcheckScoreOptions`), which also
     takes a folder holding only a ``predictions.jsonl`` made elsewhere (with ``--task``)
     and says when the folder is missing."""
-    from noveval.benchmarks.claimcheck import BENCHMARK
-    from noveval.cli.generate import make_score_command
-
     generated = make_score_command(BENCHMARK)
 
     def score(**kwargs: Any) -> None:
-        from noveval.errors import InputError
-
         run_dir: Path | None = kwargs["run_dir"]
         with user_errors():
             if run_dir is not None and not run_dir.exists():
@@ -61,11 +60,8 @@ score = _score_command()
 @options_command(AgreementCommand)
 def agreement(o: AgreementCommand) -> None:
     """Inter-annotator agreement: WI span F1, CA target F1, WL alpha (§3.4, §4.1)."""
-    import json
-
     from noveval.benchmarks.claimcheck.agreement import agreement_report
     from noveval.benchmarks.claimcheck.data import load_annotations, load_papers_file
-    from noveval.io import write_json
 
     paper_map = load_papers_file(o.papers) if o.papers else None
     records = [r for f in o.files for r in load_annotations(f, data_dir=o.data_dir, papers=paper_map)]
@@ -82,7 +78,6 @@ def agreement(o: AgreementCommand) -> None:
 def wle_export(o: WleExportCommand) -> None:
     """Export blinded (A, B) weakness pairs as CSV (+ a private .key.csv)."""
     from noveval.benchmarks.claimcheck.wle import export_pairs_csv
-    from noveval.io import read_json, read_jsonl
 
     seed = int(((read_json(o.run_dir / "config.json").get("options")) or {}).get("seed", 0))
     csv_path, key = export_pairs_csv(read_jsonl(o.run_dir / "predictions.jsonl"), o.out, seed=seed)
@@ -95,7 +90,6 @@ def wle_export(o: WleExportCommand) -> None:
 def wle_import(o: WleImportCommand) -> None:
     """Import human A/B/tie choices as WLE judgments (score with --judgments)."""
     from noveval.benchmarks.claimcheck.wle import import_human_choices
-    from noveval.io import write_jsonl
 
     rows = import_human_choices(o.csv_path, o.key)
     write_jsonl(o.out, rows)

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from noveval.benchmarks._contract import sample_file
+from noveval.benchmarks.claimcheck.generate import run_task
 from noveval.benchmarks.claimcheck.options import ClaimcheckOptions, ClaimcheckScoreOptions
+from noveval.models.calls import collecting
 from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["SAMPLE", "SAMPLE_ANNOTATIONS", "run", "score", "with_inputs"]
@@ -53,9 +55,7 @@ def run(model: str | ChatClientProtocol, out: Path, options: ClaimcheckOptions) 
     Raises:
         InputError: a bad option or input file (file, line, field).
     """
-    from noveval.benchmarks.claimcheck.generate import run_task
     from noveval.benchmarks.claimcheck.scoring import score_run
-    from noveval.models.calls import collecting
 
     o = with_inputs(options)
     path = Path(run_task(model, out, o))

@@ -47,9 +47,20 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from noveval.data.folders import data_folder
 from noveval.errors import InputError
+from noveval.hfdata import is_hf_source
+from noveval.io import (
+    _decode,
+    _json_array_items,
+    iter_jsonl,
+    read_bytes,
+    read_json,
+    read_records,
+    validation_field,
+)
 from noveval.records import Claim, Paper, Weakness
 
 __all__ = [
@@ -475,9 +486,6 @@ def resolve_annotations(
 
 
 def _read_with_lines(path: Path) -> list[tuple[int | None, object]]:
-    from noveval.hfdata import is_hf_source
-    from noveval.io import _decode, _json_array_items, iter_jsonl, read_bytes
-
     if is_hf_source(path):
         return list(iter_jsonl(path))
     name = path.name[:-3] if path.name.endswith(".gz") else path.name
@@ -487,8 +495,6 @@ def _read_with_lines(path: Path) -> list[tuple[int | None, object]]:
     if name.endswith(".jsonl") or (text.lstrip().startswith("{") and "\n{" in text.strip()):
         rows: list[tuple[int | None, object]] = list(iter_jsonl(path))
     elif text.lstrip().startswith("{"):
-        from noveval.io import read_json
-
         rows = [(1, read_json(path))]
     else:
         rows = list(_json_array_items(path, text))
@@ -516,10 +522,6 @@ def load_annotations(
     Raises:
         InputError: Any schema or cross-reference violation (nothing is written).
     """
-    from pydantic import ValidationError
-
-    from noveval.io import validation_field
-
     p = Path(path)
     parsed: list[tuple[int | None, ReviewAnnotation]] = []
     for k, (line, row) in enumerate(_read_with_lines(p)):
@@ -541,8 +543,6 @@ def load_annotations(
         for _, r in parsed
     )
     if papers is None and needs_papers:
-        from noveval.data.folders import data_folder
-
         root = data_folder([FULLTEXT_PATH], data_dir)
         if root is not None:
             ids = {r.paper_id for _, r in parsed}
@@ -562,8 +562,6 @@ def load_papers_file(path: str | Path) -> dict[str, PaperText]:
     Returns:
         Papers by id, in file order.
     """
-    from noveval.io import read_records
-
     return {p.id: p for p in read_records(path, PaperText)}
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from noveval.benchmarks._benchmark import DemoRun
+from noveval.benchmarks.claimcheck.data import sample_dir
 from noveval.benchmarks.claimcheck.options import TASKS, ClaimcheckOptions
 
 __all__ = ["demo"]
@@ -16,8 +17,6 @@ def demo(*, model: str, embedder: str, real: bool, data_dir: Path | None) -> lis
 
     Each run is scored (but real wi, which has no gold).
     """
-    from noveval.benchmarks.claimcheck.data import sample_dir
-
     del model  # the demo's model
     sample = sample_dir()
     runs = []

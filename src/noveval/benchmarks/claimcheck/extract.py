@@ -28,6 +28,7 @@ from noveval.benchmarks.claimcheck._common import (
 from noveval.benchmarks.claimcheck.data import PaperText, find_span, normalize_ws
 from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
 from noveval.models.chat import ChatClientProtocol
+from noveval.progress import track
 
 __all__ = ["verify_claims", "extract_claims"]
 
@@ -81,8 +82,6 @@ async def extract_claims(client: ChatClientProtocol, paper: PaperText, *, option
         ``c1, c2, ...`` in text order. ``error``/``failure`` are set when a chunk failed
         (a re-run redoes the paper; the chunks that worked come from the cache).
     """
-    from noveval.progress import track
-
     body = strip_references(paper.fulltext)
     chunks = split_chunks(body, options.chunk_chars)
     used = chunks[: options.max_chunks] if options.max_chunks else chunks

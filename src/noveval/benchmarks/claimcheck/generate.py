@@ -22,20 +22,32 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from noveval.benchmarks._contract import client_of
 from noveval.benchmarks.claimcheck._common import PAPER_SEEDS, prompt_hashes
+from noveval.benchmarks.claimcheck.ca import associate_claims
+from noveval.benchmarks.claimcheck.cv import verify_claim
 from noveval.benchmarks.claimcheck.data import (
+    FULLTEXT_PATH,
     PaperText,
     ReviewAnnotation,
     load_annotations,
     load_fulltext_papers,
     load_papers_file,
 )
+from noveval.benchmarks.claimcheck.extract import extract_claims
+from noveval.benchmarks.claimcheck.items import attach_related, focal_items, weakness_items
 from noveval.benchmarks.claimcheck.options import MAX_RELATED, TASKS, ClaimcheckOptions, Task
 from noveval.benchmarks.claimcheck.related import RelatedCorpus, numbered_references
+from noveval.benchmarks.claimcheck.wi import identify_weaknesses
+from noveval.benchmarks.claimcheck.wl import label_weakness
+from noveval.benchmarks.claimcheck.wle import judge_pair, rewrite_weakness
+from noveval.data.folders import data_folder, searched_text
 from noveval.errors import InputError
+from noveval.io import read_records
+from noveval.metrics.consistency import check_samples
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
-from noveval.runs import RunDir
+from noveval.runs import RunDir, run_items
 
 __all__ = ["TASKS", "WEAKNESS_TASKS", "load_inputs", "run_task", "arun_task", "wi_to_annotations",
            "predictions_to_annotations", "resolve_seeds", "seeded_id", "check_sampling", "Task"]
@@ -63,9 +75,6 @@ def load_inputs(options: ClaimcheckOptions) -> tuple[dict[str, PaperText], list[
     Raises:
         InputError: Missing inputs or any invalid record.
     """
-    from noveval.benchmarks.claimcheck.data import FULLTEXT_PATH
-    from noveval.data.folders import data_folder, searched_text
-
     o = options
     if o.papers is not None:
         papers = load_papers_file(o.papers)
@@ -79,8 +88,6 @@ def load_inputs(options: ClaimcheckOptions) -> tuple[dict[str, PaperText], list[
                              "noveval data get neurips-fulltext, or give a papers file")
         ids = o.paper_id
         if o.annotations is not None and not ids:
-            from noveval.io import read_records
-
             ids = sorted({r.paper_id for r in read_records(o.annotations, _PaperIdOnly)})
         papers = {p.id: p for p in load_fulltext_papers(root, ids=ids, limit=None if ids else o.limit)}
     anns = None
@@ -182,8 +189,6 @@ def check_sampling(options: ClaimcheckOptions) -> None:
             answer with spans, claim sets or free text, which have no plurality), or at
             temperature 0.
     """
-    from noveval.metrics.consistency import check_samples
-
     o, task = options, options.task
     if o.samples > 1 and task != "wl":
         raise InputError(None, None, "options.samples", f"self-consistency samples are for the labeling task wl, not "
@@ -252,8 +257,6 @@ class _Job:
     async def each(self, name: str, pairs: list, one: Callable[[Any], Awaitable[dict]], id_of: Callable[[Any], str],
                    label: str, client: ChatClientProtocol | None = None) -> list[dict]:
         """``one`` over ``pairs`` into ``<name>.jsonl`` (resumable, with progress)."""
-        from noveval.runs import run_items
-
         return await run_items(self.run, name, pairs, one, id_of=id_of, progress=label, client=client or self.client)
 
 
@@ -262,8 +265,6 @@ def _with_seed(row: dict, s: int) -> dict:
 
 
 async def _extract(job: _Job, papers: dict[str, PaperText]) -> None:
-    from noveval.benchmarks.claimcheck.extract import extract_claims
-
     pairs, pid = job.seeded(job.cap(list(papers.values())), lambda p: p.id)
 
     async def one(p: tuple[int, PaperText]) -> dict:
@@ -273,8 +274,6 @@ async def _extract(job: _Job, papers: dict[str, PaperText]) -> None:
 
 
 async def _wi(job: _Job, papers: dict[str, PaperText], annotations: list[ReviewAnnotation] | None) -> None:
-    from noveval.benchmarks.claimcheck.wi import identify_weaknesses
-
     if annotations is not None:
         reviews = list(dict.fromkeys((a.paper_id, a.review_index or 0, a.review_text or "", a.key)
                                      for a in annotations))
@@ -295,8 +294,6 @@ async def _wi(job: _Job, papers: dict[str, PaperText], annotations: list[ReviewA
 def _weakness_items(job: _Job, papers: dict[str, PaperText], annotations: list[ReviewAnnotation],
                     rc: RelatedCorpus | None) -> list:
     """The task's weakness items (capped), with their cited related works when there is a corpus."""
-    from noveval.benchmarks.claimcheck.items import attach_related, focal_items, weakness_items
-
     task, o = job.options.task, job.options
     require_targets = task in ("cv", "wle") or (task == "wl" and o.paper)
     items = weakness_items(annotations, papers, require_targets=require_targets)
@@ -311,8 +308,6 @@ def _weakness_items(job: _Job, papers: dict[str, PaperText], annotations: list[R
 
 
 async def _ca(job: _Job, pairs: list, pid: Callable[[Any], str]) -> None:
-    from noveval.benchmarks.claimcheck.ca import associate_claims
-
     async def one(p: tuple[int, Any]) -> dict:
         return _with_seed(await associate_claims(job.client, p[1], options=job.per_seed[p[0]]), p[0])
 
@@ -320,8 +315,6 @@ async def _ca(job: _Job, pairs: list, pid: Callable[[Any], str]) -> None:
 
 
 async def _wl(job: _Job, pairs: list, pid: Callable[[Any], str]) -> None:
-    from noveval.benchmarks.claimcheck.wl import label_weakness
-
     async def one(p: tuple[int, Any]) -> dict:
         return _with_seed(await label_weakness(job.client, p[1], options=job.per_seed[p[0]]), p[0])
 
@@ -329,8 +322,6 @@ async def _wl(job: _Job, pairs: list, pid: Callable[[Any], str]) -> None:
 
 
 async def _cv(job: _Job, pairs: list, pid: Callable[[Any], str]) -> None:
-    from noveval.benchmarks.claimcheck.cv import verify_claim
-
     async def one(p: tuple[int, Any]) -> dict:
         pred, judgment = await verify_claim(job.client, p[1], options=job.per_seed[p[0]], judge=job.judge)
         if judgment.get("error") and not pred.get("error"):  # a failed judge call is redone on re-run
@@ -343,8 +334,6 @@ async def _cv(job: _Job, pairs: list, pid: Callable[[Any], str]) -> None:
 
 
 async def _wle(job: _Job, pairs: list, pid: Callable[[Any], str]) -> None:
-    from noveval.benchmarks.claimcheck.wle import judge_pair, rewrite_weakness
-
     label = "claimcheck wle label+rewrite" if job.options.paper else "claimcheck wle rewrite"
 
     async def one(p: tuple[int, Any]) -> dict:
@@ -433,8 +422,6 @@ def run_task(model: str | ChatClientProtocol, out: str | Path, options: Claimche
     Returns:
         The run directory.
     """
-    from noveval.benchmarks._contract import client_of
-
     o = options
     check_sampling(o)  # before loading anything; arun_task checks again (the API entry)
     rc = RelatedCorpus.load(o.corpus) if o.corpus is not None and o.task in WEAKNESS_TASKS else None

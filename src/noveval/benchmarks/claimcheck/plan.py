@@ -10,21 +10,19 @@ not counted (the plan says so); the other tasks are not estimated.
 
 from __future__ import annotations
 
+from noveval.benchmarks.claimcheck.ca import paper_context, prompt_messages
+from noveval.benchmarks.claimcheck.contract import with_inputs
+from noveval.benchmarks.claimcheck.generate import _checked_seeds, load_inputs
+from noveval.benchmarks.claimcheck.items import weakness_items
 from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
-from noveval.plan import SystemPlan
+from noveval.benchmarks.claimcheck.related import format_related
+from noveval.plan import PlannedCall, SystemPlan, capped, not_estimated, prompt_tokens
 
 __all__ = ["plan"]
 
 
 def plan(options: ClaimcheckOptions) -> SystemPlan:
     """The CA run's requests, no model call."""
-    from noveval.benchmarks.claimcheck.ca import paper_context, prompt_messages
-    from noveval.benchmarks.claimcheck.contract import with_inputs
-    from noveval.benchmarks.claimcheck.generate import _checked_seeds, load_inputs
-    from noveval.benchmarks.claimcheck.items import weakness_items
-    from noveval.benchmarks.claimcheck.related import format_related
-    from noveval.plan import PlannedCall, capped, not_estimated, prompt_tokens
-
     o = with_inputs(options)
     if o.task != "ca":
         return not_estimated("claimcheck", f"the {o.task} task is not planned (only ca, the eval's)")

@@ -40,6 +40,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from noveval.errors import InputError
+
 __all__ = [
     "MatchedReference",
     "RelatedCorpus",
@@ -149,7 +151,6 @@ class RelatedCorpus:
             InputError: The file is missing or a line is not a corpus record.
         """
         from noveval.corpus import load_corpus
-        from noveval.errors import InputError
 
         if not Path(path).exists():
             raise InputError(path, None, "options.corpus", "corpus file not found")

@@ -25,8 +25,23 @@ from typing import Any
 
 import numpy as np
 
-from noveval.benchmarks.claimcheck.data import WEAKNESS_TYPES, ReviewAnnotation
+from noveval.benchmarks.claimcheck import BENCHMARK
+from noveval.benchmarks.claimcheck.data import (
+    WEAKNESS_TYPES,
+    ReviewAnnotation,
+    load_annotations,
+    load_papers_file,
+)
+from noveval.benchmarks.claimcheck.items import weakness_items
+from noveval.benchmarks.claimcheck.options import ClaimcheckScoreOptions
+from noveval.benchmarks.claimcheck.wl import SAMPLED
+from noveval.benchmarks.claimcheck.wle import anchor_retention
 from noveval.errors import InputError
+from noveval.io import read_json, read_jsonl
+from noveval.metrics.agreement import krippendorff_alpha
+from noveval.metrics.spans import exact_similarity, f1_edit, f1_exact, span_counts
+from noveval.metrics.text import bertscore_f1, rouge_f1
+from noveval.runs import RunDir
 
 __all__ = ["score_predictions", "score_run", "wl_consistency", "WL_LEVELS"]
 
@@ -73,8 +88,6 @@ def _nanmean(values: list[float | None]) -> Stat:
 
 
 def _span_stats(gold: list[list[str]], pred: list[list[str]]) -> dict[str, Stat]:
-    from noveval.metrics.spans import f1_edit, f1_exact
-
     out: dict[str, Stat] = {}
     for name, fn in (("f1_edit", f1_edit), ("f1_exact", f1_exact)):
         def stat(ix: np.ndarray, fn: Callable = fn) -> float:
@@ -86,8 +99,6 @@ def _span_stats(gold: list[list[str]], pred: list[list[str]]) -> dict[str, Stat]
 
 def _matched(gold: list[str], pred: list[str]) -> dict[str, float]:
     """One item's summed similarity of its aligned span pairs, edit and exact (§3.4)."""
-    from noveval.metrics.spans import exact_similarity, span_counts
-
     return {"matched_edit": span_counts(gold, pred).matched,
             "matched_exact": span_counts(gold, pred, similarity=exact_similarity).matched}
 
@@ -188,8 +199,6 @@ def _score_wi(pred: dict[str, dict], annotations: list[ReviewAnnotation]) -> Sco
 
 
 def _score_ca(pred: dict[str, dict], annotations: list[ReviewAnnotation]) -> Scored:
-    from noveval.benchmarks.claimcheck.items import weakness_items
-
     gold_l: list[list[str]] = []
     pred_l: list[list[str]] = []
     per: list[dict[str, Any]] = []
@@ -222,9 +231,6 @@ def _wl_row(gl: dict, row: dict, kind: str | None) -> tuple[list, list]:
 
 
 def _score_wl(pred: dict[str, dict], annotations: list[ReviewAnnotation]) -> Scored:
-    from noveval.benchmarks.claimcheck.items import weakness_items
-    from noveval.metrics.agreement import krippendorff_alpha
-
     gold_m: list[list[float]] = []
     pred_m: list[list[float]] = []
     per: list[dict[str, Any]] = []
@@ -285,9 +291,6 @@ def _wle_outcome(r: dict, jw: dict, judged: bool) -> tuple[str | None, str | Non
 
 def _score_wle(predictions: list[dict], judgments: list[dict] | None, judge_default: str | None,
                bertscore: bool) -> Scored:
-    from noveval.benchmarks.claimcheck.wle import anchor_retention
-    from noveval.metrics.text import bertscore_f1, rouge_f1
-
     jud = _index(judgments, "judgments.jsonl") if judgments else {}
     ok = [r for r in predictions if r.get("revised")]
     r1 = rouge_f1([r["revised"] for r in ok], [r["original"] for r in ok], kind="rouge1") if ok else []
@@ -490,8 +493,6 @@ def wl_consistency(predictions: Sequence[dict]) -> dict[str, Any] | None:
         (each in (0, 1], best 1; ``unanimous``: share of items whose every sample gave
         all three labels; ``n``: those items).
     """
-    from noveval.benchmarks.claimcheck.wl import SAMPLED
-
     rows = [r for r in predictions if r.get("samples")]
     if not rows:
         return None
@@ -518,8 +519,6 @@ PRIMARY = {"extract": "verified_rate", "wi": "f1_edit", "ca": "f1_edit",
 
 def _gold(run_dir: Path, task: str, inputs: dict[str, Any], o: Any) -> list[ReviewAnnotation] | None:
     """The gold annotations of wi/ca/wl: ``o``'s files, else the ones the run recorded (None: none)."""
-    from noveval.benchmarks.claimcheck.data import load_annotations, load_papers_file
-
     ann_path = o.annotations or inputs.get("annotations")
     if not ann_path or task not in ("wi", "ca", "wl"):
         return None
@@ -544,11 +543,6 @@ def score_run(run_dir: str | Path, options: Any = None) -> dict[str, Any]:
     Raises:
         InputError: not a CLAIMCHECK run folder, no predictions, or a bad input file.
     """
-    from noveval.benchmarks.claimcheck import BENCHMARK
-    from noveval.benchmarks.claimcheck.options import ClaimcheckScoreOptions
-    from noveval.io import read_json, read_jsonl
-    from noveval.runs import RunDir
-
     o = options if options is not None else ClaimcheckScoreOptions()
     run_dir = Path(run_dir)
     cfg_path = run_dir / "config.json"

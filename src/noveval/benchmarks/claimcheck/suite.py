@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from noveval.benchmarks._benchmark import EvalPlan, EvalRun
+from noveval.benchmarks.claimcheck.data import sample_dir
 
 __all__ = ["eval_plan"]
 
@@ -37,7 +38,6 @@ def eval_plan(data_dir: Path | None, *, limit: int | None, judge: str | None, pr
         if protocol == "paper":
             return EvalPlan(skip="the paper protocol matches the papers' references against a corpus; the shipped "
                                  "sample has none (the noveval protocol runs on it)")
-        from noveval.benchmarks.claimcheck.data import sample_dir
 
         sample = sample_dir()
         return EvalPlan((EvalRun("claimcheck", {**opts, "papers": str(sample / "papers.json"),

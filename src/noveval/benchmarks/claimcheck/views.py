@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from noveval.compare.metrics import ItemMetric, Rows
+from noveval.metrics.spans import f1_from_span_sums
 from noveval.report.figures import PALETTE, png_uri, pyplot
 from noveval.report.fmt import pretty_name
 from noveval.report.model import Figure, RunData, Table
@@ -128,8 +129,6 @@ def _span_data(kind: str, seeds: list[Any]) -> Any:
 
 def _seed_mean_f1(blocks: int) -> Any:
     """``combine``: the micro span F1 of each seed's summed counts, averaged over the seeds (Appendix C.1)."""
-    from noveval.metrics.spans import f1_from_span_sums
-
     def f1(sums: np.ndarray) -> np.ndarray:
         s = np.asarray(sums, dtype=float)
         return np.asarray(f1_from_span_sums(s.reshape(*s.shape[:-1], blocks, 3)).mean(axis=-1))

@@ -22,15 +22,15 @@ from noveval.benchmarks.claimcheck._common import (
 )
 from noveval.benchmarks.claimcheck.data import align_span, find_span
 from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
+from noveval.models.calls import note_answer
 from noveval.models.chat import ChatClientProtocol
+from noveval.models.structured import parse_as
 
 __all__ = ["identify_weaknesses"]
 
 
 def _salvage(raw: list[str | None]) -> WIReply | None:
     """Keep the complete passages of a reply that was cut off mid-list."""
-    from noveval.models.structured import parse_as
-
     for text in reversed([r for r in raw if r]):
         cut = text.rfind("}")
         while cut > 0:
@@ -74,8 +74,6 @@ async def identify_weaknesses(
         row["failure"] = failure_of(res)
         return row
     if not res.ok:
-        from noveval.models.calls import note_answer
-
         note_answer(client, res.replies, usable=True, role="model")  # its complete passages are read
         row["salvaged"] = True  # reply cut by the token budget: complete passages kept
     seen: set[tuple[int, int]] = set()

@@ -31,6 +31,7 @@ Per item: ``samples``, ``self_consistency_<label>`` for the three labels and
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 from noveval.benchmarks.claimcheck._common import (
@@ -43,6 +44,8 @@ from noveval.benchmarks.claimcheck._common import (
 )
 from noveval.benchmarks.claimcheck.items import WeaknessItem
 from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
+from noveval.benchmarks.claimcheck.wle import label_and_rewrite
+from noveval.metrics.consistency import mean_consistency, sample_seeds, vote_labels, vote_ordinal
 from noveval.models.chat import ChatClientProtocol
 
 __all__ = ["label_weakness", "combine_samples", "format_targets"]
@@ -62,9 +65,7 @@ async def label_weakness(client: ChatClientProtocol, item: WeaknessItem, *, opti
     """
     if options.samples <= 1:
         return await _label_once(client, item, options=options)
-    import asyncio
 
-    from noveval.metrics.consistency import sample_seeds
 
     seeds = sample_seeds(options.seed, options.samples)
     rows = await asyncio.gather(*(_label_once(client, item, options=options.model_copy(update={"seed": s, "samples": 1}))
@@ -94,8 +95,6 @@ def combine_samples(rows: Sequence[dict], seeds: Sequence[int]) -> dict:
         (0, 1], best 1) and ``self_consistency`` (their mean); the shares are None for a
         failed item.
     """
-    from noveval.metrics.consistency import mean_consistency, vote_labels, vote_ordinal
-
     parsed = [r if r.get("failure") is None else None for r in rows]
     objectivity, sc_obj = vote_ordinal([None if r is None else r["objectivity"] for r in parsed])
     agreement, sc_agr = vote_ordinal([None if r is None else r["agreement"] for r in parsed])
@@ -121,8 +120,6 @@ def combine_samples(rows: Sequence[dict], seeds: Sequence[int]) -> dict:
 async def _label_once(client: ChatClientProtocol, item: WeaknessItem, *, options: ClaimcheckOptions) -> dict:
     """One labeling call (one sample)."""
     if options.paper:
-        from noveval.benchmarks.claimcheck.wle import label_and_rewrite
-
         both = await label_and_rewrite(client, item, options=options)
         return {k: both[k] for k in ("id", "objectivity", "agreement", "types", "no_type", "reasoning",
                                      "revised", "related_works", "error", "failure")}

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import random
 import re
 from pathlib import Path
@@ -48,6 +49,7 @@ from noveval.benchmarks.claimcheck.items import WeaknessItem
 from noveval.benchmarks.claimcheck.options import ClaimcheckOptions
 from noveval.benchmarks.claimcheck.related import format_related
 from noveval.errors import InputError
+from noveval.io import write_text
 from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
@@ -225,11 +227,8 @@ def export_pairs_csv(rows: list[dict], path: str | Path, *, seed: int = 0) -> tu
     Returns:
         ``(csv_path, key_path)``.
     """
-    from noveval.io import write_text
-
     path = Path(path)
     key_path = path.with_suffix(".key.csv")
-    import io
 
     body, key = io.StringIO(), io.StringIO()
     w = csv.writer(body)

@@ -21,10 +21,26 @@ shuffled_micro_f1_yardstick`). Yardsticks use the gold the run recorded and its 
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from noveval.benchmarks.claimcheck.data import WEAKNESS_TYPES
+from noveval.benchmarks.claimcheck.items import weakness_items
+from noveval.benchmarks.claimcheck.options import ClaimcheckScoreOptions
+from noveval.benchmarks.claimcheck.scoring import WL_LEVELS, _fail_kind, _gold, _index
+from noveval.io import read_json, read_jsonl
+from noveval.metrics.agreement import krippendorff_alpha
+from noveval.metrics.spans import edit_similarity, exact_similarity, f1_edit, f1_exact, span_counts
+from noveval.metrics.text import bertscore_f1, rouge_f1
+from noveval.metrics.yardsticks import (
+    pair_matrix,
+    shuffled_matrix_yardstick,
+    shuffled_micro_f1_yardstick,
+    yardstick,
+)
 
 __all__ = ["baselines"]
 
@@ -34,9 +50,6 @@ NO_GOLD = {"cv": "CV verdicts come from an LLM judge, with no gold in the run: n
 
 def _span_yardsticks(gold: list[list[str]], pred: list[list[str]], *, excluded: np.ndarray | None = None,
                      within: list[Any] | None = None, name: str, what: str) -> dict[str, list[dict[str, Any]]]:
-    from noveval.metrics.spans import edit_similarity, exact_similarity, span_counts
-    from noveval.metrics.yardsticks import shuffled_micro_f1_yardstick
-
     n = len(gold)
     out = {}
     for key, sim in (("f1_edit", edit_similarity), ("f1_exact", exact_similarity)):
@@ -50,9 +63,6 @@ def _span_yardsticks(gold: list[list[str]], pred: list[list[str]], *, excluded: 
 
 def _human_wi(annotations: list[Any]) -> dict[str, list[dict[str, Any]]]:
     """One annotator's spans against another's, on reviews with two or more annotators (pooled)."""
-    from noveval.metrics.spans import f1_edit, f1_exact
-    from noveval.metrics.yardsticks import yardstick
-
     by_review: dict[str, list[list[str]]] = {}
     for rec in annotations:
         by_review.setdefault(rec.key, []).append([w.text or "" for w in rec.weaknesses])
@@ -82,11 +92,6 @@ def _wi(pred: dict[str, dict[str, Any]], annotations: list[Any]) -> dict[str, li
 
 
 def _ca(pred: dict[str, dict[str, Any]], annotations: list[Any]) -> dict[str, list[dict[str, Any]]]:
-    from collections import Counter
-
-    from noveval.benchmarks.claimcheck.items import weakness_items
-    from noveval.benchmarks.claimcheck.scoring import _fail_kind
-
     items = [it for it in weakness_items(annotations) if it.id in pred]
     sizes = Counter(it.paper_id for it in items)
     items = [it for it in items if sizes[it.paper_id] > 1]
@@ -100,14 +105,6 @@ def _ca(pred: dict[str, dict[str, Any]], annotations: list[Any]) -> dict[str, li
 
 
 def _wl(pred: dict[str, dict[str, Any]], annotations: list[Any]) -> dict[str, list[dict[str, Any]]]:
-    from collections import Counter
-
-    from noveval.benchmarks.claimcheck.data import WEAKNESS_TYPES
-    from noveval.benchmarks.claimcheck.items import weakness_items
-    from noveval.benchmarks.claimcheck.scoring import WL_LEVELS
-    from noveval.metrics.agreement import krippendorff_alpha
-    from noveval.metrics.yardsticks import yardstick
-
     items = [it for it in weakness_items(annotations) if it.id in pred and it.gold_labels.get("types")]
     cols: dict[str, list[Any]] = {"agreement": [it.gold_labels.get("agreement") for it in items],
             "objectivity": [it.gold_labels.get("objectivity") for it in items],
@@ -129,9 +126,6 @@ def _wl(pred: dict[str, dict[str, Any]], annotations: list[Any]) -> dict[str, li
 
 
 def _wle(predictions: list[dict[str, Any]], metrics: dict[str, Any], seed: int) -> dict[str, list[dict[str, Any]]]:
-    from noveval.metrics.text import bertscore_f1, rouge_f1
-    from noveval.metrics.yardsticks import pair_matrix, shuffled_matrix_yardstick
-
     ok = [r for r in predictions if r.get("revised")]
     if len(ok) < 2:
         return {}
@@ -155,10 +149,6 @@ def baselines(run_folder: Path | None, scores: dict[str, Any]) -> dict[str, list
         run_folder: The run folder (predictions; its config names the gold annotations).
         scores: The run's ``scores.json`` dict (``task`` picks the yardsticks).
     """
-    from noveval.benchmarks.claimcheck.options import ClaimcheckScoreOptions
-    from noveval.benchmarks.claimcheck.scoring import _gold, _index
-    from noveval.io import read_json, read_jsonl
-
     task = str(scores.get("task"))
     if task in NO_GOLD:
         return NO_GOLD[task]

@@ -34,9 +34,20 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from noveval.benchmarks.focus.annotate import parse_label, prompt_messages
+from noveval.benchmarks._contract import client_of
+from noveval.benchmarks.focus.annotate import (
+    annotation_seeds,
+    label_schema,
+    parse_label,
+    prompt_messages,
+)
 from noveval.benchmarks.focus.options import AgreementOptions
-from noveval.models.chat import ChatClientProtocol
+from noveval.data.folders import data_folder, searched_text
+from noveval.errors import InputError
+from noveval.io import read_jsonl, write_json
+from noveval.metrics.consistency import vote_labels
+from noveval.models.calls import note_answer
+from noveval.models.chat import ChatClientProtocol, ChatRequest, GenerationParams
 from noveval.models.structured import find_json_object
 from noveval.models.types import ModelLike
 
@@ -65,8 +76,6 @@ POLARITY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {"polarity": 
 
 
 def _read_gz_jsonl(path: Path) -> list[dict[str, Any]]:
-    from noveval.io import read_jsonl
-
     return read_jsonl(path)
 
 
@@ -160,8 +169,6 @@ def sampled_label(labels: Sequence[str | None], errors: Sequence[str | None], se
         ``self_consistency`` is the share of the N samples giving the label, in (0, 1],
         best 1 (unanimous); None when no sample parsed or a call failed.
     """
-    from noveval.metrics.consistency import vote_labels
-
     failed = [f"seed {s}: {e}" for s, e in zip(seeds, errors, strict=True) if e]
     label, share = (None, None) if failed else vote_labels(labels)
     return {
@@ -213,8 +220,6 @@ def _annotate(
         with several seeds) and, with several seeds, one row per item (``id``, ``gold``
         and :func:`sampled_label`'s fields); None with one seed.
     """
-    from noveval.models.chat import ChatRequest, GenerationParams
-
     reqs = []
     for it in items:
         messages, schema = ask(it)
@@ -224,7 +229,6 @@ def _annotate(
                  for s in seeds]
     resps = client.complete_many(reqs, progress=progress)
     n = len(seeds)
-    from noveval.models.calls import note_answer
 
     def read(r: Any, it: Any) -> Any:
         label = parse(r.text, it) if r.ok else None
@@ -250,9 +254,6 @@ def agreement_data(options: AgreementOptions) -> Path:
     Raises:
         InputError: no searched folder holds them (``--data-dir``; nothing is called or written).
     """
-    from noveval.data.folders import data_folder, searched_text
-    from noveval.errors import InputError
-
     needs = [f for key, f in AGREEMENT_FILES.items() if (options.n_disapere if key == "disapere" else options.n_mred)]
     d = data_folder(needs, options.data_dir)
     if d is None:
@@ -286,10 +287,6 @@ def run_agreement(model: ModelLike, out: Path, options: AgreementOptions) -> Pat
     Raises:
         InputError: no data folder holds the label files.
     """
-    from noveval.benchmarks._contract import client_of
-    from noveval.benchmarks.focus.annotate import annotation_seeds
-    from noveval.io import write_json
-
     data = agreement_data(options)
     seed, samples, temperature = options.seed, options.samples, options.temperature
     seeds = annotation_seeds(seed, samples, temperature)
@@ -315,7 +312,6 @@ def run_agreement(model: ModelLike, out: Path, options: AgreementOptions) -> Pat
 def _disapere(result: dict[str, Any], client: ChatClientProtocol, data: Path, n: int, seed: int,
               seeds: Sequence[int], temperature: float) -> list[dict[str, Any]] | None:
     """Annotate the DISAPERE subsample's aspects into ``result["disapere"]``; the per-sentence rows when sampling."""
-    from noveval.benchmarks.focus.annotate import label_schema
     from noveval.metrics.focus import ASPECTS
 
     items = disapere_items(data / "labels" / "disapere.jsonl.gz", n=n, seed=seed)

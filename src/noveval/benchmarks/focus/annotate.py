@@ -37,8 +37,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from noveval.benchmarks.focus.data import FocusPoint
-from noveval.models.chat import ChatClientProtocol
+from noveval.metrics.consistency import mean_consistency, sample_seeds, vote_labels
+from noveval.models.calls import note_answer
+from noveval.models.chat import ChatClientProtocol, ChatRequest, GenerationParams
 from noveval.models.structured import extract_json
+from noveval.prompts import load
 from noveval.records import Polarity
 
 __all__ = [
@@ -77,8 +80,6 @@ def prompt_messages(name: str, **values: Any) -> list[dict[str, str]]:
     Raises:
         InputError: the template (e.g. an override) uses a variable not in ``values``.
     """
-    from noveval.prompts import load
-
     return load("focus", name).render(**values).messages(end="\n")
 
 
@@ -109,8 +110,6 @@ def annotation_requests(point: FocusPoint, *, max_tokens: int = 32, temperature:
     ``temperature`` and ``seed`` are the sample's (:func:`annotation_seeds`); the defaults
     give the requests the annotator has always sent (temperature 0, seed 0).
     """
-    from noveval.models.chat import ChatRequest, GenerationParams
-
     out = {}
     for family in FAMILIES:
         out[family] = ChatRequest(
@@ -133,8 +132,6 @@ def annotation_seeds(seed: int, samples: int, temperature: float) -> list[int]:
     always has: a greedy reply does not depend on the seed, and a run's ``--seed`` (which
     also seeds the reviews and the bootstrap) then leaves cached annotations valid.
     """
-    from noveval.metrics.consistency import sample_seeds
-
     return sample_seeds(seed, samples) if temperature > 0 else [0]
 
 
@@ -196,8 +193,6 @@ def judgment_row(point: FocusPoint, target_resp: Any, aspect_resp: Any, annotato
     With ``client`` (the annotator) each reply's verdict is reported
     (:func:`noveval.models.calls.note_answer`, role ``annotator``).
     """
-    from noveval.models.calls import note_answer
-
     row: dict[str, Any] = point.model_dump()
     row["annotator"] = annotator
     errors, unparsed = [], []
@@ -235,8 +230,6 @@ def sampled_judgment_row(point: FocusPoint, target_resps: Sequence[Any], aspect_
     no label and no share, and the row's ``error`` names the failed calls (a re-run redoes
     them; the others come from the cache).
     """
-    from noveval.metrics.consistency import mean_consistency, vote_labels
-
     singles = [judgment_row(point, t, a, annotator, client) for t, a in zip(target_resps, aspect_resps, strict=True)]
     row: dict[str, Any] = point.model_dump()
     row["annotator"] = annotator

@@ -5,13 +5,23 @@ Heavy imports happen inside the commands."""
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import typer
 
-from noveval.benchmarks.focus.options import AgreementCommand, ExpertCommand, SplitCommand
-from noveval.cli.common import cli_errors
-from noveval.cli.generate import options_command
+from noveval.benchmarks._runner import run_task
+from noveval.benchmarks.focus.options import (
+    AgreementCommand,
+    AgreementOptions,
+    ExpertCommand,
+    ExpertOptions,
+    SplitCommand,
+)
+from noveval.cli.common import cli_errors, user_errors
+from noveval.cli.generate import flag_errors, options_command, run_in_cli
+from noveval.io import read_json, read_jsonl, write_jsonl
+from noveval.options import narrow
 
 app = typer.Typer(help="Focus-level review evaluation (Mind the Blind Spots): extras.")
 
@@ -22,7 +32,6 @@ app = typer.Typer(help="Focus-level review evaluation (Mind the Blind Spots): ex
 def split_cmd(o: SplitCommand) -> None:
     """Expert points without a model: split each review's strengths/weaknesses into points."""
     from noveval.benchmarks.focus.data import load_papers, points_from_sections
-    from noveval.io import write_jsonl
 
     rows = [pt for p in load_papers(o.papers, limit=o.limit) for pt in points_from_sections(p)]
     write_jsonl(o.out, rows)
@@ -34,13 +43,7 @@ def split_cmd(o: SplitCommand) -> None:
 @options_command(ExpertCommand)
 def expert_cmd(o: ExpertCommand) -> None:
     """Expert points by the three-prompt chain (meta-review -> augment -> paraphrase)."""
-    from noveval.benchmarks._runner import run_task
     from noveval.benchmarks.focus.expert import run_expert
-    from noveval.benchmarks.focus.options import ExpertOptions
-    from noveval.cli.generate import run_in_cli
-    from noveval.io import read_jsonl
-    from noveval.options import narrow
-
     opts = narrow(o, ExpertOptions)
     run = run_in_cli("focus expert", opts, lambda: run_task("focus expert", run_expert, o.model, o.out, opts),
                      summary=False)
@@ -55,16 +58,7 @@ def expert_cmd(o: ExpertCommand) -> None:
 def agreement_cmd(o: AgreementCommand) -> None:
     """Cohen's kappa of the annotator against DISAPERE aspects and MReD polarity (through the runner: the
     annotator's endpoint checked first, its calls counted, mostly unparseable labels exit 3)."""
-    import tempfile
-
-    from noveval.benchmarks._runner import run_task
     from noveval.benchmarks.focus.agreement import agreement_data, run_agreement
-    from noveval.benchmarks.focus.options import AgreementOptions
-    from noveval.cli.common import user_errors
-    from noveval.cli.generate import flag_errors, run_in_cli
-    from noveval.io import read_json
-    from noveval.options import narrow
-
     opts = narrow(o, AgreementOptions)
     with user_errors(), flag_errors(AgreementOptions):
         agreement_data(opts)  # a missing data folder: one line, before the endpoint check

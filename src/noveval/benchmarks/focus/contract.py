@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from noveval.benchmarks.focus.options import FocusOptions, FocusScoreOptions
-from noveval.benchmarks.focus.pipeline import SAMPLE
+from noveval.benchmarks.focus.pipeline import SAMPLE, run_focus, score_run
+from noveval.errors import InputError
 from noveval.models.chat import ChatClientProtocol
+from noveval.runs import RunDir
 
 __all__ = ["SAMPLE", "run", "score"]
 
@@ -35,8 +37,6 @@ def run(model: str | ChatClientProtocol, out: Path, options: FocusOptions) -> Pa
         InputError: bad options or papers, or a run with other settings in ``out``
             (nothing written).
     """
-    from noveval.benchmarks.focus.pipeline import run_focus
-
     run_focus(model, out, options)
     return Path(out)
 
@@ -52,10 +52,6 @@ def score(run: Path, options: FocusScoreOptions | None = None) -> dict[str, Any]
         InputError: not a focus run folder, no predictions, or a judgments row with an
             unknown label (file, line, field).
     """
-    from noveval.benchmarks.focus.pipeline import score_run
-    from noveval.errors import InputError
-    from noveval.runs import RunDir
-
     rd = RunDir.open(run)
     if rd.config.get("benchmark") != "focus":
         raise InputError(rd.path / "config.json", None, "benchmark", f"not a focus run ({rd.config.get('benchmark')!r})")

@@ -28,10 +28,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, ValidationError
 
 from noveval.benchmarks.focus.split import split_points, split_review_sections
 from noveval.errors import InputError
+from noveval.io import iter_jsonl, read_records, validation_field
 from noveval.records import Paper, Polarity, Review, ReviewPoint
 
 POLARITIES: tuple[Polarity, Polarity] = ("strength", "weakness")
@@ -97,12 +98,9 @@ def load_papers(path: str | Path, *, limit: int | None = None) -> list[FocusPape
         InputError: Unreadable file, bad JSON, a missing or ill-typed field, or a
             duplicate paper id (with file, line and field).
     """
-    from noveval.io import iter_jsonl, read_records, validation_field
-
     name = str(path)[:-3] if str(path).endswith(".gz") else str(path)
     if limit and name.endswith(".jsonl"):
         # stream: validate and keep only the first ``limit`` records
-        from pydantic import ValidationError
 
         papers = []
         for line, obj in iter_jsonl(path):
@@ -207,7 +205,6 @@ def read_judgments(path: str | Path) -> list[dict[str, Any]]:
         InputError: Bad JSON, a missing field, a bad polarity or an unknown label,
             with file, line and field -- nothing is dropped.
     """
-    from noveval.io import iter_jsonl
     from noveval.metrics.focus import canonical_label
 
     rows = []

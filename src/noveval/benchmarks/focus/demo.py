@@ -6,6 +6,7 @@ from pathlib import Path
 
 from noveval.benchmarks._benchmark import DemoRun
 from noveval.benchmarks.focus.options import FocusOptions
+from noveval.data.folders import data_folder
 
 __all__ = ["demo"]
 
@@ -15,8 +16,6 @@ def demo(*, model: str, embedder: str, real: bool, data_dir: Path | None) -> lis
     del model, embedder  # the demo's model; the system's own embedder
     papers = None
     if real:
-        from noveval.data.folders import data_folder
-
         d = data_folder(["reviews/neurips-2024.jsonl.gz"], data_dir)
         if d is None:
             raise FileNotFoundError("no data folder holds reviews/neurips-2024.jsonl.gz")

@@ -20,12 +20,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from noveval.benchmarks._contract import client_of
 from noveval.benchmarks.focus.annotate import prompt_messages
-from noveval.benchmarks.focus.data import FocusPaper
+from noveval.benchmarks.focus.data import FocusPaper, load_papers
 from noveval.benchmarks.focus.options import ExpertOptions
 from noveval.benchmarks.focus.split import split_points, split_review_sections
-from noveval.models.chat import ChatClientProtocol
+from noveval.models.calls import note_answer
+from noveval.models.chat import ChatClientProtocol, ChatRequest, GenerationParams
+from noveval.models.client import run_async
 from noveval.models.types import ModelLike
+from noveval.prompts import prompt_hashes
+from noveval.runs import RunDir, run_items
 
 __all__ = ["expert_chain", "expert_rows", "run_expert"]
 
@@ -38,8 +43,6 @@ characters, about 660 tokens, Section 5.2)."""
 
 
 def _req(messages: list[dict[str, str]], max_tokens: int) -> Any:
-    from noveval.models.chat import ChatRequest, GenerationParams
-
     return ChatRequest(
         messages=messages,
         params=GenerationParams(temperature=0.0, max_tokens=max_tokens),
@@ -60,7 +63,6 @@ async def expert_chain(
     reviews = "\n\n".join(
         f"[Review {i + 1}]\n{r.text[:MAX_REVIEW_CHARS]}" for i, r in enumerate(paper.reviews)
     )
-    from noveval.models.calls import note_answer
 
     prompts = [prompt_messages("expert_extract", meta_review=meta)]
     replies: list[Any] = []
@@ -93,8 +95,6 @@ async def expert_rows(
     run: Any, client: ChatClientProtocol, papers: list[FocusPaper], *, max_tokens: int = DEFAULT_MAX_TOKENS
 ) -> list[dict[str, Any]]:
     """Run the chain over papers into ``expert.jsonl`` (resumable); rows in paper order."""
-    from noveval.runs import run_items
-
     async def worker(p: FocusPaper) -> dict[str, Any]:
         return await expert_chain(client, p, max_tokens=max_tokens)
 
@@ -111,12 +111,6 @@ def run_expert(model: ModelLike, out: Path, options: ExpertOptions) -> Path:
     Raises:
         InputError: bad papers file, or a folder made with other settings (without ``overwrite``).
     """
-    from noveval.benchmarks._contract import client_of
-    from noveval.benchmarks.focus.data import load_papers
-    from noveval.models.client import run_async
-    from noveval.prompts import prompt_hashes
-    from noveval.runs import RunDir
-
     ps = load_papers(options.papers, limit=options.limit)
     client = client_of(model, **options.client_kwargs())
     prompts = prompt_hashes("focus", ["expert_extract", "expert_augment", "expert_paraphrase"])

@@ -23,6 +23,8 @@ from typing import Any
 from noveval.benchmarks.focus.annotate import prompt_messages
 from noveval.benchmarks.focus.data import FocusPaper
 from noveval.benchmarks.focus.split import split_points, split_review_sections
+from noveval.models.calls import note_answer
+from noveval.models.chat import ChatRequest, GenerationParams
 
 CHARS_PER_TOKEN = 4
 DEFAULT_MAX_INPUT_TOKENS = 6000
@@ -98,8 +100,6 @@ def review_request(
     seed: int = 0,
 ) -> tuple[Any, dict[str, Any]]:
     """The chat request that asks a model to review ``paper``, and the truncation info."""
-    from noveval.models.chat import ChatRequest, GenerationParams
-
     text, info = paper_input(paper, source=source, max_input_tokens=max_input_tokens)
     req = ChatRequest(
         messages=prompt_messages("review", title=paper.title, paper=text),
@@ -178,8 +178,6 @@ def prediction_row(paper: FocusPaper, response: Any, info: dict[str, Any], model
         review, parse_err = parse_review(response.text)
         err = None
         if client is not None:
-            from noveval.models.calls import note_answer
-
             note_answer(client, response, usable=bool(review["strengths"] or review["weaknesses"]), role="model")
     else:
         review, err = {"summary": "", "strengths": [], "weaknesses": []}, response.error

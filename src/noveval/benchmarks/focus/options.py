@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from noveval.errors import InputError
 from noveval.options import (
     DataDirOption,
     ModelOption,
@@ -159,7 +160,6 @@ class AgreementOptions(RunOptions, DataDirOption):
 
     @model_validator(mode="after")
     def _checked(self) -> AgreementOptions:
-        from noveval.errors import InputError
         from noveval.metrics.consistency import check_samples
 
         if self.limit is not None:

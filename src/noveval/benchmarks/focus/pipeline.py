@@ -14,21 +14,47 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from noveval.benchmarks._contract import client_of
+from noveval.benchmarks._contract import client_of, sample_file
+from noveval.benchmarks.focus import BENCHMARK
+from noveval.benchmarks.focus.annotate import (
+    annotation_requests,
+    annotation_seeds,
+    judgment_row,
+    sampled_judgment_row,
+)
 from noveval.benchmarks.focus.data import (
     FocusPaper,
     FocusPoint,
     load_papers,
     points_from_lists,
     points_from_sections,
+    read_judgments,
 )
-from noveval.benchmarks.focus.generate import prediction_row, review_request, truncation_rule
+from noveval.benchmarks.focus.expert import expert_rows
+from noveval.benchmarks.focus.generate import (
+    prediction_row,
+    render_review,
+    review_request,
+    truncation_rule,
+)
 from noveval.benchmarks.focus.options import FocusOptions, FocusScoreOptions
-from noveval.benchmarks.focus.protocol import Protocol
+from noveval.benchmarks.focus.plots import plot_focus
+from noveval.benchmarks.focus.protocol import Protocol, get_protocol, select_papers
+from noveval.benchmarks.focus.scoring import (
+    PER_ITEM_METRICS,
+    annotator_consistency,
+    bootstrap_kl,
+    focus_report,
+    per_paper_rows,
+)
 from noveval.errors import InputError
+from noveval.metrics.bootstrap import summarize
+from noveval.metrics.consistency import check_samples
 from noveval.metrics.focus import DEFAULT_EPSILON
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
+from noveval.prompts import prompt_hashes
+from noveval.runs import RunDir, run_items
 
 __all__ = ["SAMPLE", "annotate_into", "checked_protocol", "papers_source", "run_config", "run_focus", "score_run",
            "selected_papers"]
@@ -38,8 +64,6 @@ SAMPLE = ("focus", "sample_reviews.jsonl")
 
 
 def _prompt_hashes() -> dict[str, str]:
-    from noveval.prompts import prompt_hashes
-
     names = ["review", "target_strength", "target_weakness", "aspect_strength", "aspect_weakness",
              "expert_extract", "expert_augment", "expert_paraphrase"]
     return prompt_hashes("focus", names)
@@ -52,14 +76,6 @@ async def annotate_into(run: Any, client: ChatClientProtocol, points: list[Focus
     With ``samples > 1`` every prompt is asked N times (seeds ``seed .. seed + N - 1`` at
     ``temperature``) and each label voted (:func:`.annotate.sampled_judgment_row`).
     """
-    from noveval.benchmarks.focus.annotate import (
-        annotation_requests,
-        annotation_seeds,
-        judgment_row,
-        sampled_judgment_row,
-    )
-    from noveval.runs import run_items
-
     seeds = annotation_seeds(seed, samples, temperature)
 
     async def worker(p: FocusPoint) -> dict[str, Any]:
@@ -76,8 +92,6 @@ async def annotate_into(run: Any, client: ChatClientProtocol, points: list[Focus
 
 def papers_source(o: FocusOptions) -> str | Path:
     """The papers file of a run: ``o.papers``, else the shipped sample."""
-    from noveval.benchmarks._contract import sample_file
-
     return o.papers if o.papers is not None else sample_file(*SAMPLE)
 
 
@@ -88,9 +102,6 @@ def checked_protocol(o: FocusOptions) -> tuple[Protocol, str]:
         InputError: ``options.expert`` other than the paper protocol's chain, or
             ``options.samples`` above 1 at temperature 0 (before anything is read or written).
     """
-    from noveval.benchmarks.focus.protocol import get_protocol
-    from noveval.metrics.consistency import check_samples
-
     proto = get_protocol(o.protocol)
     expert = o.expert or proto.expert
     if proto.name == "paper" and expert != proto.expert:
@@ -106,8 +117,6 @@ def selected_papers(o: FocusOptions, proto: Protocol) -> tuple[list[FocusPaper],
     Raises:
         InputError: a bad papers file (file, line, field), or no paper qualifies.
     """
-    from noveval.benchmarks.focus.protocol import select_papers
-
     path = papers_source(o)
     # validates before anything is written; rejected-only needs the whole file to count
     loaded = load_papers(path, limit=None if proto.rejected_only else o.limit)
@@ -192,8 +201,6 @@ def run_focus(model: str | ChatClientProtocol, out: str | Path, o: FocusOptions)
     Raises:
         InputError: bad options or papers, before anything is written.
     """
-    from noveval.runs import RunDir
-
     proto, expert = checked_protocol(o)
     papers, selection = selected_papers(o, proto)
     clients = _clients(model, o)
@@ -207,7 +214,6 @@ async def _expert_points(run: Any, papers: list[FocusPaper], clients: _Clients, 
     """Step 1: the human side, from the meta-review chain or the reviews' sections."""
     if expert != "chain":
         return [pt for p in papers for pt in points_from_sections(p, max_reviews=o.max_reviews)]
-    from noveval.benchmarks.focus.expert import expert_rows
 
     expert_out = await expert_rows(run, clients.expert(), papers, max_tokens=o.expert_max_tokens)
     human: list[FocusPoint] = []
@@ -218,8 +224,6 @@ async def _expert_points(run: Any, papers: list[FocusPaper], clients: _Clients, 
 
 async def _generate_and_annotate(run: Any, papers: list[FocusPaper], clients: _Clients, o: FocusOptions, *,
                                  expert: str) -> None:
-    from noveval.runs import run_items
-
     human = await _expert_points(run, papers, clients, o, expert)  # 1. expert points
     gen = clients.gen
 
@@ -242,8 +246,6 @@ async def _generate_and_annotate(run: Any, papers: list[FocusPaper], clients: _C
 
 def _expert_texts(run: Any, judgments: list[dict]) -> dict[str, list[str]]:
     """Reference texts: the chain's final review, or each human review's points."""
-    from noveval.benchmarks.focus.generate import render_review
-
     expert_rows = run.rows("expert") if run.file("expert").exists() else []
     if expert_rows:
         return {r["id"]: [r.get("review_text") or ""] for r in expert_rows}
@@ -283,10 +285,6 @@ def score_run(run_dir: str | Path, options: FocusScoreOptions | None = None, *,
             polarity (file, line, field). A run whose points all failed (no
             judgments) is scored: every paper without points, failures counted.
     """
-    from noveval.benchmarks.focus import BENCHMARK
-    from noveval.benchmarks.focus.protocol import get_protocol
-    from noveval.runs import RunDir
-
     o = options or FocusScoreOptions()
     run = RunDir.open(run_dir)
     cfg = run.config
@@ -300,8 +298,6 @@ def score_run(run_dir: str | Path, options: FocusScoreOptions | None = None, *,
     metrics["kl_mean"] = saved.kl(proto, eps, seed)
     extra = _extra(saved, cfg, proto, run_proto, consistency, eps=eps, weakness_only=weakness_only)
     if o.plot:
-        from noveval.benchmarks.focus.plots import plot_focus
-
         png = plot_focus(extra["distributions"], run.path / "focus.png",
                          model_label=str(cfg.get("model")), facets=extra["facets"])
         extra["figure"] = png.name
@@ -332,16 +328,12 @@ class _Saved:
 
     def kl(self, proto: Protocol, eps: float, seed: int) -> dict[str, Any]:
         """``kl_mean`` with its bootstrap CI over papers."""
-        from noveval.benchmarks.focus.scoring import bootstrap_kl
-
         return bootstrap_kl(self.human, self.model, self.paper_ids, epsilon=eps, present_only=proto.kl_present_only,
                             seed=seed)
 
 
 def _saved(run: Any) -> _Saved:
     """Read the run's predictions, judgments and expert rows (papers whose chain gave no point are left out)."""
-    from noveval.benchmarks.focus.data import read_judgments
-
     preds = run.rows("predictions")
     judgments = read_judgments(run.file("judgments")) if run.file("judgments").exists() else []
     if not preds:
@@ -358,13 +350,6 @@ def _saved(run: Any) -> _Saved:
 def _scored_rows(saved: _Saved, proto: Protocol, weakness_only: bool, *, text_metrics: bool,
                  seed: int) -> tuple[list[dict[str, Any]], dict[str, Any], Any]:
     """Per-paper rows, their bootstrap summaries, and the annotator's self-consistency (None: one sample)."""
-    from noveval.benchmarks.focus.scoring import (
-        PER_ITEM_METRICS,
-        annotator_consistency,
-        per_paper_rows,
-    )
-    from noveval.metrics.bootstrap import summarize
-
     rows = per_paper_rows(
         saved.paper_ids, saved.human, saved.model,
         model_texts={r["id"]: r.get("review_text", "") for r in saved.preds},
@@ -385,8 +370,6 @@ def _scored_rows(saved: _Saved, proto: Protocol, weakness_only: bool, *, text_me
 def _extra(saved: _Saved, cfg: dict[str, Any], proto: Protocol, run_proto: Protocol, consistency: Any, *,
            eps: float, weakness_only: bool) -> dict[str, Any]:
     """scores.json's ``extra``: Figure-4 data, protocol, selection, failures, truncation, notes."""
-    from noveval.benchmarks.focus.scoring import focus_report
-
     preds = saved.preds
     extra = focus_report(saved.paper_ids, saved.human, saved.model, epsilon=eps, present_only=proto.kl_present_only,
                          binary=proto.matching == "set")

@@ -19,16 +19,18 @@ Scoring loads the bundled MiniLM for BERTScore when ``text_metrics`` is on.
 
 from __future__ import annotations
 
+from noveval.benchmarks.focus.annotate import annotation_requests, prompt_messages
+from noveval.benchmarks.focus.data import points_from_lists, points_from_sections
+from noveval.benchmarks.focus.expert import MAX_REVIEW_CHARS
+from noveval.benchmarks.focus.generate import review_request
 from noveval.benchmarks.focus.options import FocusOptions
-from noveval.plan import SystemPlan
+from noveval.plan import PlannedCall, SystemPlan, capped, prompt_tokens, request_call
 
 __all__ = ["plan"]
 
 
 def _points_per_review(papers: list) -> tuple[float, str]:
     """Mean points per human review of ``papers`` (split by the run's splitter) and a point of mean length."""
-    from noveval.benchmarks.focus.data import points_from_sections
-
     pts = [pt for p in papers for pt in points_from_sections(p)]
     reviews = sum(len(p.reviews) for p in papers) or 1
     mean_chars = int(sum(len(pt.text) for pt in pts) / len(pts)) if pts else 200
@@ -37,12 +39,7 @@ def _points_per_review(papers: list) -> tuple[float, str]:
 
 def plan(options: FocusOptions) -> SystemPlan:
     """The run's requests (expert chain, reviews, annotation), no model call."""
-    from noveval.benchmarks.focus.annotate import annotation_requests, prompt_messages
-    from noveval.benchmarks.focus.data import points_from_lists, points_from_sections
-    from noveval.benchmarks.focus.expert import MAX_REVIEW_CHARS
-    from noveval.benchmarks.focus.generate import review_request
     from noveval.benchmarks.focus.pipeline import checked_protocol, selected_papers
-    from noveval.plan import PlannedCall, capped, prompt_tokens, request_call
 
     o = options
     proto, expert = checked_protocol(o)

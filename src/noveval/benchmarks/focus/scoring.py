@@ -53,6 +53,7 @@ from noveval.metrics.focus import (
     per_facet_prf,
     set_prf,
 )
+from noveval.metrics.text import bertscore_f1, bleu4, rouge_f1
 
 DISTRIBUTIONS = (
     ("strength", "target"),
@@ -292,8 +293,6 @@ def _add_text_metrics(
     *,
     reduce: str = "max",
 ) -> None:
-    from noveval.metrics.text import bertscore_f1, bleu4, rouge_f1
-
     preds, refs, owner = [], [], []
     for i, row in enumerate(rows):
         pred = model_texts.get(row["id"], "")

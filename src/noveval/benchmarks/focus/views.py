@@ -11,7 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from noveval.benchmarks.focus.protocol import PROTOCOLS
+from noveval.benchmarks.focus.scoring import count_vector, kl_mean_of_counts
 from noveval.compare.metrics import ItemMetric, Rows
+from noveval.metrics.focus import DEFAULT_EPSILON
 from noveval.report.figures import PALETTE, png_uri, pyplot
 from noveval.report.fmt import mark_best, metric_cell
 from noveval.report.model import Cell, Figure, RunData, Table
@@ -85,8 +88,6 @@ REPLACES_SAVED = ("focus",)
 """Images the runs save themselves (by title) that the figures here draw again."""
 
 def _count_rows(rows: Rows) -> np.ndarray:
-    from noveval.benchmarks.focus.scoring import count_vector
-
     return np.array([count_vector(r.get("focus_counts") or {}) for r in rows], dtype=float).reshape(len(rows), -1)
 
 
@@ -98,10 +99,6 @@ def focus_item_metrics(scores: dict[str, Any], config: dict[str, Any]) -> dict[s
     of their sum, with the run's smoothing (``config.json`` ``epsilon``) and its protocol's
     rule for distributions empty on one side -- exactly how scoring computed it (Table 3).
     """
-    from noveval.benchmarks.focus.protocol import PROTOCOLS
-    from noveval.benchmarks.focus.scoring import kl_mean_of_counts
-    from noveval.metrics.focus import DEFAULT_EPSILON
-
     proto = PROTOCOLS.get(str(scores.get("protocol") or "noveval"))
     eps = config.get("epsilon", DEFAULT_EPSILON)
     if proto is None or not isinstance(eps, (int, float)) or isinstance(eps, bool):

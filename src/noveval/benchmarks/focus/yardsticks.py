@@ -23,6 +23,14 @@ from typing import Any
 
 import numpy as np
 
+from noveval.benchmarks.focus.pipeline import _expert_texts, _saved
+from noveval.benchmarks.focus.protocol import get_protocol
+from noveval.benchmarks.focus.scoring import kl_table, per_paper_rows
+from noveval.metrics.focus import ASPECTS, DEFAULT_EPSILON, TARGETS
+from noveval.metrics.text import bertscore_f1, bleu4, rouge_f1
+from noveval.metrics.yardsticks import shuffled_matrix_yardstick, yardstick
+from noveval.runs import RunDir
+
 __all__ = ["MAX_PAPERS", "baselines", "constant_review"]
 
 MAX_PAPERS = 30
@@ -30,10 +38,6 @@ MAX_PAPERS = 30
 
 
 def _kl(saved: Any, proto: Any, eps: float) -> list[dict[str, Any]]:
-    from noveval.benchmarks.focus.scoring import kl_table
-    from noveval.metrics.focus import ASPECTS, TARGETS
-    from noveval.metrics.yardsticks import yardstick
-
     human = [r for r in saved.human if r["paper_id"] in set(saved.paper_ids)]
     uniform = [{"paper_id": None, "source": "uniform", "polarity": pol, "target": t, "aspect": a}  # every pair once
                for pol in ("strength", "weakness") for t in TARGETS for a in ASPECTS]
@@ -70,9 +74,6 @@ def constant_review(human: list[dict[str, Any]], paper_ids: list[str]) -> list[d
 
 
 def _f1(saved: Any, proto: Any, weakness_only: bool, metrics: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    from noveval.benchmarks.focus.scoring import per_paper_rows
-    from noveval.metrics.yardsticks import yardstick
-
     const = constant_review(saved.human, saved.paper_ids)
     model = [{**r, "paper_id": pid} for pid in saved.paper_ids for r in const]
     rows = per_paper_rows(saved.paper_ids, saved.human, model, text_metrics=False, matching=proto.matching,
@@ -89,10 +90,6 @@ def _f1(saved: Any, proto: Any, weakness_only: bool, metrics: dict[str, Any]) ->
 
 
 def _text(saved: Any, proto: Any, metrics: dict[str, Any], seed: int) -> dict[str, list[dict[str, Any]]]:
-    from noveval.benchmarks.focus.pipeline import _expert_texts
-    from noveval.metrics.text import bertscore_f1, bleu4, rouge_f1
-    from noveval.metrics.yardsticks import shuffled_matrix_yardstick
-
     texts = {r["id"]: r.get("review_text") or "" for r in saved.preds}
     refs = _expert_texts(saved.run, saved.judgments)
     ids = [p for p in saved.paper_ids if texts.get(p, "").strip() and any(x.strip() for x in refs.get(p, []))]
@@ -126,11 +123,6 @@ def baselines(run_folder: Path | None, scores: dict[str, Any]) -> dict[str, list
         run_folder: The run folder (its judgments and reviews).
         scores: The run's ``scores.json`` dict.
     """
-    from noveval.benchmarks.focus.pipeline import _saved
-    from noveval.benchmarks.focus.protocol import get_protocol
-    from noveval.metrics.focus import DEFAULT_EPSILON
-    from noveval.runs import RunDir
-
     if run_folder is None or not (run_folder / "predictions.jsonl").is_file():
         return "the run folder is needed (its judgments and reviews)"
     run = RunDir.open(run_folder)

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from noveval.prompts import load
+from noveval.prompts import prompt_hashes as hashes
+
 __all__ = ["messages", "render", "prompt_hashes"]
 
 
@@ -17,8 +20,6 @@ def messages(name: str, **values: Any) -> list[dict[str, str]]:
     Raises:
         InputError: the template (e.g. an override) uses a variable not in ``values``.
     """
-    from noveval.prompts import load
-
     return load("novbench", name).render(**values).messages(end="\n")
 
 
@@ -29,6 +30,4 @@ def render(name: str, **values: Any) -> str:
 
 def prompt_hashes(*names: str) -> dict[str, str]:
     """Content hash of each named template in effect (:func:`noveval.prompts.prompt_hashes`)."""
-    from noveval.prompts import prompt_hashes as hashes
-
     return hashes("novbench", names)

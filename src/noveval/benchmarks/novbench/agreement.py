@@ -23,6 +23,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from noveval.errors import InputError
+from noveval.io import read_json, read_jsonl, validation_field
 from noveval.metrics.agreement import fleiss_kappa, majority_agreement, spearman_rho
 
 __all__ = ["PreferenceRow", "load_preferences", "agreement_report"]
@@ -96,9 +98,6 @@ def load_preferences(path: str | Path, *, metric_field: str = "metric") -> list[
     Raises:
         InputError: bad file, bad choice value, ragged annotator counts (with field).
     """
-    from noveval.errors import InputError
-    from noveval.io import read_json, read_jsonl, validation_field
-
     p = Path(path)
     name = p.name[:-3] if p.name.endswith(".gz") else p.name
     raw = read_jsonl(p) if name.endswith(".jsonl") else read_json(p)

@@ -20,7 +20,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from noveval.benchmarks.novbench._prompts import messages
-from noveval.benchmarks.novbench.data import NovBenchRecord
+from noveval.benchmarks.novbench.data import NovBenchRecord, load_records, parse_list_field
+from noveval.benchmarks.novbench.scoring import aggregate
+from noveval.errors import InputError
+from noveval.io import read_json, read_jsonl
+from noveval.models import ChatRequest, GenerationParams
+from noveval.models.calls import note_answer
 from noveval.models.chat import ChatClientProtocol
 
 __all__ = [
@@ -94,7 +99,6 @@ async def perturb_records(
         raise ValueError("mode must be 'change' or 'del'")
     if client is None:
         raise ValueError("paraphrasing ('change') needs a chat client")
-    from noveval.models import ChatRequest, GenerationParams
 
     params = GenerationParams(temperature=0.0, max_tokens=160, seed=seed)
     flat = [(i, s) for i, r in enumerate(records) for s in r.paper_novelty]
@@ -103,7 +107,6 @@ async def perturb_records(
         for _, s in flat
     ]
     resps = await client.acomplete_many(reqs, progress=progress)
-    from noveval.models.calls import note_answer
 
     new: list[list[str]] = [[] for _ in records]
     for (i, s), resp in zip(flat, resps, strict=True):
@@ -130,8 +133,6 @@ async def aclassify_paper_types(
     Returns:
         Record id -> ``"method"``, ``"resource"`` or None (unparsed reply).
     """
-    from noveval.models import ChatRequest, GenerationParams
-
     params = GenerationParams(temperature=0.0, max_tokens=8, seed=seed)
     reqs = [
         ChatRequest(
@@ -142,7 +143,6 @@ async def aclassify_paper_types(
         for r in records
     ]
     resps = await client.acomplete_many(reqs, progress=progress)
-    from noveval.models.calls import note_answer
 
     out = {r.id: parse_paper_type(x.text if x.ok else None) for r, x in zip(records, resps, strict=True)}
     for r, x in zip(records, resps, strict=True):
@@ -159,8 +159,6 @@ def group_scores(
         Group name -> ``{metric: {mean, ci_low, ci_high, n}}``; items whose group is
         None are left out.
     """
-    from noveval.benchmarks.novbench.scoring import aggregate
-
     by: dict[str, list[dict[str, Any]]] = {}
     for row in per_item:
         g = groups.get(row["id"])
@@ -237,10 +235,6 @@ def load_comments(path: str | Path) -> dict[str, list[str]]:
     Raises:
         InputError: neither format fits.
     """
-    from noveval.benchmarks.novbench.data import load_records, parse_list_field
-    from noveval.errors import InputError
-    from noveval.io import read_json, read_jsonl
-
     p = Path(path)
     name = p.name[:-3] if p.name.endswith(".gz") else p.name
     rows = read_jsonl(p) if name.endswith(".jsonl") else read_json(p)

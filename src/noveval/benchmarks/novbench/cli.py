@@ -6,12 +6,14 @@ level; each command imports what it needs.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import typer
 
+from noveval.benchmarks._runner import run_task
 from noveval.benchmarks.novbench.options import (
     AgreementCommand,
     DescriptionsOptions,
@@ -24,8 +26,10 @@ from noveval.benchmarks.novbench.options import (
     StructureOptions,
 )
 from noveval.cli.common import cli_errors
-from noveval.cli.generate import options_command
+from noveval.cli.generate import options_command, run_in_cli
 from noveval.cli.outcome import run_command
+from noveval.errors import InputError
+from noveval.io import read_json, read_jsonl, write_json
 from noveval.options import RunOptions, narrow
 
 app = typer.Typer(help="NovBench (Wu et al.): dataset-construction stages and human agreement.")
@@ -43,9 +47,6 @@ def _echo_scores(label: str, metrics: dict) -> None:
 
 def _stage(label: str, fn: Callable[[Any, Path, Any], Path], o: Any, cls: type[RunOptions]) -> Path:
     """Run a dataset-construction stage through the runner (one output file), exit 2/3/4 as a run would."""
-    from noveval.benchmarks._runner import run_task
-    from noveval.cli.generate import run_in_cli
-
     opts = narrow(o, cls)
     run_in_cli(label, opts, lambda: run_task(label, fn, o.model, o.out, opts, one_file=True), summary=False)
     return Path(o.out)
@@ -53,8 +54,6 @@ def _stage(label: str, fn: Callable[[Any, Path, Any], Path], o: Any, cls: type[R
 
 def _echo_classified(out: Path) -> None:
     """The summary of a Yes/No stage's output file and its metrics."""
-    from noveval.io import read_json, read_jsonl
-
     rows = read_jsonl(out)
     m = read_json(out.with_suffix(".metrics.json"))["metrics"]
     typer.echo(f"{len(rows)} sentences -> {out}; {sum(r['pred'] for r in rows)} predicted novelty")
@@ -68,7 +67,6 @@ def score(o: NovBenchScoreCommand) -> list[Path]:
     """Score NovBench predictions: Relevance, Coverage, Clarity, DistAcc (+ Human row)."""
     from noveval.benchmarks.novbench.analyses import render_table
     from noveval.benchmarks.novbench.contract import score_predictions
-    from noveval.errors import InputError
 
     if o.out is not None and len(o.predictions) > 1:
         raise InputError(None, None, "--out", "--out works with a single predictions input")
@@ -106,7 +104,6 @@ def extract_evaluations(o: ExtractEvaluationsCommand) -> None:
 def structure(o: StructureCommand) -> None:
     """Stage 3: deduplicate novelty comments and sort them by sentiment (Appendix C)."""
     from noveval.benchmarks.novbench.pipeline import run_structure
-    from noveval.io import read_jsonl
 
     out = _stage("novbench structure", run_structure, o, StructureOptions)
     typer.echo(f"{len(read_jsonl(out))} structured evaluations -> {out}")
@@ -117,10 +114,7 @@ def structure(o: StructureCommand) -> None:
 @options_command(AgreementCommand)
 def agreement(o: AgreementCommand) -> None:
     """Human agreement (Appendix D): Fleiss' κ, majority-vote agreement, Spearman ρ."""
-    import json
-
     from noveval.benchmarks.novbench.agreement import agreement_report, load_preferences
-    from noveval.io import write_json
 
     rep = agreement_report(load_preferences(o.input, metric_field=o.metric_field))
     if o.out:

@@ -15,9 +15,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from noveval.benchmarks._contract import client_of
 from noveval.benchmarks.novbench.data import SAMPLE
+from noveval.benchmarks.novbench.generate import run_generation
 from noveval.benchmarks.novbench.options import NovBenchOptions, NovBenchScoreOptions
+from noveval.benchmarks.novbench.scoring import score_run
+from noveval.errors import InputError
+from noveval.models.calls import collecting
 from noveval.models.chat import ChatClientProtocol
+from noveval.runs import RunDir
 
 __all__ = ["SAMPLE", "generate", "run", "score", "score_predictions"]
 
@@ -36,9 +42,6 @@ def run(model: str | ChatClientProtocol, out: Path, options: NovBenchOptions) ->
     Raises:
         InputError: bad records or corpus, bad options, or a run with other settings in ``out``.
     """
-    from noveval.benchmarks._contract import client_of
-    from noveval.models.calls import collecting
-
     path = generate(client_of(model, **options.client_kwargs()), out, options)
     if options.score and not collecting():  # a batch pass that only collects requests: nothing to score yet
         score_predictions(path, NovBenchScoreOptions(embedder=options.embedder))
@@ -47,8 +50,6 @@ def run(model: str | ChatClientProtocol, out: Path, options: NovBenchOptions) ->
 
 def generate(client: ChatClientProtocol, out: Path, options: NovBenchOptions) -> Path:
     """The generation step of :func:`run` with a ready client (the demo shares one)."""
-    from noveval.benchmarks.novbench.generate import run_generation
-
     return Path(run_generation(client, out, options).path)
 
 
@@ -61,9 +62,6 @@ def score(run: Path, options: NovBenchScoreOptions | None = None) -> dict[str, A
     Raises:
         InputError: not a NovBench run folder, or its records file is gone.
     """
-    from noveval.errors import InputError
-    from noveval.runs import RunDir
-
     rd = RunDir.open(run)
     cfg = rd.config
     if cfg.get("benchmark") != "novbench":
@@ -84,6 +82,4 @@ def score_predictions(predictions: str | Path, options: NovBenchScoreOptions | N
     Returns:
         The scores dict (see :func:`noveval.benchmarks.novbench.scoring.score_run`).
     """
-    from noveval.benchmarks.novbench.scoring import score_run
-
     return score_run(predictions, options, out=out)

@@ -26,6 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from noveval.benchmarks._contract import sample_file
 from noveval.benchmarks.novbench.evaluation_text import StructuredEvaluation, parse_evaluation
 from noveval.errors import InputError
 from noveval.io import _decode, iter_jsonl, read_bytes, read_json, read_records, require_unique_ids
@@ -196,7 +197,6 @@ def records_source(data: str | Path | None) -> str | Path:
     """The records a run answers: ``data``, or the shipped sample when None."""
     if data is not None:
         return data
-    from noveval.benchmarks._contract import sample_file
 
     return sample_file(*SAMPLE)
 

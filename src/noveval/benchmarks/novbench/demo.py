@@ -6,20 +6,18 @@ from pathlib import Path
 
 from noveval.benchmarks._benchmark import DemoRun
 from noveval.benchmarks.novbench.options import NovBenchOptions
+from noveval.data.folders import data_folder
+from noveval.errors import InputError
+from noveval.options import own_embedder
 
 __all__ = ["demo"]
 
 
 def demo(*, model: str, embedder: str, real: bool, data_dir: Path | None) -> list[DemoRun]:
     """Tiny end to end: generate (zero-shot and RAG), then score (the run's own scoring step), on samples or real data."""
-    from noveval.errors import InputError
-    from noveval.options import own_embedder
-
     del model  # the demo's model
     data = None  # the shipped sample
     if real:
-        from noveval.data.folders import data_folder
-
         rel = "novbench/emnlp2023-sample-paraphrased.json"
         root = data_folder([rel], data_dir)
         if root is None:

@@ -22,12 +22,27 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from noveval.benchmarks.novbench._prompts import messages, prompt_hashes
-from noveval.benchmarks.novbench.data import CorpusPaper, NovBenchRecord
+from noveval.benchmarks.novbench.data import (
+    CorpusPaper,
+    NovBenchRecord,
+    load_corpus,
+    load_records,
+    records_source,
+)
+from noveval.benchmarks.novbench.evaluation_text import format_evaluation, parse_evaluation
 from noveval.benchmarks.novbench.options import NovBenchOptions, Prompting
+from noveval.errors import InputError
+from noveval.hfdata import is_hf_source, source_label
+from noveval.io import read_json, write_json
+from noveval.models import ChatRequest, GenerationParams
+from noveval.models.calls import note_answer
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
 from noveval.models.types import EmbedderProtocol
+from noveval.runs import RunDir, run_items
 
 __all__ = [
     "PROMPTINGS",
@@ -89,8 +104,6 @@ def retrieve_references(
     Returns:
         Record id -> ``[(title, abstract), ...]`` best first.
     """
-    import numpy as np
-
     if not records:
         return {}
     docs = [f"{p.title}. {p.abstract}".strip() for p in corpus]
@@ -122,8 +135,6 @@ def build_messages(
     if prompting == "zero-shot":
         return messages("generate_zero_shot", sentences=record.paper_novelty)
     if prompting == "few-shot":
-        from noveval.benchmarks.novbench.evaluation_text import format_evaluation
-
         exs = []
         for ex in examples:
             assert ex.gold is not None
@@ -209,9 +220,6 @@ async def agenerate(
         finish_reason, examples, references``. Rows that failed in an earlier
         attempt (``error`` set) are generated again.
     """
-    from noveval.models import ChatRequest, GenerationParams
-    from noveval.runs import run_items
-
     pool = list(example_pool) if example_pool is not None else list(records)
     refs = references or {}
     params = GenerationParams(temperature=0.0, max_tokens=max_tokens, seed=seed)
@@ -227,9 +235,6 @@ async def agenerate(
         r, exs, rr, msgs = job
         req = ChatRequest(messages=msgs, params=params, tag=f"novbench:{r.id}")
         resp = await client.acomplete(req)
-        from noveval.benchmarks.novbench.evaluation_text import parse_evaluation
-        from noveval.models.calls import note_answer
-
         # usable: the evaluation follows the format (at least one section header the scorer reads)
         note_answer(client, resp, usable=parse_evaluation(resp.text).found_headers > 0, role="model")
         return {
@@ -266,8 +271,6 @@ def run_generation(client: ChatClientProtocol, out: str | Path, o: NovBenchOptio
         InputError: bad records or corpus, ``rag`` records without references and no
             corpus, too few few-shot examples, or a run with other settings in ``out``.
     """
-    from noveval.benchmarks.novbench.data import load_records, records_source
-
     src = records_source(o.data)
     all_records = load_records(src)
     records = all_records[: o.limit] if o.limit else all_records
@@ -287,9 +290,6 @@ def run_generation(client: ChatClientProtocol, out: str | Path, o: NovBenchOptio
 def _rag_references(records: Sequence[NovBenchRecord], o: NovBenchOptions,
                     src: str | Path) -> tuple[dict[str, list[tuple[str, str]]], str | None]:
     """References retrieved from ``o.corpus`` for the records that ship none, and the embedder's id."""
-    from noveval.benchmarks.novbench.data import load_corpus
-    from noveval.errors import InputError
-
     need = [r for r in records if not r.retrieved]
     if not need:
         return {}, None
@@ -310,8 +310,6 @@ def run_config(model_id: str, o: NovBenchOptions, src: str | Path, embedder_id: 
     ``data`` (the records' file name, as runs have always recorded it) is a setting;
     ``records`` (:func:`noveval.hfdata.source_label`) is where :func:`~noveval.benchmarks.novbench.contract.score` reads them.
     """
-    from noveval.hfdata import is_hf_source, source_label
-
     corpus = None
     if o.corpus:
         corpus = f"{Path(o.corpus).name}:{o.corpus_field or 'all'}:{o.year_range() or 'all'}:{o.corpus_limit or 'all'}"
@@ -328,9 +326,6 @@ def create_run(out: str | Path, config: dict[str, Any], *, overwrite: bool = Fal
     file's name, ``data``, is compared) or when it was made before runs recorded
     ``records``; ``config.json`` then records where the records are now.
     """
-    from noveval.io import read_json, write_json
-    from noveval.runs import RunDir
-
     cfg_file = Path(out) / "config.json"
     prior = read_json(cfg_file) if cfg_file.is_file() and not overwrite else None
     if not isinstance(prior, dict) or prior.get("records") == config["records"]:

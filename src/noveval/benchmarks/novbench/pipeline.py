@@ -17,6 +17,7 @@ Every model call goes through a :class:`noveval.models.ChatClient` (cached).
 
 from __future__ import annotations
 
+import random
 import re
 import typing
 from collections import defaultdict
@@ -24,9 +25,23 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from noveval.benchmarks._contract import client_of
 from noveval.benchmarks.novbench._prompts import messages
-from noveval.benchmarks.novbench.data import IntroSentence, ReviewSentence
-from noveval.benchmarks.novbench.evaluation_text import StructuredEvaluation, parse_evaluation
+from noveval.benchmarks.novbench.analyses import load_comments
+from noveval.benchmarks.novbench.data import (
+    IntroSentence,
+    ReviewSentence,
+    load_intro_sentences,
+    load_review_sentences,
+    load_sentence_pool,
+)
+from noveval.benchmarks.novbench.evaluation_text import (
+    StructuredEvaluation,
+    format_evaluation,
+    parse_evaluation,
+)
 from noveval.benchmarks.novbench.options import (
     DescriptionsOptions,
     DescriptionStrategy,
@@ -34,7 +49,11 @@ from noveval.benchmarks.novbench.options import (
     EvaluationStrategy,
     StructureOptions,
 )
+from noveval.io import write_json, write_jsonl
+from noveval.models import ChatRequest, GenerationParams
+from noveval.models.calls import note_answer
 from noveval.models.chat import ChatClientProtocol
+from noveval.models.client import run_async
 from noveval.models.types import EmbedderLike, EmbedderProtocol, ModelLike, as_embedder
 
 __all__ = [
@@ -107,8 +126,6 @@ def context_window(
 
 
 def _params(max_tokens: int, constrained: bool, seed: int) -> Any:
-    from noveval.models import GenerationParams
-
     return GenerationParams(
         temperature=0.0,
         max_tokens=max(max_tokens, 24) if constrained else max_tokens,
@@ -118,8 +135,6 @@ def _params(max_tokens: int, constrained: bool, seed: int) -> Any:
 
 
 def _request(msgs: list[dict[str, str]], params: Any, tag: str) -> Any:
-    from noveval.models import ChatRequest
-
     return ChatRequest(messages=msgs, params=params, tag=tag)
 
 
@@ -129,8 +144,6 @@ def _decision_rows(client: ChatClientProtocol, ids: Sequence[dict[str, Any]], se
     (0/1; an unparsed answer counts as 0), ``parsed``, ``raw``, ``error``, and
     ``extra_key`` (``extra[i]``) when ``extra`` is given. Each reply's verdict goes to
     :func:`noveval.models.calls.note_answer` (role ``extraction``)."""
-    from noveval.models.calls import note_answer
-
     rows = []
     for i, (ident, s, r) in enumerate(zip(ids, sentences, resps, strict=True)):
         pred = parse_yes_no(r.text) if r.ok else None
@@ -213,8 +226,6 @@ async def aextract_descriptions(
 
 
 def _nearest(queries: Sequence[str], pool: Sequence[str], embedder: EmbedderProtocol, k: int) -> list[list[str]]:
-    import numpy as np
-
     q = embedder.encode(list(queries), progress=None)
     p = embedder.encode(list(pool), progress="embedding example pool")
     sims = q @ p.T
@@ -303,8 +314,6 @@ async def astructure(
         Paper id -> ``(parsed evaluation, raw reply, error)``. Papers without any
         comment get an empty evaluation and no model call.
     """
-    from noveval.models import GenerationParams
-
     params = GenerationParams(temperature=0.0, max_tokens=max_tokens, seed=seed)
     ids = [i for i, c in comments_by_id.items() if any(x.strip() for x in c)]
     reqs = [
@@ -319,7 +328,6 @@ async def astructure(
     out: dict[str, tuple[StructuredEvaluation, str | None, str | None]] = {
         i: (StructuredEvaluation(), None, None) for i in comments_by_id
     }
-    from noveval.models.calls import note_answer
 
     for i, r in zip(ids, resps, strict=True):
         out[i] = (parse_evaluation(r.text if r.ok else ""), r.text, r.error)
@@ -365,8 +373,6 @@ def classification_metrics(rows: Sequence[dict[str, Any]]) -> dict[str, Any] | N
 def _write_classified(rows: list[dict[str, Any]], out: Path, about: dict[str, Any]) -> Path:
     """Write a Yes/No stage's rows to ``out`` and ``about`` + :func:`classification_metrics` beside it
     (``<out>.metrics.json``)."""
-    from noveval.io import write_json, write_jsonl
-
     write_jsonl(out, rows)
     write_json(out.with_suffix(".metrics.json"), {**about, "metrics": classification_metrics(rows)})
     return out
@@ -382,10 +388,6 @@ def run_descriptions(model: ModelLike, out: Path, options: DescriptionsOptions) 
     Raises:
         InputError: a bad input file.
     """
-    from noveval.benchmarks._contract import client_of
-    from noveval.benchmarks.novbench.data import load_intro_sentences
-    from noveval.models.client import run_async
-
     sents = load_intro_sentences(options.input)
     if options.papers:
         keep = set(list(dict.fromkeys(s.paper_id for s in sents))[:options.papers])
@@ -407,12 +409,6 @@ def run_evaluations(model: ModelLike, out: Path, options: EvaluationsOptions) ->
     Raises:
         InputError: a bad input or pool file.
     """
-    import random
-
-    from noveval.benchmarks._contract import client_of
-    from noveval.benchmarks.novbench.data import load_review_sentences, load_sentence_pool
-    from noveval.models.client import run_async
-
     sents = load_review_sentences(*options.input)
     if options.sample and options.sample < len(sents):
         sents = random.Random(options.seed).sample(sents, options.sample)
@@ -439,12 +435,6 @@ def run_structure(model: ModelLike, out: Path, options: StructureOptions) -> Pat
     Raises:
         InputError: a bad input file.
     """
-    from noveval.benchmarks._contract import client_of
-    from noveval.benchmarks.novbench.analyses import load_comments
-    from noveval.benchmarks.novbench.evaluation_text import format_evaluation
-    from noveval.io import write_jsonl
-    from noveval.models.client import run_async
-
     comments = load_comments(options.input)
     if options.limit:
         comments = dict(list(comments.items())[:options.limit])

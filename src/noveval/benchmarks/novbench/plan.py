@@ -11,7 +11,7 @@ SmolLM2-135M unless ``ppl_model``), whatever model is evaluated.
 from __future__ import annotations
 
 from noveval.benchmarks.novbench.options import NovBenchOptions
-from noveval.plan import SystemPlan
+from noveval.plan import PlannedCall, SystemPlan, capped, not_estimated, prompt_tokens
 
 __all__ = ["plan"]
 
@@ -21,7 +21,6 @@ def plan(options: NovBenchOptions) -> SystemPlan:
     from noveval.benchmarks.novbench.data import load_records, records_source
     from noveval.benchmarks.novbench.generate import build_messages, few_shot_examples
     from noveval.benchmarks.novbench.scoring import _gold_items
-    from noveval.plan import PlannedCall, capped, not_estimated, prompt_tokens
 
     o = options
     all_records = load_records(records_source(o.data))

@@ -38,11 +38,20 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from noveval.benchmarks.novbench.data import NovBenchRecord
+from noveval.benchmarks.novbench import BENCHMARK
+from noveval.benchmarks.novbench.data import NovBenchRecord, load_records
 from noveval.benchmarks.novbench.evaluation_text import parse_evaluation
 from noveval.benchmarks.novbench.options import NovBenchScoreOptions
+from noveval.errors import InputError
+from noveval.hfdata import is_hf_source
+from noveval.io import make_dir, read_json, read_records, write_json, write_jsonl
 from noveval.metrics import novbench as M
+from noveval.metrics.bootstrap import summarize
+from noveval.models.embed import embedder_departure, resolved_embedder
+from noveval.models.perplexity import PerplexityScorer
 from noveval.models.types import EmbedderProtocol
+from noveval.options import paper_embedder
+from noveval.runs import RunDir
 
 log = logging.getLogger("noveval")
 
@@ -264,8 +273,6 @@ def aggregate(
     per_item: Sequence[dict[str, Any]], *, n_resamples: int = 1000, seed: int = 0
 ) -> dict[str, dict[str, Any]]:
     """Means with 95% bootstrap CIs of every metric (None values are left out)."""
-    from noveval.metrics.bootstrap import summarize
-
     return summarize(per_item, list(METRICS), n_resamples=n_resamples, seed=seed)
 
 
@@ -281,9 +288,6 @@ def load_predictions(path: str | Path) -> tuple[dict[str, str | None], dict[str,
     Raises:
         InputError: missing file, a row without id / text field, duplicate ids.
     """
-    from noveval.errors import InputError
-    from noveval.io import read_json, read_records
-
     p = Path(path)
     config: dict[str, Any] = {}
     if p.is_dir():
@@ -360,8 +364,6 @@ def score_run(predictions: str | Path, options: NovBenchScoreOptions | None = No
 
 def _records_file(predictions: str | Path, o: NovBenchScoreOptions, config: dict[str, Any]) -> str | Path:
     """``o.data``, else the records file the run recorded."""
-    from noveval.errors import InputError
-
     if o.data is not None:
         return o.data
     if config.get("records"):
@@ -377,9 +379,6 @@ def _records_file(predictions: str | Path, o: NovBenchScoreOptions, config: dict
 def _answered_records(predictions: str | Path, outputs: dict[str, str | None],
                       data: str | Path) -> list[NovBenchRecord]:
     """The records the predictions answer, in the predictions' order."""
-    from noveval.benchmarks.novbench.data import load_records
-    from noveval.errors import InputError
-
     by_id = {r.id: r for r in load_records(data)}
     unknown = [i for i in outputs if i not in by_id]
     if unknown:
@@ -396,8 +395,6 @@ def _scoring_models(o: NovBenchScoreOptions) -> tuple[Any, Any, Any | None]:
     rel_emb = get_embedder(rel) if rel and rel != o.embedder else emb
     ppl = None
     if o.clarity in ("paper", "both"):
-        from noveval.models.perplexity import PerplexityScorer
-
         ppl = PerplexityScorer(o.ppl_model)
     return emb, rel_emb, ppl
 
@@ -406,11 +403,6 @@ def _scores_dict(config: dict[str, Any], per_item: list[dict[str, Any]], human: 
                  o: NovBenchScoreOptions, *, data: str | Path, seed: int, models: tuple[Any, Any, Any | None],
                  ) -> dict[str, Any]:
     """The ``scores.json`` dict (Table 2's row and the Human row, the models named)."""
-    from noveval.benchmarks.novbench import BENCHMARK
-    from noveval.hfdata import is_hf_source
-    from noveval.models.embed import embedder_departure, resolved_embedder
-    from noveval.options import paper_embedder
-
     emb, rel_emb, ppl = models
     ppl_id = ppl.model_id if ppl is not None else None
     resolved = resolved_embedder(emb)
@@ -455,9 +447,6 @@ def perplexity_resolved(ppl: Any | None) -> dict[str, Any] | None:
 
 def _write(out_dir: Path, per_item: list[dict[str, Any]], scores: dict[str, Any]) -> None:
     """``per_item.jsonl`` and ``scores.json`` into ``out_dir`` (through the run folder when it is one)."""
-    from noveval.io import make_dir, write_json, write_jsonl
-    from noveval.runs import RunDir
-
     make_dir(out_dir, "out")
     if (out_dir / "config.json").exists():
         run = RunDir.open(out_dir)

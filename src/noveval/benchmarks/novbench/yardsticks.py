@@ -25,6 +25,12 @@ from typing import Any
 
 import numpy as np
 
+from noveval.benchmarks.novbench.data import load_records
+from noveval.benchmarks.novbench.scoring import _gold_items, load_predictions, score_outputs
+from noveval.metrics.novbench import SENTIMENTS, sentiment_distribution
+from noveval.metrics.yardsticks import shuffled_matrix_yardstick, yardstick
+from noveval.models.embed import BUNDLED_EMBEDDER_ID
+
 __all__ = ["MAX_ITEMS", "baselines"]
 
 MAX_ITEMS = 80
@@ -32,8 +38,6 @@ MAX_ITEMS = 80
 
 
 def _human(scores: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    from noveval.metrics.yardsticks import yardstick
-
     human = (scores.get("extra") or {}).get("human") or {}
     out: dict[str, list[dict[str, Any]]] = {}
     for key in ("relevance", "clarity", "clarity_reference"):
@@ -48,7 +52,6 @@ def _human(scores: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
 def _embedder(model_id: str | None) -> Any | None:
     """The embedder a run's id names, when it can be rebuilt from the id alone (else None)."""
     from noveval.models import get_embedder
-    from noveval.models.embed import BUNDLED_EMBEDDER_ID
 
     if not model_id:
         return None
@@ -61,9 +64,6 @@ def _embedder(model_id: str | None) -> Any | None:
 
 def _records(run_folder: Path) -> tuple[list[Any], dict[str, str | None]] | None:
     """The answered records (in prediction order) and the outputs, or None when the folder does not say."""
-    from noveval.benchmarks.novbench.data import load_records
-    from noveval.benchmarks.novbench.scoring import load_predictions
-
     if not (run_folder / "predictions.jsonl").is_file():
         return None
     outputs, config = load_predictions(run_folder)
@@ -76,10 +76,6 @@ def _records(run_folder: Path) -> tuple[list[Any], dict[str, str | None]] | None
 
 def _constant_mix(records: list[Any], placeholders: str) -> dict[str, Any] | None:
     """DistAcc of the population-mean sentiment mix as every paper's answer (exact)."""
-    from noveval.benchmarks.novbench.scoring import _gold_items
-    from noveval.metrics.novbench import SENTIMENTS, sentiment_distribution
-    from noveval.metrics.yardsticks import yardstick
-
     dists = [sentiment_distribution([lab for lab, _ in g]) for r in records if (g := _gold_items(r, placeholders))]
     if not dists:
         return None
@@ -93,9 +89,6 @@ def _constant_mix(records: list[Any], placeholders: str) -> dict[str, Any] | Non
 def _shuffled(records: list[Any], outputs: dict[str, str | None], scores: dict[str, Any],
               seed: int) -> dict[str, list[dict[str, Any]]]:
     """Relevance, Coverage and DistAcc of every (prediction i, paper j) pair, as yardsticks."""
-    from noveval.benchmarks.novbench.scoring import score_outputs
-    from noveval.metrics.yardsticks import shuffled_matrix_yardstick
-
     extra = scores.get("extra") or {}
     emb, rel = _embedder(extra.get("embedder")), _embedder(extra.get("relevance_embedder"))
     if emb is None or rel is None:

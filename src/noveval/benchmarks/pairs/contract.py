@@ -11,8 +11,16 @@ from pathlib import Path
 from typing import Any
 
 from noveval.benchmarks._contract import client_of, sample_file
+from noveval.benchmarks.pairs import BENCHMARK
+from noveval.benchmarks.pairs.data import Pair, build_pairs
 from noveval.benchmarks.pairs.options import PairsOptions
+from noveval.benchmarks.pairs.prompts import prompt_hashes
+from noveval.benchmarks.pairs.task import agenerate, score_pairs
+from noveval.errors import InputError
+from noveval.metrics.consistency import check_samples
 from noveval.models.chat import ChatClientProtocol
+from noveval.models.client import run_async
+from noveval.runs import RunDir, text_sha
 
 __all__ = ["SAMPLE", "run", "score"]
 
@@ -34,13 +42,6 @@ def run(model: str | ChatClientProtocol, out: Path, options: PairsOptions) -> Pa
     Raises:
         InputError: a bad input file or option, no pair to form, or a run with other settings in ``out``.
     """
-    from noveval.benchmarks.pairs.data import build_pairs
-    from noveval.benchmarks.pairs.prompts import prompt_hashes
-    from noveval.benchmarks.pairs.task import agenerate
-    from noveval.metrics.consistency import check_samples
-    from noveval.models.client import run_async
-    from noveval.runs import RunDir, text_sha
-
     opts = options
     check_samples(opts.samples, opts.temperature)
     path = opts.data if opts.data is not None else sample_file(*SAMPLE)
@@ -78,12 +79,6 @@ def score(run: str | Path, options: None = None) -> dict[str, Any]:
     Raises:
         InputError: not a ``novelty-pairs`` run folder.
     """
-    from noveval.benchmarks.pairs import BENCHMARK
-    from noveval.benchmarks.pairs.data import Pair
-    from noveval.benchmarks.pairs.task import score_pairs
-    from noveval.errors import InputError
-    from noveval.runs import RunDir
-
     rd = RunDir.open(run)
     cfg = rd.config
     if cfg.get("benchmark") != "novelty-pairs":

@@ -35,6 +35,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from noveval.errors import InputError
+from noveval.io import read_records
 from noveval.judging.items import load_items
 from noveval.records import Paper, Review
 
@@ -145,8 +146,6 @@ def load_neurips(path: str | Path, *, min_reviews: int = 2) -> list[tuple[PairSi
     Raises:
         InputError: a bad record (file, line, field).
     """
-    from noveval.io import read_records
-
     out = []
     for p in read_records(path, NeurIPSPaper):
         orig = p.originality()

@@ -7,20 +7,18 @@ The pairs are formed as the run forms them (:func:`~noveval.benchmarks.pairs.dat
 
 from __future__ import annotations
 
+from noveval.benchmarks._contract import sample_file
+from noveval.benchmarks.pairs.contract import SAMPLE
+from noveval.benchmarks.pairs.data import build_pairs
 from noveval.benchmarks.pairs.options import PairsOptions
-from noveval.plan import SystemPlan
+from noveval.benchmarks.pairs.task import ORDERS, build_request
+from noveval.plan import SystemPlan, request_call
 
 __all__ = ["plan"]
 
 
 def plan(options: PairsOptions) -> SystemPlan:
     """The run's requests (one per pair, order and sample), no model call."""
-    from noveval.benchmarks._contract import sample_file
-    from noveval.benchmarks.pairs.contract import SAMPLE
-    from noveval.benchmarks.pairs.data import build_pairs
-    from noveval.benchmarks.pairs.task import ORDERS, build_request
-    from noveval.plan import request_call
-
     o = options
     path = o.data if o.data is not None else sample_file(*SAMPLE)
     pairs = build_pairs(o.source, path, limit=o.limit, seed=o.seed, min_diff=o.min_diff, min_reviews=o.min_reviews)

@@ -33,9 +33,11 @@ from typing import Any
 
 from noveval.benchmarks.pairs.data import Pair
 from noveval.benchmarks.pairs.prompts import render_messages
+from noveval.metrics.consistency import sample_seeds, vote_labels
 from noveval.models.calls import note_answer
-from noveval.models.chat import ChatClientProtocol
+from noveval.models.chat import ChatClientProtocol, ChatRequest, GenerationParams
 from noveval.models.structured import find_json_object
+from noveval.runs import run_items
 
 __all__ = ["ORDERS", "METRICS", "answer_schema", "build_request", "parse_choice", "agenerate", "score_pairs"]
 
@@ -56,8 +58,6 @@ def answer_schema(allow_tie: bool = True) -> dict[str, Any]:
 def build_request(pair: Pair, order: str, *, allow_tie: bool = True, structured: bool = True,
                   max_tokens: int = 32, temperature: float = 0.0, seed: int = 0) -> Any:
     """The :class:`~noveval.models.chat.ChatRequest` for ``pair`` in ``order`` (``ab`` or ``ba``)."""
-    from noveval.models.chat import ChatRequest, GenerationParams
-
     first, second = (pair.a, pair.b) if order == "ab" else (pair.b, pair.a)
     messages = render_messages("compare", kind=pair.kind, first=first.text, second=second.text, allow_tie=allow_tie)
     params = GenerationParams(temperature=temperature, max_tokens=max_tokens, seed=seed,
@@ -112,9 +112,6 @@ async def agenerate(pairs: Sequence[Pair], client: ChatClientProtocol, run: Any,
     (:func:`noveval.metrics.consistency.vote_labels`, unparseable samples abstain) and the row
     adds ``samples`` and ``self_consistency`` (the share of samples giving it).
     """
-    from noveval.metrics.consistency import sample_seeds, vote_labels
-    from noveval.runs import run_items
-
     units = [(p, o) for p in pairs for o in ORDERS]
 
     async def ask(pair: Pair, order: str, s: int) -> dict[str, Any]:

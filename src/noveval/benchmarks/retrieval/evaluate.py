@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from noveval.metrics.bootstrap import bootstrap_ci
+
 __all__ = ["found_ranks", "recall_at_k", "ndcg_at_k", "summarize_runs", "paired_differences"]
 
 
@@ -60,8 +62,6 @@ def summarize_runs(rankings: dict[str, Sequence[Sequence[int]]], gold: Sequence[
         ndcg_k: nDCG cut-off.
         seed: Bootstrap seed.
     """
-    from noveval.metrics.bootstrap import bootstrap_ci
-
     use = [i for i, g in enumerate(gold) if g]
     out: dict[str, Any] = {}
     for mode, runs in rankings.items():
@@ -82,8 +82,6 @@ def paired_differences(rankings: dict[str, Sequence[Sequence[int]]], gold: Seque
 
     A CI that excludes 0 means the mode differs from the baseline on these queries.
     """
-    from noveval.metrics.bootstrap import bootstrap_ci
-
     use = [i for i, g in enumerate(gold) if g]
     base = rankings[baseline]
     out: dict[str, Any] = {}

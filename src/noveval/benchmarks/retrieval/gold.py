@@ -33,6 +33,7 @@ from typing import Any
 
 from pydantic import ConfigDict, Field
 
+from noveval.corpus import TitleIndex, normalize_title, parse_references
 from noveval.records import Paper
 
 __all__ = ["GoldPaper", "match_references", "citation_gold"]
@@ -55,8 +56,6 @@ class GoldPaper(Paper):
 
 class _Matcher:
     def __init__(self, titles: Sequence[str], min_words: int, min_chars: int) -> None:
-        from noveval.corpus import TitleIndex, normalize_title
-
         norm = [normalize_title(t) for t in titles]
         ok = [len(t) > min_chars for t in norm]
         # TitleIndex applies the word minimum; titles at or under min_chars are hidden from it.
@@ -73,8 +72,6 @@ class _Matcher:
 def match_references(entries: Sequence[str], titles: Sequence[str], *, min_words: int = 4,
                      min_chars: int = 20, exclude_title: str | None = None) -> list[int]:
     """Corpus rows cited by reference entries (rule in the module docstring), in first-cited order."""
-    from noveval.corpus import normalize_title
-
     m = _Matcher(titles, min_words, min_chars)
     me = normalize_title(exclude_title) if exclude_title else None
     out: list[int] = []
@@ -98,8 +95,6 @@ def citation_gold(fulltext: str | Path, titles: Sequence[str], eligible: Sequenc
     Returns:
         One :class:`GoldPaper` per full text, in file order (``gold`` may be empty).
     """
-    from noveval.corpus import parse_references
-
     m = _Matcher(titles, min_words, min_chars)
     opener: Any = gzip.open if str(fulltext).endswith(".gz") else open
     out: list[GoldPaper] = []
@@ -109,7 +104,6 @@ def citation_gold(fulltext: str | Path, titles: Sequence[str], eligible: Sequenc
                 continue
             r = json.loads(line)
             entries = parse_references(str(r.get("fulltext_markdown") or ""))
-            from noveval.corpus import normalize_title
 
             me = normalize_title(str(r.get("title") or ""))
             gp = GoldPaper(id=str(r.get("id")), title=str(r.get("title") or ""), abstract=str(r.get("abstract") or ""),

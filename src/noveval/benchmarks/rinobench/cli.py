@@ -9,10 +9,17 @@ from pathlib import Path
 
 import typer
 
-from noveval.benchmarks.rinobench.options import ConstructCommand, RINoBenchScoreCommand
+from noveval.benchmarks._runner import run_task
+from noveval.benchmarks.rinobench.options import (
+    ConstructCommand,
+    ConstructOptions,
+    RINoBenchScoreCommand,
+)
 from noveval.cli.common import cli_errors
-from noveval.cli.generate import options_command
+from noveval.cli.generate import options_command, run_in_cli
 from noveval.cli.outcome import run_command
+from noveval.io import read_json
+from noveval.options import narrow
 
 app = typer.Typer(help="RINoBench extras: dataset construction (Section 4.1).", no_args_is_help=True)
 
@@ -37,13 +44,7 @@ def score(o: RINoBenchScoreCommand) -> Path | dict:
 @options_command(ConstructCommand)
 def construct_cmd(o: ConstructCommand) -> None:
     """Build a RINoBench dataset (train.json / test.json) from review records (Section 4.1)."""
-    from noveval.benchmarks._runner import run_task
     from noveval.benchmarks.rinobench.construct import run_construct
-    from noveval.benchmarks.rinobench.options import ConstructOptions
-    from noveval.cli.generate import run_in_cli
-    from noveval.io import read_json
-    from noveval.options import narrow
-
     opts = narrow(o, ConstructOptions)
     run_in_cli("rinobench construct", opts,
                lambda: run_task("rinobench construct", run_construct, o.model, o.out, opts), summary=False)

@@ -58,12 +58,27 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
+from noveval.benchmarks._contract import client_of
+from noveval.benchmarks.rinobench.judge import (
+    JudgeOptions,
+    _Arguments,
+    _arguments_schema,
+    _Grounded,
+    _numbered,
+    _structured,
+    _verdicts_schema,
+)
+from noveval.benchmarks.rinobench.prompts import prompt_hashes, render_messages
+from noveval.io import read_records, require_unique_ids, write_json
 from noveval.judging.items import IdeaReply, RINoBenchItem
+from noveval.judging.request import format_related_works
 from noveval.judging.rubric import DEFAULT_RUBRIC, rubric_text
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
+from noveval.models.structured import schema_of
 from noveval.models.types import ModelLike
 from noveval.records import Idea, Paper, RelatedWork, Review
+from noveval.runs import RunDir, run_items
 
 if TYPE_CHECKING:
     from noveval.benchmarks.rinobench.options import ConstructOptions
@@ -221,8 +236,6 @@ class _FormalOut(BaseModel):
 
 def _schema(model: type[BaseModel]) -> dict[str, Any]:
     """The model's JSON schema (no string length caps: they make llama.cpp grammars huge)."""
-    from noveval.models.structured import schema_of
-
     return schema_of(model)
 
 
@@ -233,17 +246,6 @@ async def _grounding(client: ChatClientProtocol, paper: ReviewedPaper, idea: Ide
     Known-aspect arguments must be grounded in the related works, novelty-aspect ones in
     the idea; ``row["grounding"]`` gets the verdicts. Returns the drop reason otherwise.
     """
-    from noveval.benchmarks.rinobench.judge import (
-        _Arguments,
-        _arguments_schema,
-        _Grounded,
-        _numbered,
-        _structured,
-        _verdicts_schema,
-    )
-    from noveval.benchmarks.rinobench.prompts import render_messages
-    from noveval.judging.request import format_related_works
-
     ivals = {"problem_statement": idea.problem_statement, "objective": idea.objective,
              "solution_approach": idea.solution_approach}
     item = RINoBenchItem(research_idea=idea, related_works=paper.related_works)
@@ -280,9 +282,6 @@ async def _grounding(client: ChatClientProtocol, paper: ReviewedPaper, idea: Ide
 
 async def _process_paper(client: ChatClientProtocol, paper: ReviewedPaper, score: int, rubric: dict[int, str], check_grounding: bool, opts: Any) -> dict[str, Any]:
     """The LLM stages of one paper (Section 4.1): structure the idea, synthesise the justification, filters."""
-    from noveval.benchmarks.rinobench.judge import _structured
-    from noveval.benchmarks.rinobench.prompts import render_messages
-
     calls: list[dict[str, Any]] = []
     row: dict[str, Any] = {"id": paper.id, "score": score, "keep": False, "reason": None, "calls": calls}
 
@@ -364,8 +363,6 @@ def _final_items(rows: list[dict[str, Any]], by_id: dict[str, tuple[ReviewedPape
 def _write_dataset(out: Path, final: list[dict[str, Any]], rub: dict[int, str], *, test_size: float,
                    seed: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Split ``final`` stratified by score and write train.json, test.json and label_descriptions.json."""
-    from noveval.io import write_json
-
     train_ix, test_ix = stratified_split([f["novelty_score"] for f in final], test_size=test_size, seed=seed)
     train, test = [final[i] for i in train_ix], [final[i] for i in test_ix]
     write_json(out / "train.json", train)
@@ -408,11 +405,6 @@ def construct(
         InputError: invalid records (file, line, field), duplicate ids, or a folder built
             with other settings.
     """
-    from noveval.benchmarks.rinobench.judge import JudgeOptions
-    from noveval.benchmarks.rinobench.prompts import prompt_hashes
-    from noveval.io import read_records, require_unique_ids, write_json
-    from noveval.runs import RunDir, run_items
-
     papers = read_records(reviews, ReviewedPaper)
     require_unique_ids(reviews, (p.id for p in papers))
     rub = rubric or dict(DEFAULT_RUBRIC)
@@ -422,7 +414,6 @@ def construct(
     scored = [(p, m, bin_score(m, edges)) for p, m in kept]
     cands = [(p, m, s) for p, m, s in scored if len(p.related_works) >= min_related_works]
     drops.update({p.id: "too_few_related_works" for p, _m, _s in scored if len(p.related_works) < min_related_works})
-    from noveval.benchmarks._contract import client_of
 
     client = client_of(model, cache=cache)
     opts = JudgeOptions(seed=seed, judge_max_tokens=max_tokens)
@@ -463,8 +454,6 @@ def run_construct(model: ModelLike, out: Path, options: ConstructOptions) -> Pat
     Returns:
         ``out`` (``train.json``, ``test.json``, ``label_descriptions.json``, ``manifest.json``).
     """
-    from noveval.benchmarks._contract import client_of
-
     client = client_of(model, **options.client_kwargs())
     construct(options.reviews, out, model=client, binning=options.binning, min_related_works=options.min_related_works,
               test_size=options.test_size, check_grounding=not options.skip_grounding, seed=options.seed,

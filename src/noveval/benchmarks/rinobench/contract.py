@@ -13,16 +13,31 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from noveval.benchmarks.rinobench.data import load_items, load_predictions, load_rubric
-from noveval.benchmarks.rinobench.judge import JudgeOptions
+from noveval.benchmarks._contract import client_of, sample_file
+from noveval.benchmarks.rinobench.data import (
+    IN_MEMORY,
+    Prediction,
+    load_items,
+    load_predictions,
+    load_rubric,
+)
+from noveval.benchmarks.rinobench.generate import agenerate, protocol_params
+from noveval.benchmarks.rinobench.judge import JUDGE_PROMPTS, JudgeOptions
 from noveval.benchmarks.rinobench.options import (
     JudgeSettings,
     RINoBenchOptions,
     RINoBenchScoreOptions,
 )
+from noveval.benchmarks.rinobench.prompts import prompt_hashes
+from noveval.benchmarks.rinobench.scoring import align_predictions, ascore
+from noveval.errors import InputError
 from noveval.hfdata import source_label
+from noveval.io import read_json
+from noveval.metrics.consistency import check_samples
+from noveval.metrics.rinobench import F1_LABEL_MODES
 from noveval.models.chat import ChatClientProtocol
 from noveval.models.client import run_async
+from noveval.runs import RunDir
 
 __all__ = ["SAMPLE", "checked_protocol", "judge_run", "planned_config", "run_config", "score", "score_predictions", "used_prompts"]
 
@@ -31,8 +46,6 @@ SAMPLE = ("rinobench", "test.json")
 
 
 def _client(spec: str | ChatClientProtocol, o: RINoBenchOptions | None = None, role: str = "model") -> ChatClientProtocol:
-    from noveval.benchmarks._contract import client_of
-
     return client_of(spec, **(o.client_kwargs(role=role) if o is not None else {}))
 
 
@@ -42,9 +55,6 @@ def checked_protocol(o: RINoBenchOptions) -> dict[str, Any]:
     Raises:
         InputError: ``samples`` above 1 at temperature 0.
     """
-    from noveval.benchmarks.rinobench.generate import protocol_params
-    from noveval.metrics.consistency import check_samples
-
     proto = protocol_params(o.protocol, structured=o.structured, temperature=o.temperature)
     check_samples(o.samples, proto["temperature"], hint="set temperature above 0 (or protocol paper, temperature 1)")
     return proto
@@ -56,8 +66,6 @@ def judge_options(o: JudgeSettings) -> JudgeOptions:
 
 
 def _items_source(o: RINoBenchOptions) -> str | Path:
-    from noveval.benchmarks._contract import sample_file
-
     return o.items if o.items is not None else sample_file(*SAMPLE)
 
 
@@ -67,8 +75,6 @@ def run_config(o: RINoBenchOptions, sel: Sequence[Any], rub: dict[int, str], cli
 
     The prompt hashes are those of the templates in effect now (overrides included).
     """
-    from noveval.benchmarks.rinobench.prompts import prompt_hashes
-
     return {
         "benchmark": "rinobench",
         "items": source_label(_items_source(o)),
@@ -95,9 +101,6 @@ def run_config(o: RINoBenchOptions, sel: Sequence[Any], rub: dict[int, str], cli
 
 def used_prompts(o: RINoBenchOptions) -> list[str]:
     """The templates a run renders: the protocol's judging prompt, and the judge's with a judge."""
-    from noveval.benchmarks.rinobench.generate import protocol_params
-    from noveval.benchmarks.rinobench.judge import JUDGE_PROMPTS
-
     return [protocol_params(o.protocol)["prompt"], *(JUDGE_PROMPTS if o.judge is not None else ())]
 
 
@@ -125,11 +128,6 @@ def judge_run(model: str | ChatClientProtocol, out: Path, o: RINoBenchOptions, *
     Raises:
         InputError: bad items or rubric file, bad options, or a run with other settings in ``out``.
     """
-    from noveval.benchmarks.rinobench.data import Prediction
-    from noveval.benchmarks.rinobench.generate import agenerate
-    from noveval.benchmarks.rinobench.scoring import ascore
-    from noveval.runs import RunDir
-
     proto = checked_protocol(o)
     all_items = load_items(_items_source(o))
     sel = all_items[: o.limit] if o.limit else all_items
@@ -166,9 +164,6 @@ def score(run: Path, options: RINoBenchScoreOptions | None = None) -> dict[str, 
     Raises:
         InputError: not a RINoBench run folder, or its gold file is gone.
     """
-    from noveval.errors import InputError
-    from noveval.runs import RunDir
-
     o = options or RINoBenchScoreOptions()
     rd = RunDir.open(run)
     cfg = rd.config
@@ -186,8 +181,6 @@ def score(run: Path, options: RINoBenchScoreOptions | None = None) -> dict[str, 
 
 def _saved_protocol(predictions: str | Path) -> str | None:
     """The protocol recorded in the run directory the predictions came from, if any."""
-    from noveval.io import read_json
-
     p = Path(predictions)
     cfg = p.parent / "config.json"
     if p.name != "predictions.jsonl" or not cfg.is_file():
@@ -237,12 +230,6 @@ def score_predictions(
             predictions that do not align with the gold, or an input that is neither a
             path nor a list.
     """
-    from noveval.benchmarks._contract import client_of
-    from noveval.benchmarks.rinobench.data import IN_MEMORY
-    from noveval.benchmarks.rinobench.scoring import align_predictions, ascore
-    from noveval.errors import InputError
-    from noveval.metrics.rinobench import F1_LABEL_MODES
-
     if f1_labels not in F1_LABEL_MODES:
         raise InputError(None, None, "f1_labels", f"must be one of {', '.join(F1_LABEL_MODES)}, got {f1_labels!r}")
     items = load_items(gold, require_gold=True)
@@ -254,8 +241,6 @@ def score_predictions(
     jopts = judge_options or JudgeOptions()
     rd = None
     if out is not None:
-        from noveval.runs import RunDir
-
         config = {"benchmark": "rinobench", "task": "score",
                   "predictions": IN_MEMORY if in_memory else str(Path(pred_label).resolve()),
                   "gold": IN_MEMORY if not isinstance(gold, str | Path) else source_label(gold),

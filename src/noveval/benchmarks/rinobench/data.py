@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from noveval.errors import InputError
-from noveval.io import read_json, validation_field
+from noveval.io import iter_records, read_json, validation_field
 from noveval.judging.items import IN_MEMORY, RINoBenchItem, load_items, records_in_memory
 from noveval.judging.rubric import DEFAULT_RUBRIC, rubric_text
 
@@ -143,8 +143,6 @@ def load_predictions(path: str | Path | Sequence[dict[str, Any] | Prediction]) -
 
 def _read_rows(p: Path) -> list[tuple[int | None, Any]]:
     """``(line, record)`` pairs of a JSON array, a JSONL file or a ``{"predictions": [...]}`` object."""
-    from noveval.io import iter_records
-
     name = p.name[:-3] if p.name.endswith(".gz") else p.name
     if not name.endswith(".jsonl"):
         try:

@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from noveval.benchmarks.rinobench.data import load_items, load_predictions, load_rubric
 from noveval.data.fetch import RAW
 from noveval.data.inputs import Inputs
 from noveval.data.spec import Dataset, HFDataset, Remote
@@ -66,8 +67,6 @@ RINOBENCH = Dataset(
 
 
 def _gold_from_hub(inputs: Inputs) -> dict[str, list[dict[str, Any]]] | None:
-    from noveval.benchmarks.rinobench.data import load_items
-
     rows = inputs.hf("hf")
     if rows is None:
         return None
@@ -82,8 +81,6 @@ def _gold_from_hub(inputs: Inputs) -> dict[str, list[dict[str, Any]]] | None:
 
 def convert(inputs: Inputs, out: Path) -> None:
     """Write ``out/rinobench``: the gold splits (hub, else repository files), rubric and predictions."""
-    from noveval.benchmarks.rinobench.data import load_items, load_predictions, load_rubric
-
     dest = out / "rinobench"
     (dest / "predictions").mkdir(parents=True, exist_ok=True)
     rows = _gold_from_hub(inputs)

@@ -30,6 +30,7 @@ sample's score and ``self_consistency``, the share of the N samples that gave th
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any, TypedDict, Unpack
 
@@ -40,6 +41,7 @@ from noveval.judging.rubric import JUDGMENT_SCHEMA
 from noveval.metrics.consistency import vote_ordinal as vote  # shared (issue 18); `vote` kept
 from noveval.models.calls import note_answer
 from noveval.models.chat import ChatClientProtocol
+from noveval.runs import run_items
 
 __all__ = ["JUDGMENT_SCHEMA", "PROTOCOLS", "protocol_params", "format_related_works", "build_request", "RequestOptions", "agenerate", "vote"]
 
@@ -112,8 +114,6 @@ async def agenerate(
     Returns:
         The prediction rows in input order.
     """
-    from noveval.runs import run_items
-
 
     async def one(item: RINoBenchItem, sample_seed: int) -> dict[str, Any]:
         req = build_request(item, rubric, seed=sample_seed, **request)
@@ -146,7 +146,6 @@ async def agenerate(
     async def worker(item: RINoBenchItem) -> dict[str, Any]:
         if samples <= 1:
             return await one(item, seed)
-        import asyncio
 
         rows = await asyncio.gather(*(one(item, seed + k) for k in range(samples)))
         failed = [r for r in rows if r["error"]]

@@ -62,7 +62,9 @@ from noveval.benchmarks.rinobench.generate import format_related_works
 from noveval.benchmarks.rinobench.options import JudgeSettings
 from noveval.benchmarks.rinobench.prompts import render_messages
 from noveval.metrics.rinobench import aspect_metrics
-from noveval.models.chat import ChatClientProtocol
+from noveval.models.calls import note_answer
+from noveval.models.chat import ChatClientProtocol, ChatRequest, GenerationParams
+from noveval.models.structured import acomplete_structured, parse_as
 
 __all__ = [
     "JUSTIFICATION_METRICS",
@@ -194,9 +196,6 @@ def alignment_from_logprobs(logprobs: list[Any] | None) -> tuple[float, dict[str
 
 
 async def _structured(client: ChatClientProtocol, messages: list[dict[str, str]], schema: dict[str, Any], model: type[BaseModel], opts: JudgeOptions, tag: str) -> Any:
-    from noveval.models.chat import ChatRequest, GenerationParams
-    from noveval.models.structured import acomplete_structured
-
     req = ChatRequest(
         messages=messages,
         params=GenerationParams(temperature=0.0, max_tokens=opts.judge_max_tokens, seed=opts.seed, json_schema=schema),
@@ -211,10 +210,6 @@ def _call_record(step: str, res: Any) -> dict[str, Any]:
 
 
 async def _alignment(client: ChatClientProtocol, gold: str, pred: str, opts: JudgeOptions, calls: list[dict[str, Any]]) -> tuple[float | None, str | None, str | None]:
-    from noveval.models.calls import note_answer
-    from noveval.models.chat import ChatRequest, GenerationParams
-    from noveval.models.structured import parse_as
-
     req = ChatRequest(
         messages=render_messages("alignment", gold=gold, predicted=pred),
         params=GenerationParams(

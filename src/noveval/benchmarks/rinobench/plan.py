@@ -9,8 +9,10 @@ Section 5.2) depend on the answers and are not estimated: the plan says so.
 
 from __future__ import annotations
 
+from noveval.benchmarks.rinobench.data import load_items, load_rubric
 from noveval.benchmarks.rinobench.options import RINoBenchOptions
-from noveval.plan import SystemPlan
+from noveval.judging.request import build_request
+from noveval.plan import SystemPlan, request_call
 
 __all__ = ["plan"]
 
@@ -18,10 +20,6 @@ __all__ = ["plan"]
 def plan(options: RINoBenchOptions) -> SystemPlan:
     """The run's requests (one per idea and sample), no model call."""
     from noveval.benchmarks.rinobench.contract import _items_source, checked_protocol
-    from noveval.benchmarks.rinobench.data import load_items, load_rubric
-    from noveval.judging.request import build_request
-    from noveval.plan import request_call
-
     o = options
     proto = checked_protocol(o)
     items = load_items(_items_source(o))

@@ -12,6 +12,7 @@ avoid 1 and 5), the unparseable count and rule, alignment modes and judge failur
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,11 +20,15 @@ from typing import Any
 
 import numpy as np
 
+from noveval.benchmarks.rinobench import BENCHMARK
 from noveval.benchmarks.rinobench.data import Prediction, RINoBenchItem
 from noveval.benchmarks.rinobench.judge import JUSTIFICATION_METRICS, JudgeOptions, ajudge_item
 from noveval.errors import InputError
+from noveval.io import write_json
 from noveval.metrics import rinobench as M
+from noveval.metrics.bootstrap import bootstrap_ci, summarize
 from noveval.models.chat import ChatClientProtocol
+from noveval.runs import run_items, text_sha
 
 __all__ = ["UNPARSEABLE_RULE", "align_predictions", "per_item_rows", "aggregate", "ascore"]
 
@@ -90,8 +95,6 @@ def per_item_rows(pairs: Sequence[tuple[RINoBenchItem, Prediction]], judgments: 
 
 
 def _ci(n: int, stat: Any, *, n_resamples: int, seed: int) -> tuple[float | None, float | None]:
-    from noveval.metrics.bootstrap import bootstrap_ci
-
     if n == 0:
         return None, None
     lo, hi = bootstrap_ci(np.arange(n, dtype=float), statistic=lambda idx: stat(idx.astype(int)), n_resamples=n_resamples, seed=seed)
@@ -118,8 +121,6 @@ def aggregate(
         n_resamples: Bootstrap resamples.
         seed: Bootstrap seed.
     """
-    from noveval.metrics.bootstrap import summarize
-
     gold = [int(r["gold_score"]) for r in rows]
     pred = [r["predicted_score"] for r in rows]
     n = len(rows)
@@ -176,7 +177,6 @@ async def _judgments(pairs: list[tuple[RINoBenchItem, Prediction]], judge: ChatC
                      progress: str | None) -> dict[str, dict[str, Any]]:
     """The judge's verdicts per item id (resumable in ``run``'s ``judgments.jsonl`` when given)."""
 
-    from noveval.runs import text_sha
 
     sha = {str(it.id): text_sha(pred.reasoning or "") for it, pred in pairs}  # what each judgment judged
 
@@ -184,14 +184,10 @@ async def _judgments(pairs: list[tuple[RINoBenchItem, Prediction]], judge: ChatC
         return {**await ajudge_item(judge, pair[0], pair[1], options=opts), "prediction_sha": sha[str(pair[0].id)]}
 
     if run is not None:
-        from noveval.runs import run_items
-
         # a prediction asked again (its first answer was unusable) is judged again
         jrows = await run_items(run, "judgments", pairs, worker, id_of=lambda pr: str(pr[0].id), progress=progress,
                                 client=judge, redo=lambda r: r.get("prediction_sha", sha.get(str(r["id"]))) != sha.get(str(r["id"])))
     else:
-        import asyncio
-
         jrows = list(await asyncio.gather(*(worker(pr) for pr in pairs)))
     return {str(r["id"]): r for r in jrows}
 
@@ -254,7 +250,6 @@ async def ascore(
         extra["judge_failures_by_step"] = dict(
             Counter(f["step"] for r in (judgments or {}).values() for f in r.get("failures") or [])
         )
-    from noveval.benchmarks.rinobench import BENCHMARK
 
     scores = BENCHMARK.make_scores(model, metrics, extra=extra, cache=judge.stats if judge is not None else {})
     lower = {"mean_absolute_error", "mean_absolute_error_unparseable_worst", "unparseable_rate",
@@ -264,8 +259,6 @@ async def ascore(
         k: (None if k in neutral else k not in lower) for k in metrics
     }
     if run is not None:
-        from noveval.io import write_json
-
         run.write("per_item", rows)
         run.write_scores(scores)
         write_json(Path(run.path) / "evaluation.json", extra["evaluation"])

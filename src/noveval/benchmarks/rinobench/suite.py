@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from noveval.benchmarks._benchmark import EvalPlan, EvalRun
+from noveval.benchmarks.rinobench import GOLD_URL
 
 __all__ = ["eval_plan"]
 
@@ -30,8 +31,6 @@ def eval_plan(data_dir: Path | None, *, limit: int | None, judge: str | None, pr
         judge: Judge model of the justification metrics (None: F1/MAE only).
         protocol: ``paper`` or ``noveval`` (the run's ``protocol``).
     """
-    from noveval.benchmarks.rinobench import GOLD_URL
-
     opts = {"protocol": protocol, "judge": judge, "limit": limit}
     if data_dir is None:
         return EvalPlan((EvalRun("rinobench", opts),), data="the shipped sample (4 invented ideas)")

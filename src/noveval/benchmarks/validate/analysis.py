@@ -21,7 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from noveval.benchmarks.validate.data import keyword_groups
+from noveval.metrics.agreement import krippendorff_alpha
 from noveval.metrics.correlation import correlate, loro_ceiling, loro_ci, loro_matched
+from noveval.progress import track
 
 __all__ = ["PREDICTOR_INFO", "predictor_label", "score_rows", "binned"]
 
@@ -93,8 +96,6 @@ def _one(name: str, pred: np.ndarray, target: np.ndarray, ratings: Sequence[Sequ
 
 def _ceiling(ratings: Sequence[Sequence[int]], *, min_raters: int, n_resamples: int, seed: int) -> dict[str, Any]:
     """The human ceiling (leave one reviewer out, 95% CI) and Krippendorff's ordinal alpha."""
-    from noveval.metrics.agreement import krippendorff_alpha
-
     rho = loro_ceiling(ratings, min_raters=min_raters)
     lo, hi = loro_ci(ratings, min_raters=min_raters, n_resamples=n_resamples, seed=seed)
     m = max((len(r) for r in ratings), default=0)
@@ -152,9 +153,6 @@ def score_rows(
     Returns:
         ``{"metrics", "extra"}`` parts of ``scores.json``.
     """
-    from noveval.benchmarks.validate.data import keyword_groups
-    from noveval.progress import track
-
     rows = [r for r in rows if r.get("human_scores")]
     ratings = [list(r["human_scores"]) for r in rows]
     target = np.array([_nan(r.get("human_mean")) for r in rows])

@@ -20,10 +20,27 @@ from typing import Any
 
 import numpy as np
 
+from noveval.benchmarks._contract import client_of
+from noveval.benchmarks.validate import BENCHMARK
+from noveval.benchmarks.validate.analysis import score_rows
 from noveval.benchmarks.validate.data import ASPECT, SCALE
+from noveval.benchmarks.validate.judges import JUDGES, judge_signature
 from noveval.benchmarks.validate.options import ValidateOptions
+from noveval.benchmarks.validate.pool import POOL_MODES
+from noveval.benchmarks.validate.predictors import metric_signature
+from noveval.benchmarks.validate.prepare import prepare
+from noveval.benchmarks.validate.stages import per_item_rows, run_judges, run_metrics
+from noveval.data.folders import data_folder, searched_text
 from noveval.errors import InputError
+from noveval.hfdata import is_hf_source
+from noveval.io import read_json, write_json
+from noveval.metrics.consistency import check_samples
+from noveval.models.calls import CALLS_FILE, active_ledger
 from noveval.models.chat import ChatClientProtocol
+from noveval.models.embed import embedder_departure
+from noveval.novelty import METRICS, get_metric
+from noveval.options import paper_embedder
+from noveval.runs import RunDir
 
 __all__ = ["HIGH", "LOW", "RECONCILED", "inputs", "run", "score", "write_scores"]
 
@@ -48,8 +65,6 @@ def inputs(o: ValidateOptions) -> tuple[Path, Path]:
         InputError: the corpus file does not exist, or no data folder holds the files not given
             (``options.corpus`` / ``options.reviews``; the message names the folders searched).
     """
-    from noveval.data.folders import data_folder, searched_text
-
     rel = {"reviews": "reviews/neurips-2025.jsonl.gz", "corpus": "corpus/papers.jsonl.gz"}
     needs = [f for k, f in rel.items() if getattr(o, k) is None]
     found = data_folder(needs, o.data_dir)  # the first data folder that holds the files not given
@@ -60,7 +75,6 @@ def inputs(o: ValidateOptions) -> tuple[Path, Path]:
         raise InputError(None, None, f"options.{'corpus' if o.corpus is None else 'reviews'}",
                          f"no data folder holds {' and '.join(needs)} ({searched_text(o.data_dir)}): "
                          "noveval data get neurips-reviews corpus, or give the files")
-    from noveval.hfdata import is_hf_source
 
     if not is_hf_source(corpus) and not Path(corpus).exists():
         raise InputError(corpus, None, "options.corpus", "corpus file not found")
@@ -73,11 +87,6 @@ def _check(o: ValidateOptions) -> list[str]:
     Raises:
         InputError: an unknown metric, pool, judge prompt or metric-limit name (``options.<field>``).
     """
-    from noveval.benchmarks.validate.judges import JUDGES
-    from noveval.benchmarks.validate.pool import POOL_MODES
-    from noveval.metrics.consistency import check_samples
-    from noveval.novelty import METRICS
-
     check_samples(o.samples, o.temperature)
     if o.pool not in POOL_MODES:
         raise InputError(None, None, "options.pool", f"must be one of {', '.join(POOL_MODES)}, got {o.pool!r}")
@@ -108,9 +117,6 @@ def _limit(o: ValidateOptions, name: str) -> int | None:
 
 def _open_run(out: str | Path, config: dict[str, Any], *, overwrite: bool) -> Any:
     """Create or resume the run; the keys in :data:`RECONCILED` may differ from the stored ones."""
-    from noveval.io import read_json, write_json
-    from noveval.runs import RunDir
-
     cfg_file = Path(out) / "config.json"
     old = read_json(cfg_file) if cfg_file.exists() and not overwrite else None
     probe = dict(config)
@@ -135,8 +141,6 @@ def _open_run(out: str | Path, config: dict[str, Any], *, overwrite: bool) -> An
 
 def _judge_client(model: str | ChatClientProtocol | None, o: ValidateOptions) -> ChatClientProtocol | None:
     """The LLM judges' client (None: ``model`` is None or ``"none"``, or no judge prompt)."""
-    from noveval.benchmarks._contract import client_of
-
     if model is None or model == "none" or not o.judge_prompt:
         return None
     client: ChatClientProtocol = client_of(model, **o.client_kwargs())
@@ -146,9 +150,6 @@ def _judge_client(model: str | ChatClientProtocol | None, o: ValidateOptions) ->
 def _signatures(o: ValidateOptions, metrics: dict[str, Any], embedder_id: str,
                 client: ChatClientProtocol | None) -> dict[str, str]:
     """Predictor -> signature (what determines its values; a changed one is recomputed)."""
-    from noveval.benchmarks.validate.judges import judge_signature
-    from noveval.benchmarks.validate.predictors import metric_signature
-
     sigs = {n: metric_signature(m, embedder_id) for n, m in metrics.items()}
     if client is not None:
         for j in o.judge_prompt:
@@ -160,9 +161,6 @@ def _signatures(o: ValidateOptions, metrics: dict[str, Any], embedder_id: str,
 
 def embedder_records(o: ValidateOptions, resolved: dict[str, Any]) -> dict[str, Any]:
     """``embedder_resolved`` and, when it departs from the paper setting ValidateOptions declares, ``embedder_note``."""
-    from noveval.models.embed import embedder_departure
-    from noveval.options import paper_embedder
-
     note = embedder_departure(resolved, paper_embedder(o))
     if note:
         log.warning("validate: %s", note)
@@ -215,9 +213,6 @@ def _book_fits(rd: Any) -> None:
     a failed fit stays unresolved in the run's ``calls.json`` until a later run computes it
     (or drops it: a changed metric signature, a metric no longer selected).
     """
-    from noveval.io import read_json
-    from noveval.models.calls import CALLS_FILE, active_ledger
-
     ledger = active_ledger()
     if ledger is None:
         return
@@ -236,8 +231,6 @@ def _book_fits(rd: Any) -> None:
 def _predict(rd: Any, prep: Any, o: ValidateOptions, metrics: dict[str, Any], signatures: dict[str, str],
              client: ChatClientProtocol | None) -> tuple[dict[str, dict[str, Any]], list[int], dict[str, float]]:
     """Every predictor of the rated papers: ``(values, judged positions, timings)``."""
-    from noveval.benchmarks.validate.stages import run_judges, run_metrics
-
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     order = np.random.default_rng(o.seed).permutation(len(prep.rated))
@@ -271,10 +264,7 @@ def run(model: str | ChatClientProtocol | None, out: Path, options: ValidateOpti
     Raises:
         InputError: bad files or options (nothing is written then).
     """
-    from noveval.benchmarks.validate.prepare import prepare
-    from noveval.benchmarks.validate.stages import per_item_rows
     from noveval.models.embed import get_embedder
-    from noveval.novelty import get_metric
 
     o = options
     metric_names = _check(o)
@@ -310,8 +300,6 @@ def score(run: Path, options: None = None) -> dict[str, Any]:
     Raises:
         InputError: not a validity run folder, or it has no per-item rows yet.
     """
-    from noveval.runs import RunDir
-
     rd = RunDir.open(run)
     if rd.config.get("benchmark") != "validate":
         raise InputError(rd.path / "config.json", None, "benchmark",
@@ -345,9 +333,6 @@ def write_scores(rd: Any, *, extra: dict[str, Any] | None = None) -> dict[str, A
     Returns:
         The ``scores.json`` dict.
     """
-    from noveval.benchmarks.validate import BENCHMARK
-    from noveval.benchmarks.validate.analysis import score_rows
-
     cfg = rd.config
     rows = rd.rows("per_item")
     if not rows:

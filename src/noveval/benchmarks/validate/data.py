@@ -27,6 +27,7 @@ from typing import Any
 from pydantic import ConfigDict, Field
 
 from noveval.errors import InputError
+from noveval.io import iter_jsonl
 from noveval.records import Paper
 
 __all__ = [
@@ -108,7 +109,6 @@ def load_rated_papers(
             not an integer in ``scale``; or a file with no rating at all.
     """
     from noveval.corpus import check_title_abstract
-    from noveval.io import iter_jsonl
 
     p = Path(path)
     out: list[RatedPaper] = []

@@ -19,12 +19,21 @@ Every call goes through the cached chat client; a failed call is recorded with i
 
 from __future__ import annotations
 
+import copy
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from noveval.benchmarks.validate.options import ALL_JUDGES
-from noveval.models.chat import ChatClientProtocol
+from noveval.benchmarks.validate.predictors import short_sig
+from noveval.judging.parse import parse_judgment
+from noveval.judging.rubric import DEFAULT_RUBRIC, JUDGMENT_SCHEMA, rubric_text
+from noveval.metrics.consistency import vote_ordinal
+from noveval.models.calls import note_answer
+from noveval.models.chat import ChatClientProtocol, ChatRequest, GenerationParams
+from noveval.prompts import load, variables
+from noveval.runs import run_items, text_sha
 
 __all__ = ["JUDGES", "MAX_REASONING_CHARS", "JudgeSpec", "judge_signature", "format_prior_works", "build_request", "parse_score",
            "judge_papers"]
@@ -47,10 +56,6 @@ MAX_REASONING_CHARS = 600
 
 
 def _specs() -> dict[str, JudgeSpec]:
-    import copy
-
-    from noveval.judging.rubric import JUDGMENT_SCHEMA
-
     rubric_schema = copy.deepcopy(JUDGMENT_SCHEMA)
     rubric_schema["properties"]["reasoning"]["maxLength"] = MAX_REASONING_CHARS
     direct_schema = {
@@ -64,8 +69,6 @@ def _specs() -> dict[str, JudgeSpec]:
 
 def _template(name: str) -> Any:
     """The judge's prompt template in effect, checked against the variables :func:`build_request` gives."""
-    from noveval.prompts import load, variables
-
     t = load("validate", name)
     t.check(variables("validate")[name])
     return t
@@ -75,11 +78,6 @@ def judge_signature(name: str, model_id: str, *, max_tokens: int, seed: int, rel
                     max_abstract_chars: int | None, temperature: float = 0.0, samples: int = 1) -> str:
     """What determines judge ``name``'s answers: model, prompt text, answer schema, rubric, the prior
     works shown (how many, how long) and the generation settings."""
-    import json
-
-    from noveval.judging.rubric import DEFAULT_RUBRIC, rubric_text
-    from noveval.runs import text_sha
-
     content = _template(name).sha + json.dumps(_specs()[name].schema, sort_keys=True)
     if name == "rubric":
         content += rubric_text(DEFAULT_RUBRIC)
@@ -113,9 +111,6 @@ def build_request(
     temperature: float = 0.0,
 ) -> Any:
     """The :class:`~noveval.models.chat.ChatRequest` of judge ``name`` for one paper."""
-    from noveval.judging.rubric import DEFAULT_RUBRIC, rubric_text
-    from noveval.models.chat import ChatRequest, GenerationParams
-
     values = {"title": title.strip(), "abstract": abstract.strip(), "rubric": rubric_text(DEFAULT_RUBRIC),
               "related_works": format_prior_works(prior_works, max_abstract_chars=max_abstract_chars)}
     messages = _template(name).render(**values).messages()
@@ -131,8 +126,6 @@ def parse_score(name: str, text: str | None) -> tuple[int | None, str]:
     score, last-line score); a score outside
     the judge's range (a 5 from the 1-4 prompt) is ``out_of_range``.
     """
-    from noveval.judging.parse import parse_judgment
-
     spec = _specs()[name]
     parsed = parse_judgment(text)
     if parsed.score is None:
@@ -173,9 +166,6 @@ async def judge_papers(
     Returns:
         ``{judge: {paper id: score or None}}``.
     """
-    from noveval.benchmarks.validate.predictors import short_sig
-    from noveval.runs import run_items
-
     tasks = [(j, p) for j in judges for p in papers]
 
     async def ask(j: str, p: dict[str, Any], s: int) -> dict[str, Any]:
@@ -186,7 +176,6 @@ async def judge_papers(
         if not resp.ok:
             return {**row, "score": None, "parse_status": "call_failed", "error": resp.error}
         score, status = parse_score(j, resp.text)
-        from noveval.models.calls import note_answer
 
         note_answer(client, resp, usable=score is not None, role="judge")
         return {**row, "score": score, "parse_status": status, "error": None}
@@ -209,8 +198,6 @@ async def judge_papers(
 
 def _voted(got: list[dict[str, Any]]) -> dict[str, Any]:
     """The plurality score of a judge's samples, its share, and the samples (a failed sample fails the row)."""
-    from noveval.metrics.consistency import vote_ordinal
-
     score, share = vote_ordinal([g["score"] for g in got])
     failed = next((g for g in got if g["parse_status"] == "call_failed"), None)
     status = "call_failed" if failed else ("ok" if score is not None else got[0]["parse_status"])

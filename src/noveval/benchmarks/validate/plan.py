@@ -13,8 +13,10 @@ candidates of the corpus, cut as the run cuts them.
 
 from __future__ import annotations
 
+from noveval.benchmarks.validate.data import ASPECT, SCALE, load_rated_papers
+from noveval.benchmarks.validate.judges import build_request
 from noveval.benchmarks.validate.options import ValidateOptions
-from noveval.plan import SystemPlan
+from noveval.plan import SystemPlan, cached_texts, request_call
 
 __all__ = ["plan"]
 
@@ -24,11 +26,8 @@ def plan(options: ValidateOptions) -> SystemPlan:
     import numpy as np
 
     from noveval.benchmarks.validate.contract import inputs
-    from noveval.benchmarks.validate.data import ASPECT, SCALE, load_rated_papers
-    from noveval.benchmarks.validate.judges import build_request
     from noveval.benchmarks.validate.prepare import candidate_cap
     from noveval.corpus import load_corpus, paper_text
-    from noveval.plan import cached_texts, request_call
 
     o = options
     reviews, corpus_path = inputs(o)

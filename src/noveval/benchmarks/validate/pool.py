@@ -31,7 +31,9 @@ from typing import Any
 import numpy as np
 
 from noveval.benchmarks.validate.options import MAX_POOL
+from noveval.corpus import normalize_title, paper_text
 from noveval.errors import InputError
+from noveval.models.embed import text_hash
 from noveval.models.types import EmbedderProtocol
 
 __all__ = ["POOL_MODES", "MAX_POOL", "Candidates", "Retrieval", "build_candidates", "retrieve", "field_pools",
@@ -96,9 +98,6 @@ def build_candidates(
     Raises:
         InputError: no candidate left.
     """
-    from noveval.corpus import paper_text
-    from noveval.models.embed import text_hash
-
     years = np.asarray(corpus.years)
     keep = (years > 0) & (years < before_year)
     keep &= np.array([bool(a.strip()) for a in corpus.abstracts], dtype=bool)
@@ -146,8 +145,6 @@ class Retrieval:
 
 def excluded_titles(cands: Candidates, focal_titles: Sequence[str]) -> list[np.ndarray]:
     """Per focal paper, the candidate positions it may not use (same normalised title)."""
-    from noveval.corpus import normalize_title
-
     by_title: dict[str, list[int]] = {}
     for j, t in enumerate(cands.titles):
         by_title.setdefault(normalize_title(t), []).append(j)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from noveval.benchmarks.validate.options import ALL_METRICS
+from noveval.runs import run_items
 
 __all__ = ["METRIC_NAMES", "MetricTask", "metric_signature", "short_sig", "fit_key", "score_metrics"]
 
@@ -90,8 +91,6 @@ async def score_metrics(
     Returns:
         ``{metric: {paper id: value}}`` (None where the metric is undefined or failed).
     """
-    from noveval.runs import run_items
-
     every = list(range(len(paper_ids)))
     tasks = [MetricTask(name, i) for name in metrics for i in (subsets or {}).get(name, every)]
 

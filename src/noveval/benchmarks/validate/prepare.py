@@ -11,8 +11,17 @@ from typing import Any
 
 import numpy as np
 
+from noveval.benchmarks.validate.data import ASPECT, SCALE, load_rated_papers
+from noveval.benchmarks.validate.pool import (
+    build_candidates,
+    excluded_titles,
+    field_pools,
+    retrieve,
+)
+from noveval.corpus import load_corpus, normalize_title, paper_text
 from noveval.errors import InputError
-from noveval.models.embed import resolved_embedder
+from noveval.hfdata import is_hf_source
+from noveval.models.embed import resolved_embedder, text_hash
 from noveval.models.types import EmbedderProtocol
 
 __all__ = ["CANDIDATES_PER_PAPER", "Prepared", "candidate_cap", "prepare"]
@@ -64,8 +73,6 @@ class Prepared:
 
 def _paper_fields(corpus: Any, titles: list[str]) -> list[str | None]:
     """Each title's field from its own corpus record (any year), matched by normalised title."""
-    from noveval.corpus import normalize_title
-
     by_title: dict[str, str] = {}
     for t, f in zip(corpus.titles, corpus.fields):
         if f:
@@ -115,16 +122,6 @@ def prepare(reviews: str | Path, corpus: str | Path, opts: Any, embedder: Embedd
     Raises:
         InputError: bad files, no rating, a rated paper without a year, an unknown field.
     """
-    from noveval.benchmarks.validate.data import ASPECT, SCALE, load_rated_papers
-    from noveval.benchmarks.validate.pool import (
-        build_candidates,
-        excluded_titles,
-        field_pools,
-        retrieve,
-    )
-    from noveval.corpus import load_corpus, paper_text
-    from noveval.models.embed import text_hash
-
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     papers_all = load_rated_papers(reviews, aspect=ASPECT, scale=SCALE)
@@ -135,7 +132,6 @@ def prepare(reviews: str | Path, corpus: str | Path, opts: Any, embedder: Embedd
     for p in rated:
         if p.year is None:
             raise InputError(reviews, p.line, "year", "each rated paper needs a year (prior work must be older)")
-    from noveval.hfdata import is_hf_source
 
     if not is_hf_source(corpus) and not Path(corpus).exists():
         raise InputError(corpus, None, None, "corpus file not found")

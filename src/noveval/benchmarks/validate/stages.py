@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing as mp
+from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
+
+from noveval.benchmarks.validate.judges import judge_papers
+from noveval.benchmarks.validate.predictors import fit_key, score_metrics
 
 if TYPE_CHECKING:
     from noveval.benchmarks.validate.options import ValidateOptions
@@ -39,10 +45,6 @@ def run_metrics(rd: Any, prep: Any, metrics: dict[str, Any], signatures: dict[st
                 subsets: dict[str, list[int]], opts: ValidateOptions) -> dict[str, dict[str, Any]]:
     """The corpus metrics of the rated papers (``subsets``: metric -> paper positions) against
     their pools (resumable; fit-cached unless ``opts.no_cache``)."""
-    import asyncio
-
-    from noveval.benchmarks.validate.predictors import fit_key, score_metrics
-
     if not metrics:
         return {}
     fit_cache = None
@@ -68,9 +70,6 @@ def run_metrics(rd: Any, prep: Any, metrics: dict[str, Any], signatures: dict[st
 
     executor = None
     if opts.jobs > 1:
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
-
         executor = ProcessPoolExecutor(opts.jobs, mp_context=mp.get_context("spawn"))
     try:
         return asyncio.run(score_metrics(
@@ -86,8 +85,6 @@ def run_metrics(rd: Any, prep: Any, metrics: dict[str, Any], signatures: dict[st
 def run_judges(rd: Any, prep: Any, client: ChatClientProtocol, signatures: dict[str, str], judged: list[int],
                opts: ValidateOptions) -> dict[str, dict[str, Any]]:
     """The LLM judges on the ``judged`` papers, each shown its nearest prior papers."""
-    from noveval.benchmarks.validate.judges import judge_papers
-
     cands = prep.cands
     items = []
     for i in judged:

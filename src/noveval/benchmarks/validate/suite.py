@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from noveval.benchmarks._benchmark import EvalPlan, EvalRun
+from noveval.benchmarks.validate.data import sample_paths
 
 __all__ = ["eval_plan"]
 
@@ -33,8 +34,6 @@ def eval_plan(data_dir: Path | None, *, limit: int | None, judge: str | None, pr
     del judge, protocol
     opts: dict[str, object] = {"metric": [], "limit": limit}
     if data_dir is None:
-        from noveval.benchmarks.validate.data import sample_paths
-
         reviews, corpus = sample_paths()
         # the sample's scale (as its demo): 40 papers, a small prior corpus, small keyword groups
         opts |= {"reviews": str(reviews), "corpus": str(corpus), "pool_size": 20, "top_k": 3, "min_group": 4,

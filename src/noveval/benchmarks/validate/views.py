@@ -15,6 +15,9 @@ from typing import Any
 import numpy as np
 
 from noveval.compare.metrics import ItemMetric, Rows
+from noveval.metrics.correlation import spearman_rows
+from noveval.report.figures import PALETTE, png_uri, pyplot
+from noveval.report.fmt import num
 from noveval.report.model import Cell, Figure, RunData, Table
 
 __all__ = ["summary_lines", "validity_tables", "validity_figures", "validate_item_metrics"]
@@ -25,8 +28,6 @@ def _extra(r: RunData) -> dict[str, Any]:
 
 
 def _cell(v: Any, lo: Any = None, hi: Any = None, n: Any = None, digits: int = 3) -> Cell:
-    from noveval.report.fmt import num
-
     if not isinstance(v, (int, float)) or isinstance(v, bool):
         return Cell("–", title="not available")
     ci = f"[{num(float(lo), digits)}, {num(float(hi), digits)}]" if isinstance(lo, (int, float)) and isinstance(hi, (int, float)) else ""
@@ -121,8 +122,6 @@ def _finish(fig: Any, axes: Any, n: int) -> None:
 
 def validity_figures(runs: list[RunData]) -> list[Figure]:
     """Mean human rating per predictor quintile, and per-paper scatter plots."""
-    from noveval.report.figures import PALETTE, png_uri, pyplot
-
     plt = pyplot()
     out = []
     for r in runs:
@@ -153,8 +152,6 @@ def validity_figures(runs: list[RunData]) -> list[Figure]:
         pts = [(float(row["human_mean"]), row.get("predictors") or {}) for row in r.per_item
                if isinstance(row.get("human_mean"), (int, float))]
         if pts:
-            import numpy as np
-
             fig, axes = _grid(plt, len(names))
             rng = np.random.default_rng(0)
             for ax, p in zip(axes.flat, names):
@@ -254,8 +251,6 @@ def _rho_data(predictor: str) -> Any:
 
 def _spearman(stack: np.ndarray) -> np.ndarray:
     """Spearman ρ of columns 0 and 1 of each item set in a stack ``(r, m, 4)``."""
-    from noveval.metrics.correlation import spearman_rows
-
     x = np.asarray(stack, dtype=float)
     return spearman_rows(x[..., 0], x[..., 1])
 
