@@ -43,7 +43,7 @@ from typing import Any, TypeVar
 from noveval.errors import ConfigError
 from noveval.io import complete_rows, make_dir, read_json, write_json
 from noveval.models.cache import ResponseCache
-from noveval.models.calls import EndpointError, active_ledger, ledger_scope
+from noveval.models.calls import CallLedger, EndpointError, active_ledger, ledger_scope
 from noveval.models.chat import (
     ChatRequest,
     PermanentBackendError,
@@ -307,10 +307,18 @@ def run_batched(
     if ledger is None:
         raise ConfigError("run_batched needs a call ledger (noveval.models.calls.ledger_scope)")
     out = Path(out)
+    was, ledger.batching = ledger.batching, True  # e.g. a local embedder's first texts check no chat model live
+    try:
+        return _batched(call, out, ledger, overwrite=overwrite, poll_s=poll_s)
+    finally:
+        ledger.batching = was
+
+
+def _batched(call: Callable[[Path], T], out: Path, ledger: CallLedger, *, overwrite: bool, poll_s: float | None) -> T:
+    """:func:`run_batched`'s rounds (collect, submit, wait) and its final pass, with ``ledger`` batching."""
     if overwrite and out.is_dir():
         discard_run(out)
     ledger.enter_run(out)  # batch costs belong to this run folder
-    ledger.batching = True  # e.g. a local embedder's first texts check no chat endpoint live
     store = BatchStore(out)
     failed: dict[str, str] = {}
     for entry in store.pending():  # a run killed while waiting: collect, never resubmit
