@@ -195,6 +195,18 @@ def test_cli_novelty_score_a_refused_embedder_is_exit_2_and_writes_nothing(files
     assert "127.0.0.1" in res.stderr and not out.parent.exists() and "q1:" not in res.stdout
 
 
+@pytest.mark.parametrize("flag", [["--max-tokens", "5"], ["--temperature", "0.5"], ["--extra-body", "{\"a\": 1}"]])
+def test_cli_novelty_score_refuses_generation_controls_it_would_ignore(files, tmp_path: Path, flag: list[str]):
+    """No chat call: a generation control would change nothing, so it is refused (exit 2, the flag named)."""
+    from cli_helpers import cli
+
+    pool, papers = files
+    out = tmp_path / "out" / "rows.jsonl"
+    res = cli("novelty", "score", "--papers", str(papers), "--pool", str(pool), "-o", str(out), *flag)
+    assert res.exit_code == 2, res.output
+    assert flag[0] in res.stderr and "no chat model" in res.stderr and not out.parent.exists()
+
+
 def test_cli_novelty_score_through_a_remote_embedder_and_one_that_stops_answering(files, tmp_path: Path,
                                                                                   monkeypatch):
     """A real embeddings server: rows as from the in-process call; one that refuses every real request after

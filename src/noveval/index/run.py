@@ -150,6 +150,9 @@ class NoveltyScoreOptions(RunOptions, NoveltyMetricsOption, EmbedderOption):
             raise InputError(None, None, "options.pool", "give exactly one of --pool FILE and --index FOLDER")
         if self.limit is not None:
             raise InputError(None, None, "options.limit", "every paper of --papers is scored")
+        for name in ("max_tokens", "temperature", "extra_body"):  # no chat call: they would change nothing
+            if getattr(self, name) is not None:
+                raise InputError(None, None, f"options.{name}", "novelty score calls no chat model (only the embedder)")
         if self.field and self.index is None:
             raise InputError(None, None, "options.field", "field filters need --index")
         if self.engine == "ray" and self.index is None:
